@@ -1,0 +1,106 @@
+// One build script, several contexts: the extension host bundle (kept small: activation loads only it),
+// the lazily loaded analysis bundle (it carries the TypeScript compiler), the sandbox and its runner
+// worker, the webview scripts, and the extension-host test suites.
+import * as esbuild from 'esbuild';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const withTests = !production || process.argv.includes('--tests');
+const root = path.dirname(new URL(import.meta.url).pathname);
+const at = (p) => path.join(root, p);
+
+/** Reports build errors in the form VS Code's esbuild problem matcher reads. */
+const problemMatcher = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => {
+      if (watch) console.log('[watch] build started');
+    });
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      if (watch) console.log('[watch] build finished');
+    });
+  },
+};
+
+const node = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minify: production,
+  sourcemap: production ? 'external' : 'linked',
+  sourcesContent: false,
+  logLevel: 'warning',
+  plugins: [problemMatcher],
+};
+
+const existing = (entries) => Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(at(file))));
+
+const configs = [
+  { ...node, entryPoints: existing({ extension: 'src/extension.ts' }), outdir: at('dist'), external: ['vscode'] },
+  { ...node, entryPoints: existing({ analysis: 'src/core/analysis/index.ts' }), outdir: at('dist') },
+  {
+    ...node,
+    entryPoints: existing({ sandbox: 'src/sandbox/cli.ts', 'sandbox-worker': 'src/sandbox/runner/worker.ts' }),
+    outdir: at('dist'),
+    // PGlite finds its WebAssembly and data files next to its own modules, so it ships as a package.
+    external: ['@electric-sql/pglite', '@electric-sql/pglite/*'],
+  },
+  {
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    minify: production,
+    sourcemap: production ? false : 'linked',
+    logLevel: 'warning',
+    plugins: [problemMatcher],
+    entryPoints: existing({ form: 'media/form/main.ts', run: 'media/run/main.ts' }),
+    outdir: at('dist/webview'),
+    loader: { '.css': 'text' },
+  },
+];
+if (withTests) {
+  configs.push({
+    ...node,
+    minify: false,
+    sourcemap: 'inline',
+    entryPoints: existing({ index: 'test/host/index.ts' }),
+    outdir: at('out/test/host'),
+    external: ['vscode', 'mocha'],
+  });
+}
+
+await generateSchemas();
+const contexts = await Promise.all(configs.filter((c) => Object.keys(c.entryPoints).length > 0).map((c) => esbuild.context(c)));
+if (watch) {
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(contexts.map((c) => c.rebuild()));
+  await Promise.all(contexts.map((c) => c.dispose()));
+}
+
+/** The JSON Schemas of action.yaml and customactions.yaml come from the one metadata schema of src/core. */
+async function generateSchemas() {
+  const result = await esbuild.build({
+    entryPoints: [at('src/core/schema/jsonSchema.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    write: false,
+    logLevel: 'warning',
+  });
+  const module = { exports: {} };
+  const require = createRequire(at('esbuild.mjs'));
+  new Function('module', 'exports', 'require', result.outputFiles[0].text)(module, module.exports, require);
+  mkdirSync(at('dist'), { recursive: true });
+  writeFileSync(at('dist/action.schema.json'), JSON.stringify(module.exports.actionJsonSchema(), null, 2) + '\n');
+  writeFileSync(at('dist/project.schema.json'), JSON.stringify(module.exports.projectJsonSchema(), null, 2) + '\n');
+}

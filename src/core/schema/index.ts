@@ -1,0 +1,5 @@
+export * from './limits';
+export * from './metadata';
+export * from './project';
+export * from './validate';
+export * from './wire';

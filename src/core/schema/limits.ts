@@ -1,0 +1,23 @@
+/**
+ * The rules the spec leaves "not shown", decided once. The sandbox enforces them, the form and the
+ * YAML validation report them, and docs/metadata.md explains them.
+ */
+export const limits = {
+  keyPattern: /^[A-Za-z][A-Za-z0-9_-]*$/,
+  keyMaxLength: 64,
+  nameMaxLength: 120,
+  descriptionMaxLength: 4000,
+  emailMaxLength: 254,
+  parameterNamePattern: /^[A-Za-z_$][A-Za-z0-9_$]*$/,
+  parameterNameMaxLength: 64,
+  maxParameters: 50,
+  choiceIdMaxLength: 64,
+  choiceLabelMaxLength: 200,
+  maxChoices: 200,
+  propertyNamePattern: /^\S+$/,
+  propertyNameMaxLength: 64,
+  maxProperties: 100,
+} as const;
+
+export const SIMPLE_TYPES = ['text', 'number', 'datetime', 'email'] as const;
+export const ENVIRONMENTS = ['Test', 'Live'] as const;

@@ -1,0 +1,131 @@
+/**
+ * What travels over the REST interface besides the metadata: paths, the list entry, events, the
+ * problem body and the extensions the sandbox offers. The sandbox produces exactly these shapes; the
+ * client reads them tolerantly, because a real server may choose differently where the spec is silent.
+ */
+import type { ActionMetadata, Environment } from './metadata';
+
+export const paths = {
+  /** Spec §4 #1 and #5. */
+  applicationActions: (applicationId: string) => `/api/application/${enc(applicationId)}/actions`,
+  /** Spec §4 #2 and #4; GET here is an extension. */
+  action: (actionId: string) => `/api/actions/${enc(actionId)}`,
+  /** The Location header of a create, as the spec shows it (singular "action"). */
+  createdLocation: (actionId: string) => `/api/action/${enc(actionId)}`,
+  /** Spec §4 #3; GET here is an extension. */
+  implementation: (actionId: string) => `/api/actions/${enc(actionId)}/implementation`,
+  /** Spec §4 #6. */
+  events: (actionId: string, environmentId: string) => `/api/actions/${enc(actionId)}/environments/${enc(environmentId)}/events`,
+  /** Extension: the capability document. */
+  index: () => '/api',
+} as const;
+
+function enc(segment: string): string {
+  return encodeURIComponent(segment);
+}
+
+/** The run extension lives beside an environment's events list: same path with `/runs` for `/events`. */
+export function runsUrlFromEventsUrl(eventsUrl: string): string | undefined {
+  const match = /\/events(?=$|[?#])/.exec(eventsUrl);
+  return match ? eventsUrl.slice(0, match.index) + '/runs' : undefined;
+}
+
+export const MEDIA_TYPES = {
+  json: 'application/json',
+  list: 'application/vnd.restful+json',
+  typescript: 'application/typescript',
+  problem: 'application/problem+json',
+} as const;
+
+/** Spec §2.4. */
+export interface ActionListEntry {
+  key: string;
+  name: string;
+  description: string;
+  id: string;
+  eventsUrls: Record<Environment, string>;
+}
+
+/** Extension: GET of one action (spec metadata plus what the list entry adds). */
+export interface ActionResource extends ActionMetadata {
+  id: string;
+  eventsUrls: Record<Environment, string>;
+  hasImplementation?: boolean;
+  updatedAt?: string;
+}
+
+/** The sandbox's log entry (spec §6 leaves it open): one `console.*` call. `time` in ms since the epoch. */
+export interface LogEntry {
+  time: number;
+  level: 'debug' | 'info' | 'log' | 'warn' | 'error';
+  message: string;
+}
+
+/** Spec §6. Times in milliseconds: `startTime` since the epoch, `duration` elapsed. */
+export interface ActionEvent {
+  id: string;
+  name: 'success' | 'failure';
+  data: {
+    timings: { duration: number; startTime: number };
+    logs: LogEntry[];
+    /** What main returned (success). */
+    result?: unknown;
+    /** Why the run failed (failure). */
+    error?: { name?: string; message: string; stack?: string; code?: string };
+    [extra: string]: unknown;
+  };
+}
+
+/** RFC 9457 problem details with a stable machine code and, for validation, the failing fields. */
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  code: ProblemCode;
+  errors?: { path: string; message: string }[];
+}
+
+export type ProblemCode =
+  | 'unauthorized'
+  | 'not-found'
+  | 'method-not-allowed'
+  | 'unsupported-media-type'
+  | 'not-acceptable'
+  | 'malformed-json'
+  | 'payload-too-large'
+  | 'validation-failed'
+  | 'key-conflict'
+  | 'invalid-code'
+  | 'no-implementation'
+  | 'invalid-inputs'
+  | 'invalid-query'
+  | 'too-many-requests'
+  | 'internal';
+
+/** Extension: the capability document at GET /api. A server without it offers only the spec's operations. */
+export interface CapabilityIndex {
+  service: string;
+  version: string;
+  extensions: {
+    /** GET /api/actions/{id} and GET /api/action/{id} return an ActionResource. */
+    getAction?: boolean;
+    /** GET /api/actions/{id}/implementation returns the code. */
+    getImplementation?: boolean;
+    /** POST {events URL with /runs for /events} with RunRequest runs main and records an event. */
+    run?: boolean;
+    /** The events list takes `limit` and `cursor` and sends `Link: <…>; rel="next"`. */
+    eventsPaging?: { limitParam: string; cursorParam: string; maxLimit: number };
+    /** The events list answers If-None-Match with 304 and, given `wait` seconds, holds the request until something changes. */
+    eventsLongPoll?: { waitParam: string; maxWaitSeconds: number };
+  };
+}
+
+export interface RunRequest {
+  /** In parameter order, or by parameter name. */
+  inputs: unknown[] | Record<string, unknown>;
+}
+
+export interface RunResponse {
+  event: ActionEvent;
+}
