@@ -1,5 +1,20 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
+import { activateExtension } from './extension/activate';
+import { type Services } from './extension/services';
 
-export function activate(_context: vscode.ExtensionContext): void {}
+export interface TestApi {
+  readonly services: Services;
+}
+
+export function activate(context: vscode.ExtensionContext): TestApi | undefined {
+  try {
+    const services = activateExtension(context);
+    // Internals (the key store among them) are handed out only to the extension's own test runs.
+    return context.extensionMode === vscode.ExtensionMode.Test ? { services } : undefined;
+  } catch (error) {
+    void vscode.window.showErrorMessage(`Custom Actions could not start: ${error instanceof Error ? error.message : String(error)}`);
+    throw error;
+  }
+}
 
 export function deactivate(): void {}

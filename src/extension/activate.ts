@@ -1,0 +1,61 @@
+import * as vscode from 'vscode';
+import { closeAllPools } from '../core/client';
+import { ActionCatalog } from './catalog';
+import { registerCommands } from './commands';
+import { affectsConfig, readConfig, type Config } from './config';
+import { Connections } from './connections';
+import { EventDocuments } from './eventDocuments';
+import { KeyStore } from './keyStore';
+import { ActionLinks } from './links';
+import { createLog } from './log';
+import { ProjectModel } from './project';
+import { RecentEvents } from './recentEvents';
+import { SandboxManager } from './sandboxManager';
+import { type Services } from './services';
+import { TargetStatusBar } from './statusBar';
+import { ActionsTreeProvider } from './tree/provider';
+
+export const VIEW_ID = 'customActions.actions';
+
+/**
+ * Builds the services and registers what VS Code must know about. No request, no file read and no
+ * process start happens here: each waits for the view to be shown or a command to run.
+ */
+export function activateExtension(context: vscode.ExtensionContext): Services {
+  const log = createLog();
+  context.subscriptions.push(log);
+  let config: Config = readConfig();
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (affectsConfig(e)) config = readConfig();
+    }),
+  );
+  const getConfig = () => config;
+  const keys = own(context, new KeyStore(context.secrets));
+  const project = own(context, new ProjectModel());
+  const sandbox = own(context, new SandboxManager(context.extensionUri, context.globalStorageUri, keys, log));
+  const connections = own(context, new Connections(project, keys, sandbox, getConfig));
+  const catalog = own(context, new ActionCatalog(connections));
+  const links = new ActionLinks(context.workspaceState);
+  const recent = new RecentEvents(connections, getConfig);
+  const tree = own(context, new ActionsTreeProvider(project, connections, catalog, links, recent, keys));
+  const treeView = own(context, vscode.window.createTreeView(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }));
+  const eventDocuments = own(context, new EventDocuments());
+  const statusBar = own(context, new TargetStatusBar(project, sandbox));
+  context.subscriptions.push(
+    connections.onDidReach((r) => statusBar.setReachability(r.ok ? 'reachable' : 'unreachable', r.error)),
+    tree.onDidChangeViewState((state) => void vscode.commands.executeCommand('setContext', 'customActions.viewState', state)),
+    keys.onDidChange(() => tree.refresh()),
+    { dispose: () => void closeAllPools() },
+  );
+  const services: Services = { context, log, config: getConfig, keys, project, sandbox, connections, catalog, links, tree, treeView, eventDocuments, statusBar };
+  context.subscriptions.push(...registerCommands(services));
+  // Shows the status bar item for a workspace that has a project file; reading one small file is cheap.
+  void project.get();
+  return services;
+}
+
+function own<T extends vscode.Disposable>(context: vscode.ExtensionContext, disposable: T): T {
+  context.subscriptions.push(disposable);
+  return disposable;
+}

@@ -1,0 +1,229 @@
+import * as vscode from 'vscode';
+import { type ActionMetadata, limits, formatProblem, validateMetadata } from '../../core/schema';
+import { generateTypes } from '../../core/typegen';
+import { ACTION_FILE, GENERATED_FILE, MAIN_FILE, newActionTemplate, serializeActionYaml } from '../../core/workspace';
+import { errorMessage } from '../connections';
+import { readLocalAction } from '../localActions';
+import { type Application } from '../project';
+import { type Services } from '../services';
+import { type ActionNode } from '../tree/nodes';
+import { isNode, pickAction, pickApplication } from './pick';
+
+const LAST_EMAIL = 'customActions.lastDeveloperEmail';
+
+export async function newAction(s: Services, node?: unknown): Promise<void> {
+  const app = await pickApplication(s, node, 'New action in which application');
+  if (!app) return;
+  const key = await vscode.window.showInputBox({
+    title: `New Action in ${app.label} (1/3)`,
+    prompt: 'Key: an identifier-like short name, unique in the application',
+    placeHolder: 'send-invoice',
+    ignoreFocusOut: true,
+    validateInput: async (v) => {
+      if (!limits.keyPattern.test(v) || v.length > limits.keyMaxLength) return 'Start with a letter; letters, digits, _ and - only (at most 64)';
+      return (await exists(vscode.Uri.joinPath(app.folderUri, v))) ? `A folder ${v} exists already` : undefined;
+    },
+  });
+  if (!key) return;
+  const name = await vscode.window.showInputBox({ title: `New Action in ${app.label} (2/3)`, prompt: 'Display name', value: humanize(key), ignoreFocusOut: true });
+  if (!name) return;
+  const developerEmail = await vscode.window.showInputBox({
+    title: `New Action in ${app.label} (3/3)`,
+    prompt: "The developer's contact address",
+    value: s.context.globalState.get<string>(LAST_EMAIL, ''),
+    ignoreFocusOut: true,
+    validateInput: (v) => (validateMetadata({ ...starter(key, name, v) }).ok ? undefined : 'An e-mail address'),
+  });
+  if (!developerEmail) return;
+  await s.context.globalState.update(LAST_EMAIL, developerEmail);
+  const metadata = starter(key, name, developerEmail);
+  const folder = vscode.Uri.joinPath(app.folderUri, key);
+  await writeActionFolder(folder, metadata, undefined);
+  await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, MAIN_FILE));
+  await createOnServer(s, app, folder, metadata);
+}
+
+/** POSTs an action folder's metadata; the server's id is remembered as a link, never as configuration. */
+export async function createOnServer(s: Services, app: Application, folder: vscode.Uri, metadata: ActionMetadata): Promise<string | undefined> {
+  try {
+    const created = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Creating ${metadata.key} on the server…`, cancellable: true },
+      (_progress, token) => s.connections.call(app, (client) => client.createAction(app.id, metadata, { signal: abortOn(token) })),
+    );
+    s.links.link(folder, created.id);
+    s.catalog.forget(app);
+    s.tree.refreshApplication(app.id);
+    void vscode.window.showInformationMessage(`Created ${metadata.key} in ${app.label}.`);
+    return created.id;
+  } catch (error) {
+    s.tree.refreshApplication(app.id);
+    const retry = await vscode.window.showErrorMessage(
+      `${metadata.key} is saved in the workspace but was not created on the server: ${errorMessage(error)}`,
+      'Retry',
+    );
+    if (retry) return createOnServer(s, app, folder, metadata);
+    return undefined;
+  }
+}
+
+export async function createOnServerCommand(s: Services, node?: unknown): Promise<void> {
+  const action = await pickAction(s, node, (a) => a.state === 'local');
+  if (!action?.local) return;
+  const local = await readLocalAction(action.local.folder);
+  if (!local?.metadata) {
+    void vscode.window.showErrorMessage(`${ACTION_FILE} of ${action.key} has problems; fix them before creating the action.`, 'Open').then((o) => {
+      if (o && action.local) void vscode.window.showTextDocument(action.local.file);
+    });
+    return;
+  }
+  await createOnServer(s, action.parent.app, action.local.folder, local.metadata);
+}
+
+export async function openCode(s: Services, node?: unknown): Promise<void> {
+  const action = await pickAction(s, node, (a) => a.local !== undefined);
+  if (!action?.local) return offerPull(s, action);
+  await vscode.window.showTextDocument(vscode.Uri.joinPath(action.local.folder, MAIN_FILE), { preview: false });
+}
+
+export async function editMetadata(s: Services, node?: unknown): Promise<void> {
+  const action = await pickAction(s, node, (a) => a.local !== undefined);
+  if (!action?.local) return offerPull(s, action);
+  await vscode.commands.executeCommand('vscode.openWith', action.local.file, 'customActions.metadataEditor');
+}
+
+export async function deleteAction(s: Services, node?: unknown): Promise<void> {
+  const action = await pickAction(s, node, (a) => a.remote !== undefined);
+  if (!action?.remote) return;
+  const app = action.parent.app;
+  const buttons = action.local ? ['Delete', 'Delete and Remove Local Folder'] : ['Delete'];
+  const choice = await vscode.window.showWarningMessage(
+    `Delete the action "${action.key}" from ${app.label} on the server? Its events go with it.`,
+    { modal: true, detail: action.local ? 'The local folder is kept unless you choose to remove it too.' : undefined },
+    ...buttons,
+  );
+  if (!choice) return;
+  const remote = action.remote;
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Deleting ${action.key}…` }, () =>
+    s.connections.call(app, (client) => client.deleteAction(remote.id)),
+  );
+  if (choice !== 'Delete' && action.local) await vscode.workspace.fs.delete(action.local.folder, { recursive: true, useTrash: true });
+  s.catalog.forget(app);
+  s.tree.refreshApplication(app.id);
+}
+
+export async function pullAction(s: Services, node?: unknown): Promise<void> {
+  const action = await pickAction(s, node, (a) => a.remote !== undefined);
+  if (!action?.remote) return;
+  const app = action.parent.app;
+  const remote = action.remote;
+  const capabilities = await s.connections.call(app, (client) => client.capabilities());
+  if (!capabilities.getAction) {
+    void vscode.window.showWarningMessage(
+      `The server lists ${action.key} without its parameters or result and offers no way to read them, so it cannot be pulled in full. Ask its developer for the action's folder.`,
+    );
+    return;
+  }
+  const folder = action.local?.folder ?? vscode.Uri.joinPath(app.folderUri, action.key);
+  if (action.local) {
+    const ok = await vscode.window.showWarningMessage(
+      `Replace the local ${ACTION_FILE}${capabilities.getImplementation ? ` and ${MAIN_FILE}` : ''} of ${action.key} with the server's?`,
+      { modal: true },
+      'Replace',
+    );
+    if (ok !== 'Replace') return;
+  }
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pulling ${action.key}…` }, async () => {
+    const resource = await s.connections.call(app, (client) => client.getAction(remote.id));
+    const metadata = stripServerFields(resource);
+    const code = capabilities.getImplementation ? await s.connections.call(app, (client) => client.getImplementation(remote.id)) : undefined;
+    await writeActionFolder(folder, metadata, code);
+  });
+  s.links.link(folder, remote.id);
+  s.tree.refreshApplication(app.id);
+  await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, MAIN_FILE));
+}
+
+export async function copyActionId(s: Services, node?: unknown): Promise<void> {
+  const action = await pickAction(s, node, (a) => a.remote !== undefined);
+  if (!action?.remote) return;
+  await vscode.env.clipboard.writeText(action.remote.id);
+  vscode.window.setStatusBarMessage(`Copied the id of ${action.key}`, 3000);
+}
+
+export async function copyEventsUrl(s: Services, node?: unknown): Promise<void> {
+  if (isNode(node) && node.kind === 'environment') {
+    await vscode.env.clipboard.writeText(node.eventsUrl);
+    return;
+  }
+  const action = await pickAction(s, node, (a) => a.remote !== undefined);
+  if (!action?.remote) return;
+  const urls = action.remote.eventsUrls;
+  const picked = await vscode.window.showQuickPick(
+    Object.entries(urls).map(([environment, url]) => ({ label: environment, description: url, url })),
+    { placeHolder: 'Events URL of which environment' },
+  );
+  if (picked) await vscode.env.clipboard.writeText(picked.url);
+}
+
+export async function openEvent(s: Services, node?: unknown): Promise<void> {
+  if (!isNode(node) || node.kind !== 'event') return;
+  const env = node.parent;
+  await s.eventDocuments.open([env.parent.parent.app.id, env.parent.key, env.environment, node.event.id], node.event.raw);
+}
+
+async function offerPull(s: Services, action: ActionNode | undefined): Promise<void> {
+  if (!action) return;
+  const pull = await vscode.window.showInformationMessage(`${action.key} is only on the server. Pull it into the workspace first.`, 'Pull Action');
+  if (pull) await pullAction(s, action);
+}
+
+/** Writes action.yaml and the generated types; main.ts is replaced only by code that came from the server. */
+async function writeActionFolder(folder: vscode.Uri, metadata: ActionMetadata, code: string | undefined): Promise<void> {
+  const write = async (name: string, text: string, always: boolean) => {
+    const uri = vscode.Uri.joinPath(folder, name);
+    if (always || !(await exists(uri))) await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  };
+  await vscode.workspace.fs.createDirectory(folder);
+  await write(ACTION_FILE, serializeActionYaml(metadata), true);
+  await write(GENERATED_FILE, generateTypes(metadata), true);
+  await write(MAIN_FILE, code ?? newActionTemplate(metadata), code !== undefined);
+}
+
+function stripServerFields(resource: object): ActionMetadata {
+  const { id: _id, eventsUrls: _urls, hasImplementation: _has, updatedAt: _at, ...rest } = resource as Record<string, unknown>;
+  const checked = validateMetadata(rest);
+  if (!checked.ok) throw new Error(`The server's metadata is not valid here: ${checked.problems.map(formatProblem).join('; ')}`);
+  return checked.value;
+}
+
+function starter(key: string, name: string, developerEmail: string): ActionMetadata {
+  return {
+    key,
+    name,
+    description: '',
+    developerEmail,
+    parameters: [{ name: 'input', type: 'text', description: 'What the action works on' }],
+    result: { type: 'text', description: 'What the action returns' },
+  };
+}
+
+function humanize(key: string): string {
+  const words = key.replace(/[-_]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function abortOn(token: vscode.CancellationToken): AbortSignal {
+  const controller = new AbortController();
+  if (token.isCancellationRequested) controller.abort();
+  token.onCancellationRequested(() => controller.abort());
+  return controller.signal;
+}

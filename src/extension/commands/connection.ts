@@ -1,0 +1,178 @@
+import * as vscode from 'vscode';
+import { LOCAL_SANDBOX } from '../../core/schema';
+import { addApplication, PROJECT_FILE, removeApplication } from '../../core/workspace';
+import { enterKey, NoProjectError } from '../connections';
+import { ANY_APPLICATION } from '../keyStore';
+import { type Services } from '../services';
+import { isNode, pickApplication } from './pick';
+
+export async function signIn(s: Services, node?: unknown): Promise<void> {
+  const state = await s.project.get();
+  if (state.kind !== 'ok') throw new NoProjectError(state.kind === 'invalid' ? state.message : undefined);
+  let app = isNode(node) ? await pickApplication(s, node) : undefined;
+  let allApplications = false;
+  if (!app) {
+    const items = [
+      ...state.applications.map((a) => ({ label: a.label, description: a.id, app: a, all: false })),
+      ...(state.applications[0]
+        ? [{ label: 'All applications of this server', description: 'a default key', app: state.applications[0], all: true }]
+        : []),
+    ];
+    const picked = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { placeHolder: 'Which key to enter' });
+    if (!picked) return;
+    app = picked.app;
+    allApplications = picked.all;
+  }
+  if (await enterKey(s.connections, s.keys, app, allApplications)) {
+    void vscode.window.showInformationMessage(`Signed in to ${allApplications ? 'every application' : app.label}.`);
+    s.tree.refresh();
+  }
+}
+
+export async function signOut(s: Services, node?: unknown): Promise<void> {
+  const app = await pickApplication(s, node, 'Remove the key of which application');
+  if (!app) return;
+  const { logical } = await s.connections.baseUrl();
+  await s.keys.delete(logical, app.id);
+  const fallback = await s.keys.has(logical, app.id);
+  if (fallback) {
+    const also = await vscode.window.showInformationMessage(
+      `Removed the key of ${app.label}. A default key for this server still applies to it.`,
+      'Remove Default Key Too',
+    );
+    if (also) await s.keys.delete(logical, ANY_APPLICATION);
+  } else {
+    void vscode.window.showInformationMessage(`Signed out of ${app.label}: its key was removed.`);
+  }
+  s.tree.refresh();
+}
+
+export async function startSandbox(s: Services): Promise<void> {
+  let state = await s.project.get();
+  if (state.kind === 'none') {
+    const target = s.project.defaultUri();
+    if (!target) {
+      void vscode.window.showWarningMessage('Open a folder first: the local sandbox serves the applications of a workspace.');
+      return;
+    }
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(NEW_SANDBOX_PROJECT));
+    state = await s.project.reload();
+  }
+  if (state.kind !== 'ok') throw new NoProjectError(state.kind === 'invalid' ? state.message : undefined);
+  if (!state.isSandbox) {
+    const open = await vscode.window.showInformationMessage(
+      `This workspace talks to ${state.baseUrl}. The local sandbox is used when ${PROJECT_FILE} says "baseUrl: ${LOCAL_SANDBOX}".`,
+      `Open ${PROJECT_FILE}`,
+    );
+    if (open) await vscode.window.showTextDocument(state.uri);
+    return;
+  }
+  const apps = state.applications;
+  const demo = state.demo;
+  const url = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Starting the local sandbox…' },
+    () => s.sandbox.ensure(apps, demo),
+  );
+  s.tree.refresh();
+  void vscode.window.showInformationMessage(`The local sandbox is running at ${url}; its keys are stored for ${apps.length} application(s).`);
+}
+
+export async function stopSandbox(s: Services): Promise<void> {
+  await s.sandbox.stop();
+  s.tree.refresh();
+}
+
+export async function initProject(s: Services): Promise<void> {
+  const target = s.project.defaultUri();
+  if (!target) {
+    void vscode.window.showWarningMessage('Open a folder first.');
+    return;
+  }
+  const choice = await vscode.window.showQuickPick(
+    [
+      { label: '$(beaker) Local sandbox', description: 'try everything offline, no account needed', sandbox: true },
+      { label: '$(cloud) A platform server', description: 'enter its base URL', sandbox: false },
+    ],
+    { placeHolder: 'Where do the actions of this workspace live?' },
+  );
+  if (!choice) return;
+  let text = NEW_SANDBOX_PROJECT;
+  if (!choice.sandbox) {
+    const baseUrl = await vscode.window.showInputBox({
+      prompt: 'Base URL of the platform (requests go to <base URL>/api/…)',
+      placeHolder: 'https://platform.example.com',
+      ignoreFocusOut: true,
+      validateInput: (v) => (/^https?:\/\/\S+$/.test(v.trim()) ? undefined : 'An http(s) URL'),
+    });
+    if (!baseUrl) return;
+    text = `# The server and the applications of this workspace. Keys are kept in VS Code's secret storage, never here.\nbaseUrl: ${baseUrl.trim()}\napplications: []\n`;
+  }
+  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+  await s.project.reload();
+  await vscode.window.showTextDocument(target);
+}
+
+export async function addApplicationCommand(s: Services): Promise<void> {
+  const state = await s.project.get();
+  if (state.kind !== 'ok') throw new NoProjectError(state.kind === 'invalid' ? state.message : undefined);
+  const id = await vscode.window.showInputBox({
+    title: 'Add Application (1/3)',
+    prompt: 'The application id of the platform',
+    ignoreFocusOut: true,
+    validateInput: (v) =>
+      !v.trim() ? 'Enter the id' : state.applications.some((a) => a.id === v.trim()) ? 'This application is listed already' : undefined,
+  });
+  if (!id) return;
+  const name = await vscode.window.showInputBox({ title: 'Add Application (2/3)', prompt: 'Display name', value: id.trim(), ignoreFocusOut: true });
+  if (name === undefined) return;
+  const folder = await vscode.window.showInputBox({
+    title: 'Add Application (3/3)',
+    prompt: `Folder for its actions, relative to ${PROJECT_FILE}`,
+    value: id.trim().replace(/[^\w.-]+/g, '-'),
+    ignoreFocusOut: true,
+    validateInput: (v) => (!v.trim() || v.includes('..') || /^[\\/]/.test(v) ? 'A relative folder inside the workspace' : undefined),
+  });
+  if (!folder) return;
+  await editProjectFile(state.uri, (text) => addApplication(text, { id: id.trim(), name: name.trim() || id.trim(), folder: folder.trim() }));
+  await s.project.reload();
+}
+
+export async function removeApplicationCommand(s: Services, node?: unknown): Promise<void> {
+  const app = await pickApplication(s, node, 'Remove which application from this workspace');
+  if (!app) return;
+  const state = await s.project.get();
+  if (state.kind !== 'ok') return;
+  const confirm = await vscode.window.showWarningMessage(
+    `Remove "${app.label}" from ${PROJECT_FILE}? Its folder and the actions on the server are kept.`,
+    { modal: true },
+    'Remove',
+  );
+  if (confirm !== 'Remove') return;
+  await editProjectFile(state.uri, (text) => removeApplication(text, app.id));
+  await s.project.reload();
+}
+
+export async function openProjectFile(s: Services): Promise<void> {
+  const state = await s.project.get();
+  if (state.kind === 'none') return initProject(s);
+  await vscode.window.showTextDocument(state.uri);
+}
+
+/** Edits through a WorkspaceEdit so the change is undoable and respects an open, dirty editor of the file. */
+async function editProjectFile(uri: vscode.Uri, change: (text: string) => string): Promise<void> {
+  const document = await vscode.workspace.openTextDocument(uri);
+  const next = change(document.getText());
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(uri, new vscode.Range(0, 0, document.lineCount, 0), next);
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not edit ${PROJECT_FILE}.`);
+  await document.save();
+}
+
+const NEW_SANDBOX_PROJECT = `# The server and the applications of this workspace. Keys are kept in VS Code's secret storage, never here.
+# "local-sandbox" is the sandbox built into the extension: it runs on this machine, no account needed.
+baseUrl: ${LOCAL_SANDBOX}
+applications:
+  - id: my-app
+    name: My App
+    folder: actions
+`;

@@ -1,0 +1,50 @@
+import * as vscode from 'vscode';
+import { errorMessage } from '../connections';
+import { type Services } from '../services';
+import { isNode } from './pick';
+import * as actions from './actions';
+import * as connection from './connection';
+
+type Handler = (s: Services, ...args: unknown[]) => unknown;
+
+/**
+ * Every command of the extension, by id. scripts/check-commands.mjs checks this table against
+ * package.json's contributes.commands both ways. Features add their commands through `extra`.
+ */
+export const COMMANDS = {
+  'customActions.refresh': (s, node) => (isNode(node) ? s.tree.refresh(node) : (void s.project.reload(), s.tree.refresh())),
+  'customActions.refreshNode': (s, node) => s.tree.refresh(isNode(node) ? node : undefined),
+  'customActions.signIn': connection.signIn,
+  'customActions.signOut': connection.signOut,
+  'customActions.startSandbox': connection.startSandbox,
+  'customActions.stopSandbox': connection.stopSandbox,
+  'customActions.initProject': connection.initProject,
+  'customActions.addApplication': connection.addApplicationCommand,
+  'customActions.removeApplication': connection.removeApplicationCommand,
+  'customActions.newAction': actions.newAction,
+  'customActions.createOnServer': actions.createOnServerCommand,
+  'customActions.openCode': actions.openCode,
+  'customActions.editMetadata': actions.editMetadata,
+  'customActions.deleteAction': actions.deleteAction,
+  'customActions.pullAction': actions.pullAction,
+  'customActions.copyActionId': actions.copyActionId,
+  'customActions.copyEventsUrl': actions.copyEventsUrl,
+  'customActions.openEvent': actions.openEvent,
+  'customActions.openProjectFile': connection.openProjectFile,
+  'customActions.showLog': (s) => s.log.show(),
+} satisfies Record<string, Handler>;
+
+export function registerCommands(s: Services, extra: Record<string, Handler> = {}): vscode.Disposable[] {
+  return Object.entries({ ...COMMANDS, ...extra }).map(([id, handler]) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await (handler as Handler)(s, ...args);
+      } catch (error) {
+        // Commands report their own failures once, where the user is looking, and keep the details in the log.
+        s.log.error(`${id}: ${errorMessage(error)}`);
+        void vscode.window.showErrorMessage(errorMessage(error));
+        return undefined;
+      }
+    }),
+  );
+}

@@ -1,0 +1,80 @@
+import * as vscode from 'vscode';
+import { NoProjectError } from '../connections';
+import { type Application } from '../project';
+import { type Services } from '../services';
+import { type ActionNode, type TreeNode } from '../tree/nodes';
+
+/** The application a command acts on: the node it was invoked on, else the only one, else the user's pick. */
+export async function pickApplication(s: Services, node: unknown, placeHolder = 'Application'): Promise<Application | undefined> {
+  const fromNode = applicationOf(node);
+  if (fromNode) return fromNode;
+  const state = await s.project.get();
+  if (state.kind !== 'ok') throw new NoProjectError(state.kind === 'invalid' ? state.message : undefined);
+  if (state.applications.length === 0) {
+    void vscode.window.showInformationMessage('customactions.yaml lists no applications yet: add one first.', 'Add Application').then((c) => {
+      if (c) void vscode.commands.executeCommand('customActions.addApplication');
+    });
+    return undefined;
+  }
+  if (state.applications.length === 1) return state.applications[0];
+  const picked = await vscode.window.showQuickPick(
+    state.applications.map((app) => ({ label: app.label, description: app.id, app })),
+    { placeHolder },
+  );
+  return picked?.app;
+}
+
+/** The action a command acts on: the tree node, or the action folder of the active editor, or a pick. */
+export async function pickAction(s: Services, node: unknown, filter: (a: ActionNode) => boolean = () => true): Promise<ActionNode | undefined> {
+  if (isNode(node) && node.kind === 'action') return node;
+  const editorUri = node instanceof vscode.Uri ? node : vscode.window.activeTextEditor?.document.uri;
+  const app = editorUri ? await applicationContaining(s, editorUri) : undefined;
+  if (app && editorUri) {
+    const relative = editorUri.path.slice(app.folderUri.path.length + 1).split('/');
+    const folder = relative.length > 1 ? relative[0] : undefined;
+    if (folder) {
+      const found = (await s.tree.getChildren({ kind: 'application', app })).find(
+        (c): c is ActionNode => c.kind === 'action' && c.local?.folder.path === vscode.Uri.joinPath(app.folderUri, folder).path,
+      );
+      if (found && filter(found)) return found;
+    }
+  }
+  const chosenApp = await pickApplication(s, undefined);
+  if (!chosenApp) return undefined;
+  const actions = (await s.tree.getChildren({ kind: 'application', app: chosenApp })).filter((c): c is ActionNode => c.kind === 'action' && filter(c));
+  if (actions.length === 0) {
+    void vscode.window.showInformationMessage(`No action of ${chosenApp.label} fits this command.`);
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    actions.map((a) => ({ label: a.local?.name ?? a.remote?.name ?? a.key, description: a.key, action: a })),
+    { placeHolder: 'Action' },
+  );
+  return picked?.action;
+}
+
+export async function applicationContaining(s: Services, uri: vscode.Uri): Promise<Application | undefined> {
+  const state = await s.project.get();
+  if (state.kind !== 'ok') return undefined;
+  return state.applications.find((app) => uri.path.startsWith(app.folderUri.path + '/'));
+}
+
+function applicationOf(node: unknown): Application | undefined {
+  if (!isNode(node)) return undefined;
+  switch (node.kind) {
+    case 'application':
+      return node.app;
+    case 'action':
+      return node.parent.app;
+    case 'environment':
+      return node.parent.parent.app;
+    case 'event':
+      return node.parent.parent.parent.app;
+    default:
+      return undefined;
+  }
+}
+
+export function isNode(value: unknown): value is TreeNode {
+  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string';
+}

@@ -1,0 +1,149 @@
+import * as vscode from 'vscode';
+import { ApiError, createClient, type CustomActionsClient } from '../core/client';
+import { type Config } from './config';
+import { KeyStore, normalizeBaseUrl } from './keyStore';
+import { Disposable } from './lifecycle';
+import { type Application, ProjectModel } from './project';
+import { SandboxManager } from './sandboxManager';
+
+export class NoProjectError extends Error {
+  constructor(message = 'This workspace has no valid customactions.yaml.') {
+    super(message);
+  }
+}
+
+export class NoKeyError extends Error {
+  constructor(readonly application: Application) {
+    super(`No key for ${application.label}: run "Custom Actions: Sign In".`);
+  }
+}
+
+/**
+ * Hands out one client per application, with the key read from SecretStorage on every request so a
+ * new key takes effect at once. A 401 leads to one prompt per application, however many requests
+ * failed together, and the failed operation runs again with the new key.
+ */
+export class Connections extends Disposable {
+  private readonly clients = new Map<string, CustomActionsClient>();
+  private readonly prompts = new Map<string, Promise<boolean>>();
+  private readonly reached = this.register(new vscode.EventEmitter<{ ok: boolean; error?: string }>());
+  /** Whether the server answered the last request at all (any HTTP status counts as an answer). */
+  readonly onDidReach = this.reached.event;
+
+  constructor(
+    private readonly project: ProjectModel,
+    private readonly keys: KeyStore,
+    private readonly sandbox: SandboxManager,
+    private readonly config: () => Config,
+  ) {
+    super();
+    this.register(project.onDidChange(() => this.clients.clear()));
+    this.register(sandbox.onDidChangeState(() => this.clients.clear()));
+  }
+
+  /** The base URL requests go to: the project's, or the running sandbox's (started on demand). */
+  async baseUrl(): Promise<{ logical: string; actual: string }> {
+    const state = await this.project.get();
+    if (state.kind !== 'ok') throw new NoProjectError(state.kind === 'invalid' ? state.message : undefined);
+    if (!state.isSandbox) return { logical: normalizeBaseUrl(state.baseUrl), actual: normalizeBaseUrl(state.baseUrl) };
+    const actual = await this.sandbox.ensure(state.applications, state.demo);
+    return { logical: state.baseUrl, actual };
+  }
+
+  async client(app: Application): Promise<CustomActionsClient> {
+    const { logical, actual } = await this.baseUrl();
+    if (!(await this.keys.has(logical, app.id))) throw new NoKeyError(app);
+    const id = `${actual}\n${app.id}`;
+    let client = this.clients.get(id);
+    if (!client) {
+      client = createClient({
+        baseUrl: actual,
+        getKey: () => this.keys.get(logical, app.id),
+        timeoutMs: this.config().requestTimeoutMs,
+      });
+      this.clients.set(id, client);
+    }
+    return client;
+  }
+
+  /** A client for a key that is not stored yet, to check it before it is. */
+  async probe(app: Application, key: string): Promise<void> {
+    const { actual } = await this.baseUrl();
+    const client = createClient({ baseUrl: actual, getKey: () => Promise.resolve(key), timeoutMs: this.config().requestTimeoutMs, retries: 0 });
+    await client.listActions(app.id);
+  }
+
+  /** Runs `operation`; on a refused key, asks once for a new one and runs it again. */
+  async call<T>(app: Application, operation: (client: CustomActionsClient) => Promise<T>): Promise<T> {
+    try {
+      return await this.observe(operation(await this.client(app)));
+    } catch (error) {
+      if (!(error instanceof ApiError && error.kind === 'auth')) throw error;
+      if (!(await this.askForNewKey(app))) throw error;
+      return this.observe(operation(await this.client(app)));
+    }
+  }
+
+  private async observe<T>(pending: Promise<T>): Promise<T> {
+    try {
+      const result = await pending;
+      this.reached.fire({ ok: true });
+      return result;
+    } catch (error) {
+      if (error instanceof ApiError && error.kind !== 'cancelled') {
+        const unreachable = error.kind === 'network' || error.kind === 'timeout';
+        this.reached.fire(unreachable ? { ok: false, error: error.message } : { ok: true });
+      }
+      throw error;
+    }
+  }
+
+  private askForNewKey(app: Application): Promise<boolean> {
+    let prompt = this.prompts.get(app.id);
+    if (!prompt) {
+      prompt = this.promptForKey(app).finally(() => this.prompts.delete(app.id));
+      this.prompts.set(app.id, prompt);
+    }
+    return prompt;
+  }
+
+  private async promptForKey(app: Application): Promise<boolean> {
+    const choice = await vscode.window.showWarningMessage(
+      `The server refused the key for "${app.label}" (401). Enter a new key to continue.`,
+      'Enter New Key',
+    );
+    if (choice !== 'Enter New Key') return false;
+    return (await enterKey(this, this.keys, app)) !== undefined;
+  }
+}
+
+/** Asks for a key in a password box, checks it with a list call, and stores it only if the server accepts it. */
+export async function enterKey(connections: Connections, keys: KeyStore, app: Application, allApplications = false): Promise<string | undefined> {
+  const key = await vscode.window.showInputBox({
+    title: allApplications ? 'Default key for every application of this server' : `Key for ${app.label}`,
+    prompt: 'The key of the actions interface, sent as "Authorization: Bearer <key>". It is kept in VS Code\'s secret storage.',
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: (value) => (value.trim() ? undefined : 'Enter the key'),
+  });
+  if (!key) return undefined;
+  const trimmed = key.trim();
+  try {
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Checking the key for ${app.label}…` },
+      () => connections.probe(app, trimmed),
+    );
+  } catch (error) {
+    const reason = error instanceof ApiError && error.kind === 'auth' ? 'the server refused it (401)' : errorMessage(error);
+    void vscode.window.showErrorMessage(`The key was not saved: ${reason}`);
+    return undefined;
+  }
+  const { logical } = await connections.baseUrl();
+  await keys.set(logical, allApplications ? '*' : app.id, trimmed);
+  return trimmed;
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.hint ? `${error.message} ${error.hint}` : error.message;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,54 @@
+import * as vscode from 'vscode';
+import { type ActionMetadata } from '../core/schema';
+import { ACTION_FILE, parseActionYaml } from '../core/workspace';
+import { type Application } from './project';
+
+/** An action folder of the workspace: a sub-folder of the application's folder holding action.yaml. */
+export interface LocalAction {
+  readonly folder: vscode.Uri;
+  readonly file: vscode.Uri;
+  /** From action.yaml when it says, else the folder's name. */
+  readonly key: string;
+  readonly name: string | undefined;
+  /** Present only when action.yaml is valid: only then may it be pushed. */
+  readonly metadata: ActionMetadata | undefined;
+  readonly problemCount: number;
+}
+
+export async function scanLocalActions(app: Application): Promise<LocalAction[]> {
+  let entries: [string, vscode.FileType][];
+  try {
+    entries = await vscode.workspace.fs.readDirectory(app.folderUri);
+  } catch {
+    return [];
+  }
+  const folders = entries.filter(([, type]) => type === vscode.FileType.Directory).map(([name]) => name);
+  const found = await Promise.all(folders.map((name) => readLocalAction(vscode.Uri.joinPath(app.folderUri, name))));
+  return found.filter((a): a is LocalAction => a !== undefined).sort((a, b) => a.key.localeCompare(b.key));
+}
+
+export async function readLocalAction(folder: vscode.Uri): Promise<LocalAction | undefined> {
+  const file = vscode.Uri.joinPath(folder, ACTION_FILE);
+  let text: string;
+  try {
+    text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+  } catch {
+    return undefined;
+  }
+  return localActionFromText(folder, text);
+}
+
+export function localActionFromText(folder: vscode.Uri, text: string): LocalAction {
+  const file = vscode.Uri.joinPath(folder, ACTION_FILE);
+  const parsed = parseActionYaml(text);
+  const value = (parsed.value ?? {}) as { key?: unknown; name?: unknown };
+  const folderName = folder.path.split('/').pop() ?? '';
+  return {
+    folder,
+    file,
+    key: typeof value.key === 'string' && value.key ? value.key : folderName,
+    name: typeof value.name === 'string' ? value.name : undefined,
+    metadata: parsed.metadata,
+    problemCount: parsed.problems.length,
+  };
+}

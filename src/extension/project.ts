@@ -1,0 +1,111 @@
+import * as vscode from 'vscode';
+import { LOCAL_SANDBOX, type ApplicationEntry, type ProjectFile } from '../core/schema';
+import { parseProjectFile, PROJECT_FILE } from '../core/workspace';
+import { Disposable } from './lifecycle';
+
+export interface Application extends ApplicationEntry {
+  /** What the sidebar shows. */
+  readonly label: string;
+  /** The folder holding one sub-folder per action. */
+  readonly folderUri: vscode.Uri;
+}
+
+export type ProjectState =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'invalid'; readonly uri: vscode.Uri; readonly message: string }
+  | {
+      readonly kind: 'ok';
+      readonly uri: vscode.Uri;
+      readonly root: vscode.Uri;
+      readonly file: ProjectFile;
+      /** The base URL as written: a URL, or `local-sandbox`. Keys are stored under it. */
+      readonly baseUrl: string;
+      readonly isSandbox: boolean;
+      readonly demo: boolean;
+      readonly applications: readonly Application[];
+    };
+
+/**
+ * The workspace's project file, customactions.yaml: which server, which applications, which folders.
+ * It is the only place these live, so adding an application edits the file, never hidden state.
+ */
+export class ProjectModel extends Disposable {
+  private current: ProjectState = { kind: 'none' };
+  private loaded: Promise<ProjectState> | undefined;
+  private readonly changed = this.register(new vscode.EventEmitter<ProjectState>());
+  readonly onDidChange = this.changed.event;
+
+  constructor() {
+    super();
+    const watcher = this.register(vscode.workspace.createFileSystemWatcher(`**/${PROJECT_FILE}`));
+    const reload = () => void this.reload();
+    this.register(watcher.onDidChange(reload));
+    this.register(watcher.onDidCreate(reload));
+    this.register(watcher.onDidDelete(reload));
+    this.register(vscode.workspace.onDidChangeWorkspaceFolders(reload));
+  }
+
+  get state(): ProjectState {
+    return this.current;
+  }
+
+  /** The project as it is on disk; read once, then kept current by the watcher. */
+  async get(): Promise<ProjectState> {
+    this.loaded ??= this.read();
+    return this.loaded;
+  }
+
+  async reload(): Promise<ProjectState> {
+    this.loaded = this.read();
+    return this.loaded;
+  }
+
+  /** Where a new project file goes: the first workspace folder. */
+  defaultUri(): vscode.Uri | undefined {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    return folder && vscode.Uri.joinPath(folder.uri, PROJECT_FILE);
+  }
+
+  private async read(): Promise<ProjectState> {
+    const state = await readProject();
+    this.current = state;
+    this.changed.fire(state);
+    return state;
+  }
+}
+
+async function readProject(): Promise<ProjectState> {
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const uri = vscode.Uri.joinPath(folder.uri, PROJECT_FILE);
+    let text: string;
+    try {
+      text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    } catch {
+      continue;
+    }
+    const parsed = parseProjectFile(text);
+    if (!parsed.project) {
+      const first = parsed.problems[0];
+      const where = first ? ` (line ${first.range.start.line + 1}): ${first.message}` : '';
+      return { kind: 'invalid', uri, message: `${PROJECT_FILE} is not valid${where}` };
+    }
+    const file = parsed.project;
+    const applications = file.applications.map((app) => ({
+      ...app,
+      label: app.name ?? app.id,
+      folderUri: vscode.Uri.joinPath(folder.uri, ...app.folder.split(/[\\/]/).filter(Boolean)),
+    }));
+    const sandbox = file.sandbox as { demo?: unknown } | undefined;
+    return {
+      kind: 'ok',
+      uri,
+      root: folder.uri,
+      file,
+      baseUrl: file.baseUrl,
+      isSandbox: file.baseUrl === LOCAL_SANDBOX,
+      demo: sandbox?.demo === true,
+      applications,
+    };
+  }
+  return { kind: 'none' };
+}

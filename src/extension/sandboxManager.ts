@@ -1,0 +1,155 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as vscode from 'vscode';
+import { LOCAL_SANDBOX } from '../core/schema';
+import { KeyStore } from './keyStore';
+import { Disposable } from './lifecycle';
+
+export interface SandboxApplication {
+  readonly id: string;
+  readonly name: string;
+}
+
+interface ReadyLine {
+  url: string;
+  applications: { id: string; name: string; key: string }[];
+}
+
+export type SandboxState = { kind: 'stopped' } | { kind: 'starting' } | { kind: 'running'; url: string } | { kind: 'failed'; message: string };
+
+/**
+ * Runs the built-in sandbox in a child process for workspaces whose base URL is `local-sandbox`.
+ * It is started on first need, never at activation, and stopped with the extension. Each start mints
+ * fresh keys for the applications of the project; they go straight into SecretStorage.
+ */
+export class SandboxManager extends Disposable {
+  private child: ChildProcess | undefined;
+  private starting: Promise<string> | undefined;
+  private ensured = new Set<string>();
+  private demo = false;
+  private current: SandboxState = { kind: 'stopped' };
+  private readonly stateChanged = this.register(new vscode.EventEmitter<SandboxState>());
+  readonly onDidChangeState = this.stateChanged.event;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly storageUri: vscode.Uri,
+    private readonly keys: KeyStore,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    super();
+    this.register({ dispose: () => this.kill() });
+  }
+
+  get state(): SandboxState {
+    return this.current;
+  }
+
+  get url(): string | undefined {
+    return this.current.kind === 'running' ? this.current.url : undefined;
+  }
+
+  /** Starts the sandbox (or restarts it when new applications are needed) and returns its URL. */
+  async ensure(applications: readonly SandboxApplication[], demo: boolean): Promise<string> {
+    const missing = applications.some((a) => !this.ensured.has(a.id)) || (demo && !this.demo);
+    if (this.starting && !missing) return this.starting;
+    if (this.current.kind === 'running' && !missing) return this.current.url;
+    if (this.starting) await this.starting.catch(() => undefined);
+    this.kill();
+    this.starting = this.start(applications, demo);
+    try {
+      return await this.starting;
+    } finally {
+      this.starting = undefined;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.kill();
+    this.setState({ kind: 'stopped' });
+  }
+
+  private async start(applications: readonly SandboxApplication[], demo: boolean): Promise<string> {
+    this.setState({ kind: 'starting' });
+    const dataDir = vscode.Uri.joinPath(this.storageUri, 'sandbox');
+    await vscode.workspace.fs.createDirectory(dataDir);
+    const script = vscode.Uri.joinPath(this.extensionUri, 'dist', 'sandbox.js').fsPath;
+    const args = [script, '--port', '0', '--json', '--data', dataDir.fsPath];
+    if (demo) args.push('--demo');
+    for (const app of applications) args.push('--ensure-app', `${app.id}:${app.name}`);
+    this.log.info(`Starting the local sandbox (data in ${dataDir.fsPath})`);
+    // In desktop VS Code process.execPath is Electron; this makes it behave as plain Node.
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => this.log.info(`[sandbox] ${chunk.trimEnd()}`));
+    try {
+      const ready = await readReadyLine(child);
+      for (const app of ready.applications) await this.keys.set(LOCAL_SANDBOX, app.id, app.key);
+      this.ensured = new Set(applications.map((a) => a.id));
+      this.demo = demo;
+      child.once('exit', (code, signal) => {
+        if (this.child !== child) return;
+        this.child = undefined;
+        this.ensured.clear();
+        this.log.warn(`The local sandbox stopped (${signal ?? `exit code ${code}`})`);
+        this.setState({ kind: 'stopped' });
+      });
+      this.log.info(`The local sandbox listens on ${ready.url}`);
+      this.setState({ kind: 'running', url: ready.url });
+      return ready.url;
+    } catch (error) {
+      this.kill();
+      const message = error instanceof Error ? error.message : String(error);
+      this.setState({ kind: 'failed', message });
+      throw new Error(`The local sandbox did not start: ${message}`);
+    }
+  }
+
+  private kill(): void {
+    const child = this.child;
+    this.child = undefined;
+    this.ensured.clear();
+    if (child && child.exitCode === null) child.kill('SIGTERM');
+  }
+
+  private setState(state: SandboxState): void {
+    this.current = state;
+    this.stateChanged.fire(state);
+  }
+}
+
+function readReadyLine(child: ChildProcess): Promise<ReadyLine> {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => fail(new Error('no answer within 60 seconds')), 60_000);
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      const newline = buffer.indexOf('\n');
+      if (newline < 0) return;
+      try {
+        const parsed = JSON.parse(buffer.slice(0, newline)) as ReadyLine;
+        if (typeof parsed.url !== 'string' || !Array.isArray(parsed.applications)) throw new Error('unexpected ready line');
+        done();
+        resolve(parsed);
+      } catch (error) {
+        fail(error instanceof Error ? error : new Error(String(error)));
+      }
+    };
+    const onExit = (code: number | null) => fail(new Error(`it exited with code ${code}`));
+    const fail = (error: Error) => {
+      done();
+      reject(error);
+    };
+    const done = () => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.off('exit', onExit);
+      child.off('error', fail);
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
+    child.once('error', fail);
+  });
+}

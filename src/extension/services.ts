@@ -1,0 +1,29 @@
+import type * as vscode from 'vscode';
+import { type ActionCatalog } from './catalog';
+import { type Config } from './config';
+import { type Connections } from './connections';
+import { type EventDocuments } from './eventDocuments';
+import { type KeyStore } from './keyStore';
+import { type ActionLinks } from './links';
+import { type ProjectModel } from './project';
+import { type SandboxManager } from './sandboxManager';
+import { type TargetStatusBar } from './statusBar';
+import { type ActionsTreeProvider } from './tree/provider';
+import { type TreeNode } from './tree/nodes';
+
+/** The one context object built in activate and handed to every command factory. */
+export interface Services {
+  readonly context: vscode.ExtensionContext;
+  readonly log: vscode.LogOutputChannel;
+  config(): Config;
+  readonly keys: KeyStore;
+  readonly project: ProjectModel;
+  readonly sandbox: SandboxManager;
+  readonly connections: Connections;
+  readonly catalog: ActionCatalog;
+  readonly links: ActionLinks;
+  readonly tree: ActionsTreeProvider;
+  readonly treeView: vscode.TreeView<TreeNode>;
+  readonly eventDocuments: EventDocuments;
+  readonly statusBar: TargetStatusBar;
+}

@@ -1,0 +1,66 @@
+import * as vscode from 'vscode';
+import { LOCAL_SANDBOX } from '../core/schema';
+import { Disposable } from './lifecycle';
+import { ProjectModel } from './project';
+import { SandboxManager } from './sandboxManager';
+
+export type Reachability = 'unknown' | 'reachable' | 'unreachable';
+
+/** Which server the workspace talks to, and whether it answered last time. */
+export class TargetStatusBar extends Disposable {
+  private readonly item = this.register(vscode.window.createStatusBarItem('customActions.target', vscode.StatusBarAlignment.Left, 10));
+  private reachability: Reachability = 'unknown';
+  private lastError = '';
+
+  constructor(
+    private readonly project: ProjectModel,
+    private readonly sandbox: SandboxManager,
+  ) {
+    super();
+    this.item.name = 'Custom Actions: Server';
+    this.item.command = 'customActions.refresh';
+    this.register(project.onDidChange(() => this.render()));
+    this.register(sandbox.onDidChangeState(() => this.render()));
+    this.render();
+  }
+
+  setReachability(reachability: Reachability, error = ''): void {
+    if (this.reachability === reachability && this.lastError === error) return;
+    this.reachability = reachability;
+    this.lastError = error;
+    this.render();
+  }
+
+  private render(): void {
+    const state = this.project.state;
+    if (state.kind !== 'ok') {
+      this.item.hide();
+      return;
+    }
+    const sandbox = state.baseUrl === LOCAL_SANDBOX;
+    const target = sandbox ? 'Local Sandbox' : hostOf(state.baseUrl);
+    let icon = sandbox ? '$(beaker)' : '$(cloud)';
+    let tooltip = sandbox ? 'Custom Actions: the local sandbox' : `Custom Actions: ${state.baseUrl}`;
+    if (sandbox && this.sandbox.state.kind === 'starting') icon = '$(loading~spin)';
+    if (sandbox && this.sandbox.state.kind === 'running') tooltip += ` at ${this.sandbox.state.url}`;
+    if (this.reachability === 'unreachable' || (sandbox && this.sandbox.state.kind === 'failed')) {
+      icon = '$(warning)';
+      tooltip += ` (unreachable: ${this.lastError || (this.sandbox.state.kind === 'failed' ? this.sandbox.state.message : '')})`;
+      this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    } else {
+      this.item.backgroundColor = undefined;
+      if (this.reachability === 'reachable') tooltip += ' (reachable)';
+    }
+    this.item.text = `${icon} ${target}`;
+    this.item.tooltip = `${tooltip}\nClick to refresh.`;
+    this.item.show();
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,103 @@
+import * as vscode from 'vscode';
+import { type NormalizedEvent } from '../../core/client';
+import { type ActionNode, type TreeNode } from './nodes';
+
+/** Command ids the tree items invoke; contributed in package.json like every other command. */
+export const OPEN_EVENT_COMMAND = 'customActions.openEvent';
+
+export function toTreeItem(node: TreeNode): vscode.TreeItem {
+  switch (node.kind) {
+    case 'application': {
+      const item = new vscode.TreeItem(node.app.label, vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `app/${node.app.id}`;
+      item.description = node.app.id;
+      item.tooltip = new vscode.MarkdownString(`**${node.app.label}**\n\nApplication \`${node.app.id}\`, folder \`${node.app.folder}\``);
+      item.iconPath = new vscode.ThemeIcon('project');
+      item.contextValue = 'application';
+      item.resourceUri = node.app.folderUri;
+      return item;
+    }
+    case 'action':
+      return actionItem(node);
+    case 'environment': {
+      const item = new vscode.TreeItem(node.environment, vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `env/${node.parent.parent.app.id}/${node.parent.key}/${node.environment}`;
+      item.iconPath = new vscode.ThemeIcon(node.environment === 'Live' ? 'globe' : 'beaker');
+      item.contextValue = `environment;${node.environment}`;
+      item.tooltip = `${node.environment} events of ${node.parent.key}`;
+      return item;
+    }
+    case 'event': {
+      const { event } = node;
+      const item = new vscode.TreeItem(formatStart(event), vscode.TreeItemCollapsibleState.None);
+      item.id = `event/${node.parent.parent.parent.app.id}/${node.parent.parent.key}/${node.parent.environment}/${event.id}`;
+      item.description = [event.name, formatDuration(event.duration)].filter(Boolean).join(' · ');
+      item.iconPath = event.ok
+        ? new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'))
+        : new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+      item.tooltip = event.error ? `${event.name}: ${event.error.message}` : event.name;
+      item.contextValue = `event;${event.ok ? 'success' : 'failure'}`;
+      item.command = { command: OPEN_EVENT_COMMAND, title: 'Open Event', arguments: [node] };
+      return item;
+    }
+    case 'message': {
+      const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+      item.id = node.id;
+      item.tooltip = node.tooltip ?? node.text;
+      item.iconPath =
+        node.icon === 'error'
+          ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'))
+          : new vscode.ThemeIcon(node.icon === 'key' ? 'key' : node.icon);
+      item.command = node.command;
+      item.contextValue = 'message';
+      return item;
+    }
+  }
+}
+
+function actionItem(node: ActionNode): vscode.TreeItem {
+  const hasEnvironments = node.remote !== undefined;
+  const item = new vscode.TreeItem(
+    node.local?.name ?? node.remote?.name ?? node.key,
+    hasEnvironments ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+  );
+  item.id = `action/${node.parent.app.id}/${node.key}`;
+  const hints: Record<typeof node.state, [string, string]> = {
+    synced: ['symbol-event', ''],
+    local: ['cloud-upload', 'not created on the server yet'],
+    remote: ['cloud', 'only on the server'],
+    changed: ['diff-modified', node.change ?? 'changed locally'],
+  };
+  const [icon, hint] = hints[node.state];
+  const problems = node.local && node.local.problemCount > 0 ? `${node.local.problemCount} problem(s) in action.yaml` : '';
+  item.description = [node.key, hint, problems].filter(Boolean).join(' · ');
+  item.iconPath = new vscode.ThemeIcon(problems ? 'warning' : icon);
+  const lines = [`**${node.key}**`, node.remote?.description ?? '', hint && `_${hint}_`];
+  if (node.state === 'remote') lines.push('The server lists no parameters or result: pull the action to get its full metadata.');
+  if (node.remote) lines.push(`Id: \`${node.remote.id}\``);
+  item.tooltip = new vscode.MarkdownString(lines.filter(Boolean).join('\n\n'));
+  item.contextValue = `action;${node.state}${node.local ? ';local' : ''}${node.remote ? ';remote' : ''}`;
+  if (node.local) {
+    item.resourceUri = node.local.folder;
+    item.command = { command: 'customActions.openCode', title: 'Open Code', arguments: [node] };
+  }
+  return item;
+}
+
+export function formatStart(event: NormalizedEvent): string {
+  if (event.startTime === undefined) return '(no start time)';
+  const date = new Date(event.startTime);
+  const time = `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${String(date.getMilliseconds()).padStart(3, '0')}`;
+  const today = new Date();
+  const sameDay = date.toDateString() === today.toDateString();
+  return sameDay ? time : `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${time}`;
+}
+
+export function formatDuration(ms: number | undefined): string {
+  if (ms === undefined) return '';
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}

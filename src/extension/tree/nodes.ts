@@ -1,0 +1,83 @@
+import type * as vscode from 'vscode';
+import { type NormalizedEvent } from '../../core/client';
+import { type Environment } from '../../core/schema';
+import { type RemoteAction } from '../catalog';
+import { type LocalAction } from '../localActions';
+import { type Application } from '../project';
+
+/**
+ * - synced: in the workspace and on the server, same key and name
+ * - local: only in the workspace, not created yet
+ * - remote: only on the server; the list carries no parameters or result, so pulling needs the server's extra GET
+ * - changed: on both, but the name (or, by the recorded id, the key) differs locally
+ */
+export type ActionState = 'synced' | 'local' | 'remote' | 'changed';
+
+export interface ApplicationNode {
+  readonly kind: 'application';
+  readonly app: Application;
+}
+
+export interface ActionNode {
+  readonly kind: 'action';
+  readonly parent: ApplicationNode;
+  readonly key: string;
+  readonly local: LocalAction | undefined;
+  readonly remote: RemoteAction | undefined;
+  readonly state: ActionState;
+  /** Why the state is `changed`. */
+  readonly change?: string;
+}
+
+export interface EnvironmentNode {
+  readonly kind: 'environment';
+  readonly parent: ActionNode;
+  readonly environment: Environment;
+  readonly eventsUrl: string;
+}
+
+export interface EventNode {
+  readonly kind: 'event';
+  readonly parent: EnvironmentNode;
+  readonly event: NormalizedEvent;
+}
+
+export interface MessageNode {
+  readonly kind: 'message';
+  readonly parent: TreeNode | undefined;
+  readonly id: string;
+  readonly text: string;
+  readonly tooltip?: string;
+  readonly icon: 'error' | 'info' | 'key' | 'warning';
+  readonly command?: vscode.Command;
+}
+
+export type TreeNode = ApplicationNode | ActionNode | EnvironmentNode | EventNode | MessageNode;
+
+export function mergeActions(parent: ApplicationNode, local: readonly LocalAction[], remote: readonly RemoteAction[], knownIds: ReadonlyMap<string, string>): ActionNode[] {
+  const remoteByKey = new Map(remote.map((r) => [r.key, r]));
+  const remoteById = new Map(remote.map((r) => [r.id, r]));
+  const claimed = new Set<string>();
+  const nodes: ActionNode[] = [];
+  for (const l of local) {
+    let r = remoteByKey.get(l.key);
+    let change: string | undefined;
+    if (!r) {
+      // The folder was linked to a server action whose key it no longer carries: the key changed here.
+      const id = knownIds.get(l.folder.toString());
+      const linked = id === undefined ? undefined : remoteById.get(id);
+      if (linked && !local.some((other) => other.key === linked.key)) {
+        r = linked;
+        change = `key changed locally (server: ${linked.key})`;
+      }
+    } else if (l.name !== undefined && l.name !== r.name) {
+      change = `name changed locally (server: ${r.name})`;
+    }
+    if (r) claimed.add(r.id);
+    nodes.push({ kind: 'action', parent, key: l.key, local: l, remote: r, state: r ? (change ? 'changed' : 'synced') : 'local', change });
+  }
+  for (const r of remote) {
+    if (!claimed.has(r.id)) nodes.push({ kind: 'action', parent, key: r.key, local: undefined, remote: r, state: 'remote' });
+  }
+  return nodes.sort((a, b) => a.key.localeCompare(b.key));
+}
