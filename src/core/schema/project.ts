@@ -26,6 +26,10 @@ export const ProjectFileSchema = z
         z.url({ protocol: /^https?$/, error: `must be an http(s) URL or "${LOCAL_SANDBOX}"` }),
       ])
       .describe(`The platform's base URL, or "${LOCAL_SANDBOX}" for the sandbox the extension starts.`),
+    sandbox: z
+      .looseObject({ demo: z.boolean().optional().describe('Load the demo applications and actions into the sandbox.') })
+      .optional()
+      .describe(`Options for the local sandbox, used when baseUrl is "${LOCAL_SANDBOX}".`),
     applications: z
       .array(ApplicationEntrySchema)
       .superRefine((apps, ctx) => {

@@ -1,0 +1,43 @@
+import { Document } from 'yaml';
+import { type ActionMetadata } from '../schema/metadata';
+import { validateMetadata } from '../schema/validate';
+import { METADATA_ORDER } from './files';
+import { type PositionedProblem } from './positions';
+import { applyValue, positionProblems, readYaml } from './yamlDocument';
+
+export interface ParsedAction {
+  /** Present only when the file is valid YAML and valid metadata. */
+  readonly metadata: ActionMetadata | undefined;
+  /** The file's plain value whenever the YAML could be read, valid metadata or not. */
+  readonly value: unknown;
+  readonly problems: PositionedProblem[];
+}
+
+/** action.yaml to metadata; bad YAML and invalid metadata come back as positioned problems, never thrown. */
+export function parseActionYaml(text: string): ParsedAction {
+  const parsed = readYaml(text);
+  if (parsed.syntaxProblems.length > 0) return { metadata: undefined, value: undefined, problems: parsed.syntaxProblems };
+  const checked = validateMetadata(parsed.value);
+  if (checked.ok) return { metadata: checked.value, value: parsed.value, problems: [] };
+  return { metadata: undefined, value: parsed.value, problems: positionProblems(parsed, text, checked.problems) };
+}
+
+/**
+ * The text of action.yaml after changing its value to `value`, keeping comments, key order and
+ * formatting of everything that did not change. Text that is not valid YAML is replaced whole.
+ */
+export function updateActionYaml(text: string, value: unknown): string {
+  const parsed = readYaml(text);
+  if (parsed.syntaxProblems.length > 0) return serializeActionYaml(value);
+  applyValue(parsed.doc, value);
+  return parsed.doc.toString({ lineWidth: 0 });
+}
+
+/** A new action.yaml: the spec's field order first, then any other fields. */
+export function serializeActionYaml(value: unknown): string {
+  const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  const ordered: Record<string, unknown> = {};
+  for (const key of METADATA_ORDER) if (key in record) ordered[key] = record[key];
+  for (const [key, v] of Object.entries(record)) if (!(key in ordered)) ordered[key] = v;
+  return new Document(ordered).toString({ lineWidth: 0 });
+}

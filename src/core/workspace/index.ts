@@ -1,0 +1,5 @@
+export * from './files';
+export * from './positions';
+export * from './actionYaml';
+export * from './projectFile';
+export * from './template';
