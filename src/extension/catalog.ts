@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { type CustomActionsClient } from '../core/client';
-import { Connections } from './connections';
+import { type Connections } from './connections';
 import { Disposable } from './lifecycle';
 import { type Application } from './project';
 

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { ApiError, createClient, type CustomActionsClient } from '../core/client';
 import { type Config } from './config';
-import { KeyStore, normalizeBaseUrl } from './keyStore';
+import { type KeyStore, normalizeBaseUrl } from './keyStore';
 import { Disposable } from './lifecycle';
-import { type Application, ProjectModel } from './project';
-import { SandboxManager } from './sandboxManager';
+import { type Application, type ProjectModel } from './project';
+import { type SandboxManager } from './sandboxManager';
 
 export class NoProjectError extends Error {
   constructor(message = 'This workspace has no valid customactions.yaml.') {

@@ -1,7 +1,7 @@
 import { type NormalizedEvent } from '../core/client';
 import { type RemoteAction } from './catalog';
 import { type Config } from './config';
-import { Connections } from './connections';
+import { type Connections } from './connections';
 import { type Application } from './project';
 import { type RecentEventsSource } from './tree/provider';
 

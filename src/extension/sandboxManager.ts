@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
 import { LOCAL_SANDBOX } from '../core/schema';
-import { KeyStore } from './keyStore';
+import { type KeyStore } from './keyStore';
 import { Disposable } from './lifecycle';
 
 export interface SandboxApplication {
   readonly id: string;
-  readonly name: string;
+  readonly label: string;
 }
 
 interface ReadyLine {
@@ -75,7 +75,7 @@ export class SandboxManager extends Disposable {
     const script = vscode.Uri.joinPath(this.extensionUri, 'dist', 'sandbox.js').fsPath;
     const args = [script, '--port', '0', '--json', '--data', dataDir.fsPath];
     if (demo) args.push('--demo');
-    for (const app of applications) args.push('--ensure-app', `${app.id}:${app.name}`);
+    for (const app of applications) args.push('--ensure-app', `${app.id}:${app.label}`);
     this.log.info(`Starting the local sandbox (data in ${dataDir.fsPath})`);
     // In desktop VS Code process.execPath is Electron; this makes it behave as plain Node.
     const child = spawn(process.execPath, args, {

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { LOCAL_SANDBOX } from '../core/schema';
 import { Disposable } from './lifecycle';
-import { ProjectModel } from './project';
-import { SandboxManager } from './sandboxManager';
+import { type ProjectModel } from './project';
+import { type SandboxManager } from './sandboxManager';
 
 export type Reachability = 'unknown' | 'reachable' | 'unreachable';
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { ActionMetadataSchema, type ActionMetadata } from './metadata';
 
 export type PathSegment = string | number;
@@ -15,7 +15,7 @@ export function validateMetadata(input: unknown): Validation<ActionMetadata> {
   return validateWith(ActionMetadataSchema, input);
 }
 
-export function validateWith<S extends z.ZodType>(schema: S, input: unknown): Validation<z.infer<S>> {
+export function validateWith<S extends z.ZodMiniType>(schema: S, input: unknown): Validation<z.infer<S>> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return { ok: true, value: parsed.data };
   const problems = parsed.error.issues.flatMap((issue) => flatten(issue, [], input));

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import { ApiError, type NormalizedEvent } from '../../core/client';
 import { ENVIRONMENTS } from '../../core/schema';
-import { ActionCatalog, type RemoteAction } from '../catalog';
-import { Connections, errorMessage, NoKeyError, NoProjectError } from '../connections';
+import { type ActionCatalog, type RemoteAction } from '../catalog';
+import { type Connections, errorMessage, NoKeyError, NoProjectError } from '../connections';
 import { Disposable } from '../lifecycle';
-import { KeyStore, normalizeBaseUrl } from '../keyStore';
-import { ActionLinks } from '../links';
+import { type KeyStore, normalizeBaseUrl } from '../keyStore';
+import { type ActionLinks } from '../links';
 import { scanLocalActions } from '../localActions';
-import { ProjectModel, type Application } from '../project';
+import { type ProjectModel, type Application } from '../project';
 import { toTreeItem } from './items';
 import { type ActionNode, type ApplicationNode, type EnvironmentNode, mergeActions, type MessageNode, type TreeNode } from './nodes';
 

@@ -1,0 +1,117 @@
+export type ErrorKind =
+  | 'auth'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'validation'
+  | 'too-large'
+  | 'rate-limited'
+  | 'server'
+  | 'network'
+  | 'timeout'
+  | 'cancelled'
+  | 'protocol';
+
+export type Operation =
+  | 'listActions'
+  | 'createAction'
+  | 'updateAction'
+  | 'putImplementation'
+  | 'deleteAction'
+  | 'listEvents'
+  | 'capabilities'
+  | 'getAction'
+  | 'getImplementation'
+  | 'runAction';
+
+const LABELS: Record<Operation, string> = {
+  listActions: 'Listing the actions',
+  createAction: 'Creating the action',
+  updateAction: 'Updating the metadata',
+  putImplementation: 'Pushing the implementation',
+  deleteAction: 'Deleting the action',
+  listEvents: 'Listing the events',
+  capabilities: 'Reading the server capabilities',
+  getAction: 'Reading the action',
+  getImplementation: 'Reading the implementation',
+  runAction: 'Running the action',
+};
+
+const HINTS: Partial<Record<ErrorKind, string>> = {
+  auth: 'Sign in again with a new key.',
+  forbidden: 'The key does not allow this; check its scope.',
+  'not-found': 'It may have been deleted, or the key belongs to another application.',
+  conflict: 'An action with this key exists already in the application.',
+  validation: 'Fix the fields the server names and save again.',
+  'too-large': 'The server refused the size of the request.',
+  'rate-limited': 'The server asks to slow down; it will be retried later.',
+  network: 'Is the server running, and is the base URL in customactions.yaml right?',
+  timeout: 'The server did not answer in time; try again, or raise customActions.requestTimeoutSeconds.',
+};
+
+export interface FieldProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** Every failure of the client: what was being done, what the server said, and what may fix it. Never holds the key. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly kind: ErrorKind;
+  readonly operation: Operation;
+  readonly status: number | undefined;
+  readonly code: string | undefined;
+  readonly serverMessage: string | undefined;
+  readonly fields: readonly FieldProblem[];
+  readonly hint: string | undefined;
+  readonly retryable: boolean;
+
+  constructor(init: {
+    kind: ErrorKind;
+    operation: Operation;
+    status?: number;
+    code?: string;
+    serverMessage?: string;
+    fields?: readonly FieldProblem[];
+    cause?: unknown;
+  }) {
+    const reason = init.serverMessage ?? defaultReason(init.kind, init.status);
+    const fields = init.fields?.length ? ` (${init.fields.map((f) => (f.path ? `${f.path}: ${f.message}` : f.message)).join('; ')})` : '';
+    super(`${LABELS[init.operation]} failed${init.status ? ` (HTTP ${init.status})` : ''}: ${reason}${fields}`, { cause: init.cause });
+    this.kind = init.kind;
+    this.operation = init.operation;
+    this.status = init.status;
+    this.code = init.code;
+    this.serverMessage = init.serverMessage;
+    this.fields = init.fields ?? [];
+    this.hint = HINTS[init.kind];
+    this.retryable = ['network', 'timeout', 'server', 'rate-limited'].includes(init.kind);
+  }
+}
+
+export function kindOfStatus(status: number): ErrorKind {
+  if (status === 401) return 'auth';
+  if (status === 403) return 'forbidden';
+  if (status === 404 || status === 410) return 'not-found';
+  if (status === 409) return 'conflict';
+  if (status === 413) return 'too-large';
+  if (status === 429) return 'rate-limited';
+  if (status === 408) return 'timeout';
+  if (status >= 500) return 'server';
+  return 'validation';
+}
+
+function defaultReason(kind: ErrorKind, status: number | undefined): string {
+  switch (kind) {
+    case 'network':
+      return 'the server could not be reached';
+    case 'timeout':
+      return 'no answer in time';
+    case 'cancelled':
+      return 'cancelled';
+    case 'protocol':
+      return 'the server answered with something unexpected';
+    default:
+      return status ? `the server answered ${status}` : 'unknown error';
+  }
+}

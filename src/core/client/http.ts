@@ -1,0 +1,189 @@
+import { ApiError, kindOfStatus, type ErrorKind, type FieldProblem, type Operation } from './errors';
+import { poolFor } from './pools';
+import { redactKey } from './redact';
+
+export interface HttpOptions {
+  readonly getKey: () => Promise<string | undefined>;
+  readonly timeoutMs: number;
+  /** How many times an idempotent request is tried again after a transient failure. */
+  readonly retries: number;
+  readonly userAgent: string;
+}
+
+export interface HttpRequest {
+  readonly operation: Operation;
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly url: URL;
+  readonly headers?: Record<string, string>;
+  readonly body?: string;
+  readonly signal?: AbortSignal | undefined;
+  /** 304 is an answer, not an error, for conditional GETs. */
+  readonly acceptNotModified?: boolean;
+  /** Overrides the time-out, e.g. for a long poll. */
+  readonly timeoutMs?: number;
+}
+
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly text: string;
+}
+
+const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE']);
+const MAX_BODY = 64 * 1024 * 1024;
+
+export class Http {
+  constructor(private readonly options: HttpOptions) {}
+
+  /** Sends a request; idempotent ones are retried with backoff and jitter on transient failures. */
+  async send(request: HttpRequest): Promise<HttpResponse> {
+    const retries = IDEMPOTENT.has(request.method) ? this.options.retries : 0;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.once(request);
+      } catch (error) {
+        if (!(error instanceof ApiError) || !error.retryable || attempt >= retries || request.signal?.aborted) throw error;
+        await sleep(backoff(attempt, (error as ApiError & { retryAfterMs?: number }).retryAfterMs), request.signal);
+      }
+    }
+  }
+
+  /** One try, no retry: for requests whose repetition must be decided by the caller (create). */
+  async once(request: HttpRequest): Promise<HttpResponse> {
+    const key = await this.options.getKey();
+    if (!key) throw new ApiError({ kind: 'auth', operation: request.operation, serverMessage: 'no key is stored for this application' });
+    const timeoutMs = request.timeoutMs ?? this.options.timeoutMs;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+    let status: number;
+    let headers: Record<string, string | undefined>;
+    let text: string;
+    try {
+      const response = await poolFor(request.url.origin).request({
+        path: request.url.pathname + request.url.search,
+        method: request.method,
+        headers: {
+          accept: 'application/json',
+          'user-agent': this.options.userAgent,
+          ...request.headers,
+          authorization: `Bearer ${key}`,
+        },
+        body: request.body,
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      status = response.statusCode;
+      headers = flattenHeaders(response.headers);
+      text = await readText(response.body);
+    } catch (error) {
+      throw transportError(error, request, key);
+    }
+    if ((status >= 200 && status < 300) || (status === 304 && request.acceptNotModified)) return { status, headers, text };
+    throw statusError(request.operation, status, headers, text, key);
+  }
+}
+
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(raw)) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
+
+async function readText(body: AsyncIterable<Buffer | Uint8Array>): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > MAX_BODY) throw Object.assign(new Error('response body too large'), { code: 'BODY_TOO_LARGE' });
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function transportError(error: unknown, request: HttpRequest, key: string): ApiError {
+  const code = (error as { code?: string }).code ?? '';
+  const name = (error as { name?: string }).name ?? '';
+  let kind: ErrorKind = 'network';
+  if (request.signal?.aborted) kind = 'cancelled';
+  else if (code.includes('TIMEOUT') || name === 'TimeoutError' || name === 'AbortError' || code === 'UND_ERR_ABORTED') kind = 'timeout';
+  else if (code === 'BODY_TOO_LARGE') kind = 'protocol';
+  const message = error instanceof Error ? redactKey(error.message, key) : undefined;
+  const detail = kind === 'network' ? `${code || 'connection failed'}${message && !message.includes(code) ? ` (${message})` : ''}` : undefined;
+  return new ApiError({ kind, operation: request.operation, serverMessage: detail });
+}
+
+/** Reads what a server says about a failure, in any of the forms servers use: problem JSON, other JSON, text, nothing. */
+export function statusError(operation: Operation, status: number, headers: Record<string, string | undefined>, text: string, key?: string): ApiError {
+  let serverMessage: string | undefined;
+  let code: string | undefined;
+  let fields: FieldProblem[] = [];
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) {
+    try {
+      const body = JSON.parse(trimmed) as Record<string, unknown>;
+      serverMessage = firstString(body.detail, body.message, body.error_description, body.title, typeof body.error === 'string' ? body.error : (body.error as Record<string, unknown> | undefined)?.message);
+      code = firstString(body.code, typeof body.error === 'string' ? undefined : (body.error as Record<string, unknown> | undefined)?.code);
+      fields = readFields(body.errors ?? body['invalid-params'] ?? body.fields);
+    } catch {
+      serverMessage = trimmed.slice(0, 300);
+    }
+  } else if (trimmed && !trimmed.startsWith('<')) {
+    serverMessage = trimmed.slice(0, 300);
+  }
+  const error = new ApiError({
+    kind: kindOfStatus(status),
+    operation,
+    status,
+    code,
+    serverMessage: serverMessage === undefined ? undefined : redactKey(serverMessage, key),
+    fields: fields.map((f) => ({ path: redactKey(f.path, key), message: redactKey(f.message, key) })),
+  });
+  const retryAfter = parseRetryAfter(headers['retry-after']);
+  if (retryAfter !== undefined) Object.assign(error, { retryAfterMs: retryAfter });
+  return error;
+}
+
+function readFields(raw: unknown): FieldProblem[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((item): FieldProblem[] => {
+    if (typeof item === 'string') return [{ path: '', message: item }];
+    if (typeof item !== 'object' || item === null) return [];
+    const r = item as Record<string, unknown>;
+    const path = firstString(r.path, r.pointer, r.field, r.name) ?? '';
+    const message = firstString(r.message, r.reason, r.detail) ?? 'invalid';
+    return [{ path, message }];
+  });
+}
+
+function firstString(...values: unknown[]): string | undefined {
+  for (const v of values) if (typeof v === 'string' && v.trim()) return v.trim();
+  return undefined;
+}
+
+function parseRetryAfter(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** Exponential backoff with full jitter, capped; a server's Retry-After wins (up to 30 s). */
+export function backoff(attempt: number, retryAfterMs?: number): number {
+  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, 30_000);
+  const ceiling = Math.min(5_000, 250 * 2 ** attempt);
+  return ceiling / 2 + Math.random() * (ceiling / 2);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
