@@ -1,4 +1,4 @@
-import { type Document, LineCounter, isNode, type Node } from 'yaml';
+import { type Document, type LineCounter, isNode, type Node } from 'yaml';
 import { type PathSegment } from '../schema/validate';
 
 export interface Position {
