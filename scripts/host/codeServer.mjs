@@ -1,0 +1,125 @@
+// Starts the real VS Code (code-server, VS Code 1.139 with a Node 24 extension host) and Chromium to
+// drive it. Shared by the extension-host tests, the browser UI tests, `npm start` and the benchmarks.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+const cache = process.env.CUSTOM_ACTIONS_HOST_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'custom-actions-vscode');
+
+/** Installs code-server, Node 24 and Chromium once (scripts/host/install.sh), then returns where they are. */
+export function ensureHost() {
+  const manifest = path.join(cache, 'host.json');
+  const result = spawnSync('bash', [path.join(root, 'scripts', 'host', 'install.sh')], { stdio: 'inherit', env: { ...process.env, CUSTOM_ACTIONS_HOST_CACHE: cache } });
+  if (result.status !== 0 || !existsSync(manifest)) throw new Error('Installing the test host failed (see above).');
+  return JSON.parse(readFileSync(manifest, 'utf8'));
+}
+
+/**
+ * Starts code-server on loopback with a fresh profile unless one is given. Resolves once it listens.
+ * `enable-smoke-test-driver` is what makes the workbench load an extension under development.
+ */
+export async function startCodeServer({ host, workspace, userDataDir, port = 0, env = {}, settings = {}, log = () => {} }) {
+  const dataDir = userDataDir ?? mkdtempSync(path.join(os.tmpdir(), 'custom-actions-vscode-'));
+  mkdirSync(path.join(dataDir, 'User'), { recursive: true });
+  const settingsFile = path.join(dataDir, 'User', 'settings.json');
+  const base = existsSync(settingsFile) ? JSON.parse(readFileSync(settingsFile, 'utf8') || '{}') : {};
+  writeFileSync(
+    settingsFile,
+    JSON.stringify(
+      {
+        'workbench.startupEditor': 'none',
+        'workbench.tips.enabled': false,
+        'workbench.enableExperiments': false,
+        'telemetry.telemetryLevel': 'off',
+        'extensions.autoCheckUpdates': false,
+        'extensions.autoUpdate': false,
+        'update.mode': 'none',
+        'security.workspace.trust.enabled': false,
+        'git.enabled': false,
+        'window.commandCenter': false,
+        ...base,
+        ...settings,
+      },
+      null,
+      2,
+    ),
+  );
+  const args = [
+    path.join(host.codeServer, 'out', 'node', 'entry.js'),
+    '--auth', 'none',
+    '--bind-addr', `127.0.0.1:${port}`,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--user-data-dir', dataDir,
+    '--extensions-dir', path.join(dataDir, 'ext'),
+    '--vscode-option', 'enable-smoke-test-driver',
+    workspace,
+  ];
+  const child = spawn(host.node, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const address = await new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`code-server did not start in 90 s:\n${output}`)), 90_000);
+    const onData = (chunk) => {
+      const text = chunk.toString();
+      output += text;
+      log(text);
+      const match = /HTTP server listening on (http:\/\/[^\s]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1].replace(/\/$/, ''));
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`code-server exited with ${code}:\n${output}`)));
+  });
+  return {
+    address,
+    dataDir,
+    child,
+    /** The URL that opens `workspace` with this repository loaded as an extension under development. */
+    url({ testsPath } = {}) {
+      const hostName = new URL(address).host;
+      const payload = [
+        ['extensionDevelopmentPath', `vscode-remote://${hostName}${root}`],
+        ...(testsPath ? [['extensionTestsPath', `vscode-remote://${hostName}${testsPath}`]] : []),
+        ['skipWelcome', 'true'],
+        ['skipReleaseNotes', 'true'],
+      ];
+      return `${address}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve();
+        }, 5000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+  };
+}
+
+/** Headless Chromium from Debian, started the way this closed network needs. */
+export async function launchBrowser() {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+}
+
+export function build({ tests = true } = {}) {
+  const result = spawnSync(process.execPath, [path.join(root, 'esbuild.mjs'), ...(tests ? ['--tests'] : [])], { stdio: 'inherit', cwd: root });
+  if (result.status !== 0) throw new Error('The build failed.');
+}

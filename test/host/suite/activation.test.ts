@@ -1,0 +1,33 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { api, EXTENSION_ID, workspaceRoot } from '../support';
+
+describe('Activation in a real VS Code', () => {
+  it('loads the extension under development and activates it', async () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(extension, 'extension present');
+    await api();
+    assert.equal(extension.isActive, true);
+  });
+
+  it('opens the test workspace with its project file', async () => {
+    const root = workspaceRoot();
+    const stat = await vscode.workspace.fs.stat(vscode.Uri.joinPath(root, 'customactions.yaml'));
+    assert.equal(stat.type, vscode.FileType.File);
+  });
+
+  it('registers every contributed command', async () => {
+    const all = new Set(await vscode.commands.getCommands(true));
+    const contributed = (vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { contributes: { commands: { command: string }[] } }).contributes.commands;
+    const missing = contributed.map((c) => c.command).filter((id) => !all.has(id));
+    assert.deepEqual(missing, []);
+  });
+
+  it('keeps keys in SecretStorage: store, read back, delete', async () => {
+    const { services } = await api();
+    await services.keys.set('https://example.invalid', 'app-1', 'secret-value-123');
+    assert.equal(await services.keys.get('https://example.invalid', 'app-1'), 'secret-value-123');
+    await services.keys.delete('https://example.invalid', 'app-1');
+    assert.equal(await services.keys.get('https://example.invalid', 'app-1'), undefined);
+  });
+});
