@@ -1,0 +1,22 @@
+import * as assert from 'node:assert/strict';
+import { openCustomActionsView, openWorkbench, runCommand, screenshot, treeRow, type Workbench } from './support/workbench';
+
+describe('The workbench with the extension (browser)', function () {
+  let wb: Workbench;
+  before(async () => {
+    wb = await openWorkbench();
+  });
+  after(async () => wb?.close());
+
+  it('shows the Custom Actions view container with the applications of the project file', async () => {
+    await openCustomActionsView(wb.page);
+    await treeRow(wb.page, 'Test App').waitFor({ timeout: 60_000 });
+    assert.ok(await treeRow(wb.page, 'Other App').isVisible());
+    await screenshot(wb.page, 'tree-applications');
+  });
+
+  it('lists its commands in the command palette', async () => {
+    await runCommand(wb.page, 'Custom Actions: Show Log');
+    await wb.page.locator('.panel .monaco-editor, .panel .output-view').first().waitFor({ timeout: 20_000 });
+  });
+});
