@@ -59,7 +59,7 @@ function flatten(issue: Issue, prefix: readonly PathSegment[], root: unknown): P
   if ((issue.code === 'invalid_key' || issue.code === 'invalid_element') && issue.issues.length > 0) {
     return issue.issues.flatMap((inner) => flatten(inner, path, root));
   }
-  if (issue.code === 'invalid_type' && valueAt(root, path) === undefined) return [{ path, message: 'required' }];
+  if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && valueAt(root, path) === undefined) return [{ path, message: 'required' }];
   if (issue.code === 'invalid_type') return [{ path, message: `must be ${article(issue.expected)}` }];
   if (issue.code === 'invalid_value') {
     return [{ path, message: `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}` }];
