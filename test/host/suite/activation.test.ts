@@ -23,6 +23,28 @@ describe('Activation in a real VS Code', () => {
     assert.deepEqual(missing, []);
   });
 
+  it('exposes its internals only because this is a test run', async () => {
+    const { services } = await api();
+    assert.equal(services.context.extensionMode, vscode.ExtensionMode.Test);
+  });
+
+  it("round-trips a secret through its context's SecretStorage and hears the change", async () => {
+    const { secrets } = (await api()).services.context;
+    const name = `host-test/${Date.now()}`;
+    const changed = new Promise<string>((resolve) => {
+      const listener = secrets.onDidChange((e) => {
+        if (e.key !== name) return;
+        listener.dispose();
+        resolve(e.key);
+      });
+    });
+    await secrets.store(name, 'sécret ✓');
+    assert.equal(await changed, name);
+    assert.equal(await secrets.get(name), 'sécret ✓');
+    await secrets.delete(name);
+    assert.equal(await secrets.get(name), undefined);
+  });
+
   it('keeps keys in SecretStorage: store, read back, delete', async () => {
     const { services } = await api();
     await services.keys.set('https://example.invalid', 'app-1', 'secret-value-123');
