@@ -56,6 +56,9 @@ export async function startCodeServer({ host, workspace, userDataDir, port = 0, 
     '--disable-update-check',
     '--disable-workspace-trust',
     '--disable-getting-started-override',
+    '--ignore-last-opened',
+    // Its own config file: otherwise code-server writes one, with a password, into the user's home.
+    '--config', path.join(dataDir, 'config.yaml'),
     '--user-data-dir', dataDir,
     '--extensions-dir', path.join(dataDir, 'ext'),
     '--vscode-option', 'enable-smoke-test-driver',
@@ -111,14 +114,26 @@ export async function startCodeServer({ host, workspace, userDataDir, port = 0, 
   };
 }
 
+const browserArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'];
+
 /** Headless Chromium from Debian, started the way this closed network needs. */
 export async function launchBrowser() {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
-  });
+  return chromium.launch({ executablePath: chromiumPath(), headless: true, args: browserArgs });
+}
+
+/**
+ * Chromium with a profile directory that outlives it. code-server encrypts SecretStorage with a key
+ * kept in the browser profile, so a test of what survives a restart reuses the directory (and the port,
+ * since the profile's storage belongs to the origin).
+ */
+export async function launchPersistentBrowser(profileDir, { viewport = { width: 1400, height: 900 } } = {}) {
+  const { chromium } = await import('playwright-core');
+  return chromium.launchPersistentContext(profileDir, { executablePath: chromiumPath(), headless: true, args: browserArgs, viewport });
+}
+
+function chromiumPath() {
+  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 }
 
 export function build({ tests = true } = {}) {

@@ -3,11 +3,12 @@
  * extension under development. Selectors are the workbench's own: `.pane-header` and `.monaco-list-row`
  * for views, F1 for the command palette, nested iframes for webviews.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
 
 export const repoRoot = path.resolve(__dirname, '..', '..', '..');
 export const screenshotDir = path.join(repoRoot, 'test-results', 'screenshots');
@@ -16,6 +17,7 @@ interface CodeServerModule {
   ensureHost(): unknown;
   startCodeServer(options: Record<string, unknown>): Promise<{ address: string; dataDir: string; url(o?: { testsPath?: string }): string; stop(): Promise<void> }>;
   launchBrowser(): Promise<Browser>;
+  launchPersistentBrowser(profileDir: string): Promise<BrowserContext>;
 }
 
 async function codeServer(): Promise<CodeServerModule> {
@@ -24,44 +26,120 @@ async function codeServer(): Promise<CodeServerModule> {
   return load(pathToFileURL(path.join(repoRoot, 'scripts', 'host', 'codeServer.mjs')).href);
 }
 
+export type Theme = 'Default Dark Modern' | 'Default Light Modern' | 'Default High Contrast';
+
+/** Where a persistent workbench keeps its workspace, VS Code profile and browser profile, and its port. */
+export interface KeptState {
+  readonly dir: string;
+  readonly port: number;
+}
+
 export interface Workbench {
   readonly page: Page;
   readonly workspace: string;
+  /** Set when opened with `persistent` or `resume`: pass it to openWorkbench({ resume }) after close(). */
+  readonly state: KeptState | undefined;
+  /** Changes a user setting; the workbench picks the file change up by itself. */
+  setSetting(key: string, value: unknown): Promise<void>;
+  /** Reloads the page (the extension host restarts) and waits for the workbench. */
+  reload(): Promise<void>;
+  /** Stops everything; a persistent workbench keeps its folders for `resume`, others delete them. */
   close(): Promise<void>;
 }
 
 export interface OpenOptions {
   /** Fixture folder copied as the workspace (default: the host-test workspace). */
   readonly fixture?: string;
-  readonly theme?: 'Default Dark Modern' | 'Default Light Modern' | 'Default High Contrast';
+  readonly theme?: Theme;
   readonly settings?: Record<string, unknown>;
+  /**
+   * Keeps the profiles (SecretStorage, settings, state) and the port, so a later openWorkbench({ resume })
+   * sees what this one stored. Remove the folder with discard() at the end.
+   */
+  readonly persistent?: boolean;
+  readonly resume?: KeptState;
 }
 
 export async function openWorkbench(options: OpenOptions = {}): Promise<Workbench> {
   const cs = await codeServer();
   const host = cs.ensureHost();
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'custom-actions-ui-'));
+  const state = options.resume ?? (options.persistent ? { dir: mkdtempSync(path.join(os.tmpdir(), 'custom-actions-ui-')), port: await freePort() } : undefined);
+  const scratch = state?.dir ?? mkdtempSync(path.join(os.tmpdir(), 'custom-actions-ui-'));
   const workspace = path.join(scratch, 'workspace');
-  cpSync(options.fixture ?? path.join(repoRoot, 'test', 'host', 'fixtures', 'workspace'), workspace, { recursive: true });
+  if (!existsSync(workspace)) cpSync(options.fixture ?? path.join(repoRoot, 'test', 'host', 'fixtures', 'workspace'), workspace, { recursive: true });
   const server = await cs.startCodeServer({
     host,
     workspace,
     userDataDir: path.join(scratch, 'profile'),
-    settings: { 'workbench.colorTheme': options.theme ?? 'Default Dark Modern', ...options.settings },
+    port: state?.port ?? 0,
+    settings: { ...(options.resume ? {} : { 'workbench.colorTheme': options.theme ?? 'Default Dark Modern' }), ...options.settings },
   });
-  const browser = await cs.launchBrowser();
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(server.url());
-  await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+  let close: () => Promise<void>;
+  let page: Page;
+  if (state) {
+    const context = await cs.launchPersistentBrowser(path.join(scratch, 'browser'));
+    page = context.pages()[0] ?? (await context.newPage());
+    close = () => context.close();
+  } else {
+    const browser = await cs.launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    close = () => browser.close();
+  }
+  const url = server.url();
+  await page.goto(url);
+  await waitForWorkbench(page);
+  const settingsFile = path.join(server.dataDir, 'User', 'settings.json');
   return {
     page,
     workspace,
+    state,
+    async setSetting(key, value) {
+      const current = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+      writeFileSync(settingsFile, JSON.stringify({ ...current, [key]: value }, null, 2));
+    },
+    async reload() {
+      await page.goto(url);
+      await waitForWorkbench(page);
+    },
     async close() {
-      await browser.close().catch(() => undefined);
+      await close().catch(() => undefined);
       await server.stop();
-      rmSync(scratch, { recursive: true, force: true });
+      if (!state) rmSync(scratch, { recursive: true, force: true });
     },
   };
+}
+
+/** Deletes what a persistent workbench kept. */
+export function discard(state: KeptState | undefined): void {
+  if (state) rmSync(state.dir, { recursive: true, force: true });
+}
+
+async function waitForWorkbench(page: Page): Promise<void> {
+  await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+}
+
+const themeClass: Record<Theme, string> = { 'Default Dark Modern': 'vs-dark', 'Default Light Modern': 'vs', 'Default High Contrast': 'hc-black' };
+
+/** Switches the color theme through the user settings and waits until the workbench has repainted. */
+export async function setTheme(wb: Workbench, theme: Theme): Promise<void> {
+  await wb.setSetting('workbench.colorTheme', theme);
+  await wb.page.locator(`.monaco-workbench.${themeClass[theme]}`).waitFor({ timeout: 20_000 });
+}
+
+export async function currentThemeClass(page: Page): Promise<string | undefined> {
+  const classes = (await page.locator('.monaco-workbench').getAttribute('class')) ?? '';
+  return Object.values(themeClass).find((c) => classes.split(/\s+/).includes(c));
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
 }
 
 /** Runs a command by its title through the command palette (F1). */
