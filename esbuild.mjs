@@ -2,7 +2,7 @@
 // the lazily loaded analysis bundle (it carries the TypeScript compiler), the sandbox and its runner
 // worker, the webview scripts, and the extension-host test suites.
 import * as esbuild from 'esbuild';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -52,6 +52,20 @@ const undiciOnDemand = {
   },
 };
 
+/** `virtual:host-test-suites`: a loader per test/host/suite/*.test.ts, so no suite can be left unregistered. */
+const hostTestSuites = {
+  name: 'host-test-suites',
+  setup(build) {
+    const suiteDir = at('test/host/suite');
+    build.onResolve({ filter: /^virtual:host-test-suites$/ }, () => ({ path: 'host-test-suites', namespace: 'host-test-suites' }));
+    build.onLoad({ filter: /.*/, namespace: 'host-test-suites' }, () => {
+      const files = existsSync(suiteDir) ? readdirSync(suiteDir).filter((f) => f.endsWith('.test.ts')).sort() : [];
+      const loaders = files.map((f) => `  () => require(${JSON.stringify('./' + f)}),`).join('\n');
+      return { contents: `exports.suites = [\n${loaders}\n];\n`, resolveDir: suiteDir, loader: 'js', watchDirs: [suiteDir] };
+    });
+  },
+};
+
 const existing = (entries) => Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(at(file))));
 
 const configs = [
@@ -92,7 +106,9 @@ if (withTests) {
     sourcemap: 'inline',
     entryPoints: existing({ index: 'test/host/index.ts' }),
     outdir: at('out/test/host'),
+    // mocha stays a package: the bundle finds it in the repository's node_modules at run time.
     external: ['vscode', 'mocha'],
+    plugins: [problemMatcher, hostTestSuites],
   });
 }
 

@@ -1,5 +1,6 @@
-// `npm test`: every check CI runs, in order, stopping at the first failure. Each stage can also be run
-// alone (see README). The last line counts the stages.
+// `npm test`: every check CI runs, in order, stopping at the first failure. Assumes installed
+// dependencies (CI runs `npm ci` first). `npm test -- host ui` runs only the stages named.
+// The last line counts the stages.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -7,12 +8,13 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const stages = [
-  ['commands', ['run', 'check:commands']],
+  ...(existsSync(path.join(root, 'scripts', 'check-commands.mjs')) ? [['commands', ['run', 'check:commands']]] : []),
   ['lint', ['run', 'lint']],
   ['typecheck', ['run', 'typecheck']],
   ['unit', ['run', 'test:unit']],
   ...(existsSync(path.join(root, 'test', 'sandbox', '.mocharc.json')) ? [['sandbox', ['run', 'test:sandbox']]] : []),
-  ['package', ['run', 'package']],
+  // The production build, packed as the .vsix: it also proves the .vscodeignore allowlist packs.
+  ['build', ['run', 'package']],
   ['host', ['run', 'test:host']],
   ['ui', ['run', 'test:ui']],
 ];

@@ -5,7 +5,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import Mocha from 'mocha';
-import { suites } from './suites';
+import { suites } from 'virtual:host-test-suites';
 
 export async function run(): Promise<void> {
   const output = process.env.CUSTOM_ACTIONS_TEST_OUTPUT;
@@ -16,6 +16,7 @@ export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: lineReporter(write) });
   const grep = process.env.CUSTOM_ACTIONS_TEST_GREP;
   if (grep) mocha.grep(grep);
+  if (suites.length === 0) throw new Error('No suite in test/host/suite/*.test.ts was bundled');
   for (const load of suites) {
     mocha.suite.emit('pre-require', globalThis, 'suite', mocha);
     load();
