@@ -11,9 +11,27 @@ import { isNode, pickAction, pickApplication } from './pick';
 
 const LAST_EMAIL = 'customActions.lastDeveloperEmail';
 
-export async function newAction(s: Services, node?: unknown): Promise<void> {
+/** What New Action asks for; given as the command's second argument (a keybinding, another extension), it asks nothing. */
+export interface NewActionArgs {
+  readonly key: string;
+  readonly name: string;
+  readonly developerEmail: string;
+}
+
+export async function newAction(s: Services, node?: unknown, args?: unknown): Promise<void> {
   const app = await pickApplication(s, node, 'New action in which application');
   if (!app) return;
+  const given = readNewActionArgs(args);
+  if (given) {
+    const metadata = starter(given.key, given.name, given.developerEmail);
+    const checked = validateMetadata(metadata);
+    if (!checked.ok) throw new Error(`New Action: ${checked.problems.map(formatProblem).join('; ')}`);
+    const folder = vscode.Uri.joinPath(app.folderUri, given.key);
+    if (await exists(folder)) throw new Error(`New Action: the folder ${given.key} exists already.`);
+    await writeActionFolder(folder, metadata, undefined);
+    await createOnServer(s, app, folder, metadata);
+    return;
+  }
   const key = await vscode.window.showInputBox({
     title: `New Action in ${app.label} (1/3)`,
     prompt: 'Key: an identifier-like short name, unique in the application',
@@ -57,11 +75,10 @@ export async function createOnServer(s: Services, app: Application, folder: vsco
     return created.id;
   } catch (error) {
     s.tree.refreshApplication(app.id);
-    const retry = await vscode.window.showErrorMessage(
-      `${metadata.key} is saved in the workspace but was not created on the server: ${errorMessage(error)}`,
-      'Retry',
-    );
-    if (retry) return createOnServer(s, app, folder, metadata);
+    // The folder is kept either way; the offer to retry does not hold up the command.
+    void vscode.window
+      .showErrorMessage(`${metadata.key} is saved in the workspace but was not created on the server: ${errorMessage(error)}`, 'Retry')
+      .then((retry) => retry && createOnServer(s, app, folder, metadata));
     return undefined;
   }
 }
@@ -91,16 +108,26 @@ export async function editMetadata(s: Services, node?: unknown): Promise<void> {
   await vscode.commands.executeCommand('vscode.openWith', action.local.file, 'customActions.metadataEditor');
 }
 
-export async function deleteAction(s: Services, node?: unknown): Promise<void> {
+/**
+ * Always asks, in a modal naming the key and the application; `{ confirmed: true, removeLocalFolder }`
+ * as the second argument skips the question for callers that asked already.
+ */
+export async function deleteAction(s: Services, node?: unknown, args?: unknown): Promise<void> {
   const action = await pickAction(s, node, (a) => a.remote !== undefined);
   if (!action?.remote) return;
   const app = action.parent.app;
   const buttons = action.local ? ['Delete', 'Delete and Remove Local Folder'] : ['Delete'];
-  const choice = await vscode.window.showWarningMessage(
-    `Delete the action "${action.key}" from ${app.label} on the server? Its events go with it.`,
-    { modal: true, detail: action.local ? 'The local folder is kept unless you choose to remove it too.' : undefined },
-    ...buttons,
-  );
+  const preset = args as { confirmed?: unknown; removeLocalFolder?: unknown } | undefined;
+  const choice =
+    preset?.confirmed === true
+      ? preset.removeLocalFolder === true
+        ? 'Delete and Remove Local Folder'
+        : 'Delete'
+      : await vscode.window.showWarningMessage(
+          `Delete the action "${action.key}" from ${app.label} on the server? Its events go with it.`,
+          { modal: true, detail: action.local ? 'The local folder is kept unless you choose to remove it too.' : undefined },
+          ...buttons,
+        );
   if (!choice) return;
   const remote = action.remote;
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Deleting ${action.key}…` }, () =>
@@ -194,6 +221,14 @@ function stripServerFields(resource: object): ActionMetadata {
   const checked = validateMetadata(rest);
   if (!checked.ok) throw new Error(`The server's metadata is not valid here: ${checked.problems.map(formatProblem).join('; ')}`);
   return checked.value;
+}
+
+function readNewActionArgs(args: unknown): NewActionArgs | undefined {
+  if (typeof args !== 'object' || args === null) return undefined;
+  const a = args as Record<string, unknown>;
+  return typeof a.key === 'string' && typeof a.name === 'string' && typeof a.developerEmail === 'string'
+    ? { key: a.key, name: a.name, developerEmail: a.developerEmail }
+    : undefined;
 }
 
 function starter(key: string, name: string, developerEmail: string): ActionMetadata {
