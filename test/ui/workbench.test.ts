@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { openCustomActionsView, openWorkbench, runCommand, screenshot, treeRow, type Workbench } from './support/workbench';
+import { openCustomActionsView, openWorkbench, paletteRows, runCommand, screenshot, showInPalette, treeRow, type Workbench } from './support/workbench';
 
 describe('The workbench with the extension (browser)', function () {
   let wb: Workbench;
@@ -15,7 +15,15 @@ describe('The workbench with the extension (browser)', function () {
     await screenshot(wb.page, 'tree-applications');
   });
 
-  it('lists its commands in the command palette', async () => {
+  it('lists its commands in the command palette under its category', async () => {
+    await showInPalette(wb.page, 'Custom Actions: ', 'Custom Actions: Refresh');
+    const rows = await paletteRows(wb.page);
+    assert.ok(rows.some((r) => r.includes('Custom Actions: Show Log')), rows.join('\n'));
+    await screenshot(wb.page, 'command-palette');
+    await wb.page.keyboard.press('Escape');
+  });
+
+  it('runs one of its commands from the command palette', async () => {
     await runCommand(wb.page, 'Custom Actions: Show Log');
     await wb.page.locator('.panel .monaco-editor, .panel .output-view').first().waitFor({ timeout: 20_000 });
   });

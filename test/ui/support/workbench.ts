@@ -142,16 +142,39 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Runs a command by its title through the command palette (F1). */
-export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => undefined);
-  await page.keyboard.press('F1');
+/**
+ * Opens the command palette (F1) on `text` and waits until a row shows `title` (default: `text`). The
+ * palette lists what was registered when it opened, and the extension's commands arrive a moment after
+ * the workbench, so it reopens until the row shows up. The palette is left open.
+ */
+export async function showInPalette(page: Page, text: string, title = text, timeoutMs = 60_000): Promise<void> {
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor();
-  await input.fill(`>${title}`);
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-  await row.waitFor({ timeout: 20_000 });
-  await input.press('Enter');
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => undefined);
+    await page.keyboard.press('F1');
+    await input.waitFor();
+    await input.fill(`>${text}`);
+    const found = await row.waitFor({ timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (found) return;
+    await page.keyboard.press('Escape');
+    if (Date.now() > end) throw new Error(`The command palette never listed "${title}"`);
+  }
+}
+
+/** The titles the open command palette lists. */
+export function paletteRows(page: Page): Promise<string[]> {
+  return page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
+}
+
+/** Runs a command by its title through the command palette. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await showInPalette(page, title);
+  await page.locator('.quick-input-widget input').press('Enter');
 }
 
 /** Opens the extension's view container from the activity bar. */
