@@ -1,0 +1,62 @@
+import { type NormalizedEvent, type NormalizedLog } from '../client';
+
+export interface EventContext {
+  readonly environment: string;
+  readonly actionKey: string;
+}
+
+const INDENT = '    ';
+/** Stack lines shown under a failure; the whole stack is in the event's JSON. */
+const STACK_LINES = 8;
+
+/**
+ * The lines one event becomes in the events channel: a header (environment, action, outcome, local
+ * start time with milliseconds, duration), then each log entry indented with its own time and level,
+ * then, for a failure, its error. Whatever the server left out is said, not guessed.
+ */
+export function formatEvent(event: NormalizedEvent, context: EventContext): string[] {
+  // The spec names two outcomes; another name a server uses is kept beside the one it maps to.
+  const outcome = (event.ok ? 'success' : 'failure') + (['success', 'failure', 'unknown'].includes(event.name) ? '' : ` (${event.name})`);
+  const start = event.startTime === undefined ? 'no start time' : formatLocalTime(event.startTime, true);
+  const duration = event.duration === undefined ? 'no duration' : formatDuration(event.duration);
+  const lines = [`[${context.environment}] ${context.actionKey} ${outcome} at ${start} (${duration})`];
+  for (const log of event.logs) lines.push(...formatLog(log));
+  if (!event.ok && event.error) {
+    lines.push(...continued(`${INDENT}error: `, event.error.message));
+    const stack = (event.error.stack ?? '').split('\n').filter((l) => /^\s*at\s/.test(l)).slice(0, STACK_LINES);
+    for (const frame of stack) lines.push(`${INDENT}${INDENT}${frame.trim()}`);
+  }
+  if (event.logs.length === 0 && event.ok) lines.push(`${INDENT}(no log entries)`);
+  return lines;
+}
+
+export function formatLog(log: NormalizedLog): string[] {
+  const time = log.time === undefined ? ' '.repeat(12) : formatLocalTime(log.time, false);
+  const level = log.level.padEnd(5);
+  return continued(`${INDENT}${time} ${level} `, log.message);
+}
+
+/** A message of several lines keeps its first line beside the prefix and aligns the others under it. */
+function continued(prefix: string, message: string): string[] {
+  const [first = '', ...rest] = message.replace(/\r\n?/g, '\n').replace(/\n+$/, '').split('\n');
+  const pad = ' '.repeat(prefix.length);
+  return [prefix + first, ...rest.map((line) => pad + line)].map((l) => l.trimEnd());
+}
+
+/** Local time with milliseconds; with the date when asked. */
+export function formatLocalTime(ms: number, withDate: boolean): string {
+  const d = new Date(ms);
+  const time = `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
+  return withDate ? `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${time}` : time;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+function two(n: number): string {
+  return String(n).padStart(2, '0');
+}

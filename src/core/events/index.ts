@@ -1,0 +1,6 @@
+export * from './format';
+export * from './inputs';
+export * from './poller';
+export * from './recent';
+export * from './schedule';
+export * from './seen';

@@ -1,0 +1,92 @@
+import { type Parameter, type ParameterType, type SimpleType } from '../schema';
+
+export type Parsed = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** ISO 8601 date, or date and time with optional seconds, fraction and zone. */
+const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/** What one typed-in text means for a simple type, or why it does not fit. */
+export function parseSimple(type: SimpleType, text: string): Parsed {
+  const trimmed = text.trim();
+  switch (type) {
+    case 'text':
+      return { ok: true, value: text };
+    case 'number': {
+      const n = Number(trimmed);
+      return trimmed && Number.isFinite(n) ? { ok: true, value: n } : { ok: false, message: 'A number, such as 42 or -3.5' };
+    }
+    case 'datetime':
+      return ISO_DATETIME.test(trimmed) && !Number.isNaN(Date.parse(trimmed))
+        ? { ok: true, value: trimmed }
+        : { ok: false, message: 'An ISO 8601 date and time, such as 2024-05-01T14:30:00Z' };
+    case 'email':
+      return EMAIL.test(trimmed) ? { ok: true, value: trimmed } : { ok: false, message: 'An e-mail address, such as ada@example.com' };
+  }
+}
+
+/** Checks a value (from a saved input set, or built by the form) against a parameter's type. */
+export function checkValue(type: ParameterType, value: unknown): string | undefined {
+  if (typeof type === 'string') {
+    if (type === 'number') return typeof value === 'number' && Number.isFinite(value) ? undefined : 'must be a number';
+    if (typeof value !== 'string') return `must be a string (${type})`;
+    const parsed = parseSimple(type, value);
+    return parsed.ok ? undefined : `must be ${parsed.message[0]?.toLowerCase()}${parsed.message.slice(1)}`;
+  }
+  switch (type.type) {
+    case 'single-choice':
+      return typeof value === 'string' && type.choices.some((c) => c.id === value) ? undefined : `must be one of ${type.choices.map((c) => c.id).join(', ')}`;
+    case 'multiple-select': {
+      if (!Array.isArray(value)) return 'must be a list of choice ids';
+      const unknown = value.filter((v) => typeof v !== 'string' || !type.choices.some((c) => c.id === v));
+      if (unknown.length > 0) return `has unknown choices ${unknown.map((v) => JSON.stringify(v)).join(', ')} (allowed: ${type.choices.map((c) => c.id).join(', ')})`;
+      return new Set(value).size === value.length ? undefined : 'names a choice twice';
+    }
+    case 'collection': {
+      if (!Array.isArray(value)) return `must be a list of ${type.items}`;
+      for (const [i, item] of value.entries()) {
+        const problem = checkValue(type.items, item);
+        if (problem) return `item ${i + 1} ${problem}`;
+      }
+      return undefined;
+    }
+  }
+}
+
+/** An input set against the declared parameters: every parameter present and fitting, nothing extra. */
+export function checkInputs(parameters: readonly Parameter[], inputs: unknown): string[] {
+  if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) return ['the inputs must be a JSON object with one member per parameter'];
+  const values = inputs as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const p of parameters) {
+    if (!(p.name in values)) problems.push(`${p.name}: missing`);
+    else {
+      const problem = checkValue(p.type, values[p.name]);
+      if (problem) problems.push(`${p.name}: ${problem}`);
+    }
+  }
+  const known = new Set(parameters.map((p) => p.name));
+  for (const name of Object.keys(values)) if (!known.has(name)) problems.push(`${name}: no such parameter`);
+  return problems;
+}
+
+/** Splits a list typed on one line: commas or semicolons, spaces around ignored, empty items dropped. */
+export function splitList(text: string): string[] {
+  return text
+    .split(/[,;\n]/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/** A short description of a type, for prompts. */
+export function describeType(type: ParameterType): string {
+  if (typeof type === 'string') return type;
+  if (type.type === 'collection') return `list of ${type.items}`;
+  return type.type;
+}
+
+/** Input set names become file names under inputs/. */
+export function inputSetFileName(name: string): string | undefined {
+  const base = name.trim().replace(/\.json$/i, '');
+  return /^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/.test(base) ? `${base}.json` : undefined;
+}
