@@ -64,7 +64,18 @@ export async function startCodeServer({ host, workspace, userDataDir, port = 0, 
     '--vscode-option', 'enable-smoke-test-driver',
     workspace,
   ];
-  const child = spawn(host.node, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group: code-server leaves its extension hosts running on SIGTERM (they wait hours
+  // for the browser to reconnect), so stop() signals the whole group, and so does our exit.
+  const child = spawn(host.node, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const killGroup = (signal) => {
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // Gone already.
+    }
+  };
+  const onExit = () => killGroup('SIGKILL');
+  process.once('exit', onExit);
   const address = await new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`code-server did not start in 90 s:\n${output}`)), 90_000);
@@ -98,18 +109,16 @@ export async function startCodeServer({ host, workspace, userDataDir, port = 0, 
       return `${address}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     },
     async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await new Promise((resolve) => {
-        const timer = setTimeout(() => {
-          child.kill('SIGKILL');
-          resolve();
-        }, 5000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      process.off('exit', onExit);
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        killGroup('SIGTERM');
+        const timer = setTimeout(() => killGroup('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(timer);
+      }
+      // Whatever of the group outlived code-server (extension hosts, a sandbox they started).
+      killGroup('SIGKILL');
     },
   };
 }
