@@ -5,11 +5,11 @@ import { registerCommands } from './commands';
 import { affectsConfig, readConfig, type Config } from './config';
 import { Connections } from './connections';
 import { EventDocuments } from './eventDocuments';
+import { EVENT_COMMANDS, EventWatchers, registerEvents } from './events';
 import { KeyStore } from './keyStore';
 import { ActionLinks } from './links';
 import { createLog } from './log';
 import { ProjectModel } from './project';
-import { RecentEvents } from './recentEvents';
 import { SandboxManager } from './sandboxManager';
 import { type Services } from './services';
 import { TargetStatusBar } from './statusBar';
@@ -37,8 +37,8 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   const connections = own(context, new Connections(project, keys, sandbox, getConfig));
   const catalog = own(context, new ActionCatalog(connections));
   const links = new ActionLinks(context.workspaceState);
-  const recent = new RecentEvents(connections, getConfig);
-  const tree = own(context, new ActionsTreeProvider(project, connections, catalog, links, recent, keys));
+  const events = own(context, new EventWatchers(connections, getConfig));
+  const tree = own(context, new ActionsTreeProvider(project, connections, catalog, links, events, keys));
   const treeView = own(context, vscode.window.createTreeView(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }));
   const eventDocuments = own(context, new EventDocuments());
   const statusBar = own(context, new TargetStatusBar(project, sandbox));
@@ -48,8 +48,8 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     keys.onDidChange(() => tree.refresh()),
     { dispose: () => void closeAllPools() },
   );
-  const services: Services = { context, log, config: getConfig, keys, project, sandbox, connections, catalog, links, tree, treeView, eventDocuments, statusBar };
-  context.subscriptions.push(...registerCommands(services));
+  const services: Services = { context, log, config: getConfig, keys, project, sandbox, connections, catalog, links, tree, treeView, eventDocuments, statusBar, events };
+  context.subscriptions.push(...registerCommands(services, EVENT_COMMANDS), ...registerEvents(services));
   // Shows the status bar item for a workspace that has a project file; reading one small file is cheap.
   void project.get();
   return services;

@@ -3,6 +3,7 @@ import { type ActionCatalog } from './catalog';
 import { type Config } from './config';
 import { type Connections } from './connections';
 import { type EventDocuments } from './eventDocuments';
+import { type EventWatchers } from './events/watchers';
 import { type KeyStore } from './keyStore';
 import { type ActionLinks } from './links';
 import { type ProjectModel } from './project';
@@ -25,5 +26,7 @@ export interface Services {
   readonly tree: ActionsTreeProvider;
   readonly treeView: vscode.TreeView<TreeNode>;
   readonly eventDocuments: EventDocuments;
+  /** Watched environments and the events channel; `poke(actionId)` after a push or a run. */
+  readonly events: EventWatchers;
   readonly statusBar: TargetStatusBar;
 }

@@ -13,7 +13,8 @@ import { type ActionNode, type ApplicationNode, type EnvironmentNode, mergeActio
 
 /** Where the Test and Live nodes get their recent events; the events watcher provides it, so there is one fetcher. */
 export interface RecentEventsSource {
-  recent(app: Application, action: RemoteAction, eventsUrl: string): Promise<NormalizedEvent[]>;
+  /** `node` is the tree's own element, so the source can refresh exactly it when new events arrive. */
+  recent(app: Application, action: RemoteAction, eventsUrl: string, node?: EnvironmentNode): Promise<NormalizedEvent[]>;
 }
 
 export type ViewState = 'loading' | 'noProject' | 'invalidProject' | 'noApplications' | 'noKey' | 'unreachable' | 'ready';
@@ -132,7 +133,7 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
     const action = node.parent;
     if (!action.remote) return [];
     try {
-      const events = await this.events.recent(action.parent.app, action.remote, node.eventsUrl);
+      const events = await this.events.recent(action.parent.app, action.remote, node.eventsUrl, node);
       if (events.length === 0) return [message(node, 'none', 'No events yet', 'info')];
       return events.map((event) => ({ kind: 'event', parent: node, event }));
     } catch (error) {

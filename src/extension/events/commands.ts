@@ -1,0 +1,49 @@
+import * as vscode from 'vscode';
+import { isNode } from '../commands/pick';
+import { type Services } from '../services';
+import { runAction, runInputSet } from './run';
+import { pickEnvironment, pickTarget, targetsOf } from './targets';
+
+/** The events commands, merged into the command table by activate. */
+export const EVENT_COMMANDS = {
+  'customActions.showEvents': showEvents,
+  'customActions.stopWatching': stopWatching,
+  'customActions.stopAllWatching': stopAllWatching,
+  'customActions.runAction': runAction,
+  'customActions.runInputSet': runInputSet,
+} satisfies Record<string, (s: Services, ...args: never[]) => unknown>;
+
+/** Watches an environment node's events, or both environments of an action. */
+export async function showEvents(s: Services, node?: unknown, environment?: unknown): Promise<void> {
+  const picked = await pickTarget(s, node, environment);
+  if (!picked) return;
+  let envs = picked.environment ? [picked.environment] : undefined;
+  if (!envs && !isNode(node)) envs = await pickEnvironment(`Watch which events of ${picked.action.key}`, true);
+  const targets = envs ? envs.flatMap((env) => targetsOf(picked.action, env)) : targetsOf(picked.action);
+  if (targets.length === 0) return;
+  for (const target of targets) s.events.watch(target);
+  s.events.channel.show(true);
+}
+
+export async function stopWatching(s: Services, node?: unknown): Promise<void> {
+  const watches = s.events.list();
+  if (watches.length === 0) {
+    void vscode.window.showInformationMessage('No events are being watched.');
+    return;
+  }
+  if (isNode(node)) {
+    const picked = await pickTarget(s, node);
+    const ids = picked ? targetsOf(picked.action, picked.environment).map((t) => s.events.find(t.app, t.eventsUrl)?.id) : [];
+    for (const id of ids) if (id) await s.events.unwatch(id);
+    return;
+  }
+  const chosen = await vscode.window.showQuickPick(
+    watches.map((w) => ({ label: `${w.actionKey} · ${w.environment}`, description: w.app.label, id: w.id })),
+    { placeHolder: 'Stop watching which events', canPickMany: true },
+  );
+  for (const item of chosen ?? []) await s.events.unwatch(item.id);
+}
+
+export async function stopAllWatching(s: Services): Promise<void> {
+  await s.events.unwatchAll();
+}

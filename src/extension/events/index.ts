@@ -1,0 +1,12 @@
+import * as vscode from 'vscode';
+import { type Services } from '../services';
+import { InputSetCodeLens } from './inputSets';
+
+export { EVENT_COMMANDS } from './commands';
+export { EventWatchers, type Watch, type WatchTarget } from './watchers';
+
+/** What the events feature needs beyond its commands: the tree link and the CodeLens over input sets. */
+export function registerEvents(s: Services): vscode.Disposable[] {
+  s.events.attachTree(s.tree);
+  return [vscode.languages.registerCodeLensProvider({ pattern: '**/inputs/*.json' }, new InputSetCodeLens())];
+}

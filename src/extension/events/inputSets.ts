@@ -1,0 +1,79 @@
+import * as vscode from 'vscode';
+import { checkInputs, inputSetFileName } from '../../core/events';
+import { type Parameter } from '../../core/schema';
+import { ACTION_FILE, INPUTS_FOLDER } from '../../core/workspace';
+
+/** A named set of inputs, saved as inputs/<name>.json next to the action's action.yaml. */
+export interface InputSet {
+  readonly name: string;
+  readonly uri: vscode.Uri;
+  readonly inputs: unknown;
+  /** Empty when the set fits the parameters. */
+  readonly problems: readonly string[];
+}
+
+export function inputsFolder(actionFolder: vscode.Uri): vscode.Uri {
+  return vscode.Uri.joinPath(actionFolder, INPUTS_FOLDER);
+}
+
+/** The action folder an inputs file belongs to, if it sits where input sets go. */
+export async function actionFolderOfInputSet(uri: vscode.Uri): Promise<vscode.Uri | undefined> {
+  const parts = uri.path.split('/');
+  if (parts.length < 3 || parts[parts.length - 2] !== INPUTS_FOLDER || !uri.path.endsWith('.json')) return undefined;
+  const folder = uri.with({ path: parts.slice(0, -2).join('/') });
+  try {
+    await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder, ACTION_FILE));
+    return folder;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function readInputSet(uri: vscode.Uri, parameters: readonly Parameter[] | undefined): Promise<InputSet> {
+  const name = decodeURIComponent(uri.path.slice(uri.path.lastIndexOf('/') + 1)).replace(/\.json$/i, '');
+  let inputs: unknown;
+  try {
+    inputs = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+  } catch (error) {
+    return { name, uri, inputs: undefined, problems: [`not valid JSON (${error instanceof Error ? error.message : String(error)})`] };
+  }
+  return { name, uri, inputs, problems: parameters ? checkInputs(parameters, inputs) : [] };
+}
+
+export async function listInputSets(actionFolder: vscode.Uri, parameters: readonly Parameter[] | undefined): Promise<InputSet[]> {
+  let entries: [string, vscode.FileType][];
+  try {
+    entries = await vscode.workspace.fs.readDirectory(inputsFolder(actionFolder));
+  } catch {
+    return [];
+  }
+  const files = entries.filter(([name, type]) => type === vscode.FileType.File && name.endsWith('.json')).map(([name]) => name).sort();
+  return Promise.all(files.map((name) => readInputSet(vscode.Uri.joinPath(inputsFolder(actionFolder), name), parameters)));
+}
+
+/** Asks for a name and writes the inputs as a set; returns where, or undefined when cancelled. */
+export async function saveInputSet(actionFolder: vscode.Uri, inputs: Record<string, unknown>): Promise<vscode.Uri | undefined> {
+  const name = await vscode.window.showInputBox({
+    title: 'Save the inputs as a set',
+    prompt: `Saved in ${INPUTS_FOLDER}/ next to ${ACTION_FILE}, to run again in one click`,
+    placeHolder: 'typical-order',
+    ignoreFocusOut: true,
+    validateInput: (v) => (inputSetFileName(v) ? undefined : 'Letters, digits, spaces, _ . - (at most 64), starting with a letter or digit'),
+  });
+  const file = name === undefined ? undefined : inputSetFileName(name);
+  if (!file) return undefined;
+  const uri = vscode.Uri.joinPath(inputsFolder(actionFolder), file);
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(JSON.stringify(inputs, null, 2) + '\n'));
+  return uri;
+}
+
+/** "Run in Test" and "Run in Live" above every input set file. */
+export class InputSetCodeLens implements vscode.CodeLensProvider {
+  async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
+    if (!(await actionFolderOfInputSet(document.uri))) return [];
+    const top = new vscode.Range(0, 0, 0, 0);
+    return (['Test', 'Live'] as const).map(
+      (env) => new vscode.CodeLens(top, { title: `$(play) Run in ${env}`, command: 'customActions.runInputSet', arguments: [document.uri, env] }),
+    );
+  }
+}

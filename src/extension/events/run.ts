@@ -1,0 +1,172 @@
+import * as vscode from 'vscode';
+import { type NormalizedEvent } from '../../core/client';
+import { checkInputs, formatDuration } from '../../core/events';
+import { type Environment, type Parameter, validateMetadata } from '../../core/schema';
+import { pickAction } from '../commands/pick';
+import { readLocalAction } from '../localActions';
+import { type Services } from '../services';
+import { type ActionNode } from '../tree/nodes';
+import { askInputs } from './inputForm';
+import { actionFolderOfInputSet, listInputSets, readInputSet, saveInputSet } from './inputSets';
+import { isEnvironment, pickEnvironment, pickTarget, targetsOf } from './targets';
+
+const LAST_INPUTS = 'customActions.lastRunInputs';
+/** How long a run waits for the watch's first answer before it goes ahead anyway. */
+const BASELINE_WAIT_MS = 10_000;
+
+/**
+ * Runs an action once in one environment with inputs from the form, a saved set, or the caller
+ * (`inputs` as an argument). Only servers with the run extra can; elsewhere runs happen on the platform.
+ */
+export async function runAction(s: Services, node?: unknown, environment?: unknown, inputs?: unknown): Promise<NormalizedEvent | undefined> {
+  const picked = await pickTarget(s, node, environment);
+  if (!picked) return undefined;
+  const env = picked.environment ?? (await pickEnvironment(`Run ${picked.action.key} in which environment`, false))?.[0];
+  if (!env) return undefined;
+  if (!(await offersRuns(s, picked.action))) return undefined;
+  const parameters = await parametersOf(s, picked.action);
+  let values: unknown = inputs;
+  let entered = false;
+  if (values === undefined) {
+    const chosen = await chooseInputs(s, picked.action, env, parameters);
+    if (!chosen) return undefined;
+    ({ values, entered } = chosen);
+  } else if (parameters) {
+    const problems = checkInputs(parameters, values);
+    if (problems.length > 0) throw new Error(`The inputs do not fit the parameters of ${picked.action.key}: ${problems.join('; ')}`);
+  }
+  return execute(s, picked.action, env, values as Record<string, unknown> | unknown[], entered);
+}
+
+/** Runs the input set of an inputs/*.json file (the CodeLens above it, or the active editor). */
+export async function runInputSet(s: Services, uri?: unknown, environment?: unknown): Promise<NormalizedEvent | undefined> {
+  const file = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
+  const folder = file && (await actionFolderOfInputSet(file));
+  if (!file || !folder) {
+    void vscode.window.showInformationMessage('Open an input set (inputs/<name>.json next to action.yaml) to run it.');
+    return undefined;
+  }
+  const action = await pickAction(s, file, (a) => a.local?.folder.path === folder.path);
+  if (!action?.remote) {
+    if (action) void vscode.window.showInformationMessage(`${action.key} is not on the server yet: create it there first.`);
+    return undefined;
+  }
+  const env = isEnvironment(environment) ? environment : (await pickEnvironment(`Run ${action.key} in which environment`, false))?.[0];
+  if (!env || !(await offersRuns(s, action))) return undefined;
+  const set = await readInputSet(file, await parametersOf(s, action));
+  if (set.problems.length > 0) throw new Error(`The input set ${set.name} does not fit the parameters of ${action.key}: ${set.problems.join('; ')}`);
+  return execute(s, action, env, set.inputs as Record<string, unknown>, false);
+}
+
+async function offersRuns(s: Services, action: ActionNode): Promise<boolean> {
+  const app = action.parent.app;
+  const capabilities = await s.connections.call(app, (client) => client.capabilities());
+  if (capabilities.run) return true;
+  const choice = await vscode.window.showInformationMessage(
+    `Runs of ${action.key} happen on the platform: each time a module that uses it runs, an event is recorded. This server offers no way to start a run from here.`,
+    'Watch Live Events',
+  );
+  if (choice) for (const target of targetsOf(action, 'Live')) s.events.watch(target);
+  if (choice) s.events.channel.show(true);
+  return false;
+}
+
+/** The declared parameters: from the local action.yaml, else from the server where it can say. */
+async function parametersOf(s: Services, action: ActionNode): Promise<Parameter[] | undefined> {
+  if (action.local) {
+    const local = await readLocalAction(action.local.folder);
+    if (local?.metadata) return local.metadata.parameters;
+  }
+  const remote = action.remote;
+  if (!remote) return undefined;
+  const app = action.parent.app;
+  const capabilities = await s.connections.call(app, (client) => client.capabilities());
+  if (!capabilities.getAction) return undefined;
+  const resource = await s.connections.call(app, (client) => client.getAction(remote.id));
+  const checked = validateMetadata(resource);
+  return checked.ok ? checked.value.parameters : undefined;
+}
+
+async function chooseInputs(s: Services, action: ActionNode, env: Environment, parameters: Parameter[] | undefined): Promise<{ values: unknown; entered: boolean } | undefined> {
+  const title = `Run ${action.key} in ${env}`;
+  const sets = action.local ? await listInputSets(action.local.folder, parameters) : [];
+  if (sets.length > 0) {
+    const items = [
+      { label: '$(edit) Enter inputs…', set: undefined },
+      ...sets.map((set) => ({
+        label: `$(json) ${set.name}`,
+        description: set.problems.length ? `$(warning) ${set.problems.length} problem(s)` : undefined,
+        detail: set.problems.length ? set.problems.join('; ') : undefined,
+        set,
+      })),
+    ];
+    const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Inputs: enter them, or run a saved set' });
+    if (!picked) return undefined;
+    if (picked.set) {
+      if (picked.set.problems.length > 0) {
+        const open = await vscode.window.showErrorMessage(`The input set ${picked.set.name} does not fit the parameters: ${picked.set.problems.join('; ')}`, 'Open');
+        if (open) await vscode.window.showTextDocument(picked.set.uri);
+        return undefined;
+      }
+      return { values: picked.set.inputs, entered: false };
+    }
+  }
+  const remembered = s.context.workspaceState.get<Record<string, Record<string, unknown>>>(LAST_INPUTS, {});
+  const previous = remembered[action.remote?.id ?? action.key] ?? {};
+  const values = parameters ? await askInputs(title, parameters, previous) : await askJson(title, previous);
+  if (values === undefined) return undefined;
+  await s.context.workspaceState.update(LAST_INPUTS, { ...remembered, [action.remote?.id ?? action.key]: values });
+  return { values, entered: parameters !== undefined };
+}
+
+/** Without declared parameters (an action only on the server) the inputs are typed as JSON. */
+async function askJson(title: string, previous: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+  const text = await vscode.window.showInputBox({
+    title,
+    prompt: 'The parameters of this action are not known here (pull it to get them): the inputs as a JSON object by parameter name, or an array in order',
+    value: Object.keys(previous).length ? JSON.stringify(previous) : '{}',
+    ignoreFocusOut: true,
+    validateInput: (v) => {
+      try {
+        const parsed: unknown = JSON.parse(v);
+        return typeof parsed === 'object' && parsed !== null ? undefined : 'A JSON object or array';
+      } catch {
+        return 'Not valid JSON';
+      }
+    },
+  });
+  return text === undefined ? undefined : (JSON.parse(text) as Record<string, unknown>);
+}
+
+async function execute(s: Services, action: ActionNode, env: Environment, inputs: Record<string, unknown> | unknown[], entered: boolean): Promise<NormalizedEvent | undefined> {
+  const [target] = targetsOf(action, env);
+  if (!target) throw new Error(`The server lists no ${env} environment for ${action.key}.`);
+  // The watch's first answer is its baseline: it must be in before the run, or the run's event would be taken as old.
+  const watch = s.events.watch(target);
+  await Promise.race([watch.poller.whenReady(), new Promise((resolve) => setTimeout(resolve, BASELINE_WAIT_MS))]);
+  const event = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Running ${action.key} in ${env}…` }, () =>
+    s.connections.call(action.parent.app, (client) => client.runAction(target.eventsUrl, inputs)),
+  );
+  s.events.poke(target.actionId);
+  void announce(s, action, env, event, entered ? (inputs as Record<string, unknown>) : undefined);
+  return event;
+}
+
+async function announce(s: Services, action: ActionNode, env: Environment, event: NormalizedEvent, toSave: Record<string, unknown> | undefined): Promise<void> {
+  const took = event.duration === undefined ? '' : ` in ${formatDuration(event.duration)}`;
+  const buttons = ['Show Events', ...(toSave && action.local ? ['Save Inputs as Set…'] : [])];
+  const choice = event.ok
+    ? await vscode.window.showInformationMessage(`${action.key} ran in ${env}: success${took}.${resultText(event.result)}`, ...buttons)
+    : await vscode.window.showWarningMessage(`${action.key} ran in ${env}: failure${took}: ${event.error?.message ?? 'no reason given'}`, ...buttons);
+  if (choice === 'Show Events') s.events.channel.show(false);
+  if (choice === 'Save Inputs as Set…' && toSave && action.local) {
+    const saved = await saveInputSet(action.local.folder, toSave);
+    if (saved) await vscode.window.showTextDocument(saved, { preview: true });
+  }
+}
+
+function resultText(result: unknown): string {
+  if (result === undefined) return '';
+  const text = JSON.stringify(result) ?? String(result);
+  return ` Result: ${text.length > 200 ? text.slice(0, 199) + '…' : text}`;
+}

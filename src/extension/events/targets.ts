@@ -1,0 +1,42 @@
+import * as vscode from 'vscode';
+import { ENVIRONMENTS, type Environment } from '../../core/schema';
+import { isNode, pickAction } from '../commands/pick';
+import { type Services } from '../services';
+import { type ActionNode } from '../tree/nodes';
+import { type WatchTarget } from './watchers';
+
+/** The environments of an action the server lists, as watch targets. */
+export function targetsOf(action: ActionNode, only?: Environment): WatchTarget[] {
+  const remote = action.remote;
+  if (!remote) return [];
+  return ENVIRONMENTS.filter((env) => !only || env === only).flatMap((environment) => {
+    const eventsUrl = remote.eventsUrls[environment];
+    return eventsUrl ? [{ app: action.parent.app, actionId: remote.id, actionKey: remote.key, environment, eventsUrl }] : [];
+  });
+}
+
+/** The action a command is about, and the environment when the node says (a Test/Live node, or an argument). */
+export async function pickTarget(s: Services, node: unknown, environment?: unknown): Promise<{ action: ActionNode; environment: Environment | undefined } | undefined> {
+  const env = isEnvironment(environment) ? environment : undefined;
+  if (isNode(node) && node.kind === 'environment') return { action: node.parent, environment: node.environment };
+  if (isNode(node) && node.kind === 'event') return { action: node.parent.parent, environment: node.parent.environment };
+  const action = await pickAction(s, node, (a) => a.remote !== undefined);
+  if (!action?.remote) {
+    if (action) void vscode.window.showInformationMessage(`${action.key} is not on the server yet: create it there first.`);
+    return undefined;
+  }
+  return { action, environment: env };
+}
+
+export function isEnvironment(value: unknown): value is Environment {
+  return typeof value === 'string' && (ENVIRONMENTS as readonly string[]).includes(value);
+}
+
+export async function pickEnvironment(placeHolder: string, both: boolean): Promise<Environment[] | undefined> {
+  const items: (vscode.QuickPickItem & { envs: Environment[] })[] = [
+    ...(both ? [{ label: '$(layers) Test and Live', envs: [...ENVIRONMENTS] }] : []),
+    { label: '$(beaker) Test', envs: ['Test'] },
+    { label: '$(globe) Live', envs: ['Live'] },
+  ];
+  return (await vscode.window.showQuickPick(items, { placeHolder }))?.envs;
+}

@@ -1,0 +1,182 @@
+import * as vscode from 'vscode';
+import { ApiError, type NormalizedEvent } from '../../core/client';
+import { EventsPoller, fetchNewest, formatEvent, type EventsApi, type PollerStatus } from '../../core/events';
+import { type Environment } from '../../core/schema';
+import { type RemoteAction } from '../catalog';
+import { type Config } from '../config';
+import { type Connections, errorMessage, NoKeyError } from '../connections';
+import { Disposable } from '../lifecycle';
+import { type Application } from '../project';
+import { type EnvironmentNode } from '../tree/nodes';
+import { type RecentEventsSource } from '../tree/provider';
+import { EventsChannel } from './channel';
+
+/** One environment of one action, as the watcher addresses it. */
+export interface WatchTarget {
+  readonly app: Application;
+  readonly actionId: string;
+  readonly actionKey: string;
+  readonly environment: Environment;
+  /** Absolute URL of the environment's events list. */
+  readonly eventsUrl: string;
+}
+
+export interface Watch extends WatchTarget {
+  readonly id: string;
+  readonly poller: EventsPoller;
+}
+
+/** What the watcher needs of the tree: refreshing one environment node. */
+export interface EnvironmentRefresher {
+  refresh(node: EnvironmentNode): void;
+}
+
+export const WATCHING_CONTEXT = 'customActions.watchingEvents';
+
+/**
+ * Every watched environment, each polled by its own EventsPoller, printed into the one events channel.
+ * The tree's Test/Live nodes read from the same pollers, so a watched environment costs one polling
+ * loop, and an unwatched one costs one request when its node is expanded, never a loop.
+ */
+export class EventWatchers extends Disposable implements RecentEventsSource {
+  private readonly watches = new Map<string, Watch>();
+  /** The node the tree last asked about per watch id, so new events refresh exactly that node. */
+  private readonly nodes = new Map<string, EnvironmentNode>();
+  readonly channel = this.register(new EventsChannel());
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
+  /** Fires when a watch starts or stops. */
+  readonly onDidChangeWatches = this.changed.event;
+  private refresher: EnvironmentRefresher | undefined;
+
+  constructor(
+    private readonly connections: Connections,
+    private readonly config: () => Config,
+  ) {
+    super();
+    this.register({ dispose: () => void this.unwatchAll(true) });
+  }
+
+  attachTree(refresher: EnvironmentRefresher): void {
+    this.refresher = refresher;
+  }
+
+  list(): Watch[] {
+    return [...this.watches.values()];
+  }
+
+  find(app: Application, eventsUrl: string): Watch | undefined {
+    return this.watches.get(watchId(app, eventsUrl));
+  }
+
+  /** Requests sent by every watch since it started, for diagnostics. */
+  get requests(): number {
+    return this.list().reduce((sum, w) => sum + w.poller.requests, 0);
+  }
+
+  /** Starts watching (or returns the running watch); the channel shows what arrives from now on. */
+  watch(target: WatchTarget): Watch {
+    const id = watchId(target.app, target.eventsUrl);
+    const existing = this.watches.get(id);
+    if (existing && !existing.poller.stopped) return existing;
+    const label = `${target.environment} events of ${target.actionKey}`;
+    const poller = new EventsPoller({
+      eventsUrl: target.eventsUrl,
+      api: () => this.api(target.app),
+      onEvents: (events) => this.print(id, target, events),
+      onStatus: (status) => this.status(id, target, label, status),
+      schedule: { quietMs: this.config().eventsQuietIntervalMs },
+      keepRecent: Math.max(200, this.config().recentEvents),
+    });
+    const watch: Watch = { ...target, id, poller };
+    this.watches.set(id, watch);
+    this.channel.appendLines([`── Watching ${label} (${target.app.label})…`]);
+    poller.start();
+    this.changed.fire();
+    void vscode.commands.executeCommand('setContext', WATCHING_CONTEXT, true);
+    return watch;
+  }
+
+  async unwatch(id: string, quiet = false): Promise<void> {
+    const watch = this.watches.get(id);
+    if (!watch) return;
+    this.watches.delete(id);
+    await watch.poller.stop();
+    if (!quiet) this.channel.appendLines([`── Stopped watching ${watch.environment} events of ${watch.actionKey}`]);
+    this.afterStop();
+  }
+
+  async unwatchAll(quiet = false): Promise<void> {
+    await Promise.all([...this.watches.keys()].map((id) => this.unwatch(id, quiet)));
+  }
+
+  /** Something happened to an action (a push, a run): its watched environments ask at once and keep a fast pace. */
+  poke(actionId: string): void {
+    for (const watch of this.watches.values()) if (watch.actionId === actionId) watch.poller.poke();
+  }
+
+  async recent(app: Application, _action: RemoteAction, eventsUrl: string, node?: EnvironmentNode): Promise<NormalizedEvent[]> {
+    const id = watchId(app, eventsUrl);
+    if (node) this.nodes.set(id, node);
+    const limit = this.config().recentEvents;
+    const watch = this.watches.get(id);
+    if (watch?.poller.ready) return watch.poller.recent(limit);
+    return this.connections.call(app, (client) => fetchNewest(client, eventsUrl, limit));
+  }
+
+  private async api(app: Application): Promise<EventsApi> {
+    try {
+      return await this.connections.client(app);
+    } catch (error) {
+      // No key at all is the same dead end as a refused one: the watch stops and says how to fix it.
+      if (error instanceof NoKeyError) throw new ApiError({ kind: 'auth', operation: 'listEvents', serverMessage: 'no key is stored for this application' });
+      throw error;
+    }
+  }
+
+  private print(id: string, target: WatchTarget, events: readonly NormalizedEvent[]): void {
+    const lines = events.flatMap((event) => formatEvent(event, { environment: target.environment, actionKey: target.actionKey }));
+    this.channel.appendLines(lines);
+    const node = this.nodes.get(id);
+    if (node) this.refresher?.refresh(node);
+  }
+
+  private status(id: string, target: WatchTarget, label: string, status: PollerStatus): void {
+    switch (status.kind) {
+      case 'watching':
+        this.channel.appendLines([`── Watching ${label}: ${status.earlier === 0 ? 'no earlier events' : `${status.earlier} earlier event(s) in the tree`}; new ones appear below`]);
+        return;
+      case 'retrying':
+        // One line when the trouble starts, not one per attempt.
+        if (status.failures === 1) this.channel.appendLines([`── ${label}: ${errorMessage(status.error)} Retrying with backoff…`]);
+        return;
+      case 'resumed':
+        this.channel.appendLines([`── ${label}: the server answers again; nothing was missed`]);
+        return;
+      case 'stopped': {
+        this.watches.delete(id);
+        this.afterStop();
+        const why =
+          status.reason === 'auth'
+            ? 'the server refused the key (401)'
+            : status.reason === 'gone'
+              ? 'the server no longer knows this action or environment (404)'
+              : `the key may not read these events (${errorMessage(status.error)})`;
+        this.channel.appendLines([`── Stopped watching ${label}: ${why}`]);
+        const actions = status.reason === 'auth' ? ['Sign In'] : [];
+        void vscode.window.showErrorMessage(`Stopped watching ${label}: ${why}.`, ...actions).then((choice) => {
+          if (choice === 'Sign In') void vscode.commands.executeCommand('customActions.signIn', { kind: 'application', app: target.app });
+        });
+        return;
+      }
+    }
+  }
+
+  private afterStop(): void {
+    this.changed.fire();
+    if (this.watches.size === 0 && !this.isDisposed) void vscode.commands.executeCommand('setContext', WATCHING_CONTEXT, false);
+  }
+}
+
+function watchId(app: Application, eventsUrl: string): string {
+  return `${app.id}\n${eventsUrl}`;
+}
