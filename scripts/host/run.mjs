@@ -25,6 +25,8 @@ async function runHostTests() {
   const server = await startCodeServer({
     host,
     workspace,
+    // Inside the scratch folder, so the profile goes with it.
+    userDataDir: path.join(scratch, 'profile'),
     env: { CUSTOM_ACTIONS_TEST_OUTPUT: output, ...(process.env.GREP ? { CUSTOM_ACTIONS_TEST_GREP: process.env.GREP } : {}) },
     log: (text) => debug && process.stderr.write(text),
   });
