@@ -1,13 +1,18 @@
-import { type ActionMetadata, type Environment, ENVIRONMENTS, MEDIA_TYPES, paths, runsUrlFromEventsUrl } from '../schema';
+import { type ActionMetadata, type Environment, MEDIA_TYPES, paths, runsUrlFromEventsUrl } from '../schema';
+import { type Capabilities, NO_CAPABILITIES, readCapabilities } from './capabilities';
 import { ApiError, type Operation } from './errors';
-import { Http } from './http';
+import { Http, type HttpResponse } from './http';
 import { normalizeEvent, type NormalizedEvent } from './normalizeEvent';
+import { type ListedAction, parseJson, protocol, readId, readList, readListEntry, readResource, record, type RemoteAction, tryJson } from './readers';
+import { apiUrl, idFromLocation, nextLink, normalizeBase, resolveServerUrl } from './urls';
 
 export interface ClientOptions {
   readonly baseUrl: string;
   /** Read on every request, so a key entered meanwhile takes effect at once. */
   readonly getKey: () => Promise<string | undefined>;
+  /** Per request (each try); a long poll adds its wait to it. */
   readonly timeoutMs?: number;
+  /** How many times an idempotent request is sent again after a transient failure. */
   readonly retries?: number;
   readonly userAgent?: string;
 }
@@ -16,28 +21,24 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
 }
 
-/** An entry of the list (spec §2.4) with its events URLs resolved to absolute URLs. */
-export interface ListedAction {
-  readonly id: string;
-  readonly key: string;
-  readonly name: string;
-  readonly description: string;
-  readonly eventsUrls: Partial<Record<Environment, string>>;
-}
-
 export interface CreatedAction {
   readonly id: string;
+  /** The Location header as sent, when there was one. */
   readonly location: string | undefined;
+  /** The created action, when the server sent it back in the body. */
+  readonly resource: RemoteAction | undefined;
   /** True when an ambiguous failure was resolved by finding the action in the list. */
   readonly recovered: boolean;
 }
 
 export interface EventsQuery extends CallOptions {
+  /** The ETag of the previous answer: an unchanged list then comes back as `notModified`. */
   readonly etag?: string;
   readonly lastModified?: string;
+  /** Sent only to servers that advertise paging; others return what they return. */
   readonly limit?: number;
   readonly cursor?: string;
-  /** Seconds to hold the request open for news, on servers that advertise it. */
+  /** Seconds to hold the request open for news, on servers that advertise long polling. */
   readonly wait?: number;
 }
 
@@ -46,85 +47,98 @@ export interface EventsPage {
   readonly notModified: boolean;
   readonly etag: string | undefined;
   readonly lastModified: string | undefined;
-  /** The next (older) page, from a `Link: <…>; rel="next"` header. */
+  /** The cursor of the next page, for `listEvents(url, { cursor })`. */
+  readonly nextCursor: string | undefined;
+  /** The next page as a URL, from a `Link: <…>; rel="next"` header (usable as the events URL). */
   readonly nextUrl: string | undefined;
 }
 
-export interface Capabilities {
-  readonly getAction: boolean;
-  readonly getImplementation: boolean;
-  readonly run: boolean;
-  readonly eventsPaging: { readonly limitParam: string; readonly cursorParam: string; readonly maxLimit: number } | undefined;
-  readonly eventsLongPoll: { readonly waitParam: string; readonly maxWaitSeconds: number } | undefined;
-}
-
-export const NO_CAPABILITIES: Capabilities = { getAction: false, getImplementation: false, run: false, eventsPaging: undefined, eventsLongPoll: undefined };
+export type RunInputs = unknown[] | Record<string, unknown>;
 
 export type CustomActionsClient = ReturnType<typeof createClient>;
 
-/** The six operations of the spec, and the extras a server may offer. */
+/** Names servers use for a page cursor in a next link or a list wrapper, after the advertised one. */
+const CURSOR_NAMES = ['cursor', 'after', 'page_token', 'pageToken', 'next'];
+/** How long a run may take on the server before the client gives up on the answer. */
+const RUN_TIMEOUT_MS = 120_000;
+
+/** The six operations of the spec, and the extras a server may offer, for one application's key. */
 export function createClient(options: ClientOptions) {
-  const base = new URL(options.baseUrl.replace(/\/*$/, '/'));
+  const base = normalizeBase(options.baseUrl);
   const http = new Http({
     getKey: options.getKey,
     timeoutMs: options.timeoutMs ?? 30_000,
     retries: options.retries ?? 3,
     userAgent: options.userAgent ?? 'custom-actions-vscode',
   });
-  const url = (path: string) => new URL(path.replace(/^\//, ''), base);
-  const json = { 'content-type': MEDIA_TYPES.json };
-  let capabilities: Promise<Capabilities> | undefined;
+  const url = (path: string) => apiUrl(base, path);
+  const sendsJson = { 'content-type': MEDIA_TYPES.json };
+  let known: Capabilities | undefined;
+  let pendingCapabilities: Promise<Capabilities> | undefined;
 
   async function listActions(applicationId: string, o: CallOptions = {}): Promise<ListedAction[]> {
     const response = await http.send({ operation: 'listActions', method: 'GET', url: url(paths.applicationActions(applicationId)), signal: o.signal });
-    const body = parseJson('listActions', response.text);
-    const items = Array.isArray(body) ? body : unwrapList(body);
-    if (!items) throw protocol('listActions', 'the list is not a JSON array');
-    return items.flatMap((item) => {
+    return readList('listActions', response.text).flatMap((item) => {
       const entry = readListEntry(item, base);
       return entry ? [entry] : [];
     });
   }
 
-  async function createOnce(applicationId: string, body: string, signal: AbortSignal | undefined): Promise<CreatedAction> {
-    const response = await http.once({ operation: 'createAction', method: 'POST', url: url(paths.applicationActions(applicationId)), headers: json, body, signal });
-    const location = response.headers.location;
-    const fromBody = readId(tryJson(response.text));
-    const id = (location && idFromLocation(location)) ?? fromBody;
-    if (!id) throw protocol('createAction', 'the server created the action but named no id (no Location header)');
-    return { id, location, recovered: false };
+  async function postCreate(applicationId: string, metadata: ActionMetadata, signal: AbortSignal | undefined): Promise<CreatedAction> {
+    const response = await http.once({
+      operation: 'createAction',
+      method: 'POST',
+      url: url(paths.applicationActions(applicationId)),
+      headers: sendsJson,
+      body: JSON.stringify(metadata),
+      signal,
+    });
+    const location = response.headers['content-location'] && !response.headers.location ? undefined : response.headers.location;
+    const body = tryJson(response.text);
+    const idFromHeader = location ? idFromLocation(location) : undefined;
+    const id = idFromHeader ?? readId(body) ?? readId(record(body).action ?? record(body).data);
+    if (!id) throw new CreatedWithoutId();
+    return { id, location, resource: readResource(body, base, id), recovered: false };
   }
 
-  async function findByKey(applicationId: string, key: string, signal?: AbortSignal): Promise<string | undefined> {
-    return (await listActions(applicationId, { signal })).find((a) => a.key === key)?.id;
+  /** The action with this key in the list, or undefined; a failing list counts as "don't know". */
+  async function findByKey(applicationId: string, key: string, signal: AbortSignal | undefined): Promise<string | null | undefined> {
+    try {
+      return (await listActions(applicationId, { signal })).find((a) => a.key === key)?.id ?? null;
+    } catch (error) {
+      if (error instanceof ApiError && error.kind === 'cancelled') throw error;
+      return undefined;
+    }
   }
 
   /**
-   * Never a blind retry: after a failure that may have created the action anyway (no answer, or a
-   * 5xx), the list is searched for the key first; only if it is not there is the POST sent again.
+   * Never a blind retry: after a failure that may have created the action anyway (no answer, a time-out,
+   * a 5xx, or a 2xx without an id), the list is searched for the key first; only when it is surely not
+   * there is the POST sent once more, and a key conflict in answer to that means the first one landed.
    */
   async function createAction(applicationId: string, metadata: ActionMetadata, o: CallOptions = {}): Promise<CreatedAction> {
-    const body = JSON.stringify(metadata);
+    let first: unknown;
     try {
-      return await createOnce(applicationId, body, o.signal);
+      return await postCreate(applicationId, metadata, o.signal);
     } catch (error) {
       if (!isAmbiguous(error)) throw error;
-      const found = await findByKey(applicationId, metadata.key, o.signal);
-      if (found) return { id: found, location: undefined, recovered: true };
-      try {
-        return await createOnce(applicationId, body, o.signal);
-      } catch (second) {
-        if (second instanceof ApiError && (second.kind === 'conflict' || isAmbiguous(second))) {
-          const later = await findByKey(applicationId, metadata.key, o.signal);
-          if (later) return { id: later, location: undefined, recovered: true };
-        }
-        throw second;
-      }
+      first = error;
+    }
+    const found = await findByKey(applicationId, metadata.key, o.signal);
+    if (found) return recovered(found);
+    if (found === undefined) throw asError(first);
+    try {
+      return await postCreate(applicationId, metadata, o.signal);
+    } catch (second) {
+      if (!(isAmbiguous(second) || (second instanceof ApiError && second.kind === 'conflict'))) throw second;
+      const later = await findByKey(applicationId, metadata.key, o.signal);
+      if (later) return recovered(later);
+      throw asError(second);
     }
   }
 
   async function updateAction(actionId: string, metadata: ActionMetadata, o: CallOptions = {}): Promise<void> {
-    await http.send({ operation: 'updateAction', method: 'PUT', url: url(paths.action(actionId)), headers: json, body: JSON.stringify(metadata), signal: o.signal });
+    await http.send({ operation: 'updateAction', method: 'PUT', url: url(paths.action(actionId)), headers: sendsJson, body: JSON.stringify(metadata), signal: o.signal });
   }
 
   async function putImplementation(actionId: string, source: string, o: CallOptions = {}): Promise<void> {
@@ -132,23 +146,33 @@ export function createClient(options: ClientOptions) {
       operation: 'putImplementation',
       method: 'PUT',
       url: url(paths.implementation(actionId)),
-      headers: { 'content-type': MEDIA_TYPES.typescript },
+      headers: { 'content-type': MEDIA_TYPES.typescript, accept: MEDIA_TYPES.json },
       body: source,
       signal: o.signal,
     });
   }
 
   async function deleteAction(actionId: string, o: CallOptions = {}): Promise<void> {
-    await http.send({ operation: 'deleteAction', method: 'DELETE', url: url(paths.action(actionId)), headers: json, signal: o.signal });
+    await http.send({
+      operation: 'deleteAction',
+      method: 'DELETE',
+      url: url(paths.action(actionId)),
+      headers: sendsJson,
+      signal: o.signal,
+      successAfterRetry: [404, 410],
+    });
   }
 
   async function listEvents(eventsUrl: string, q: EventsQuery = {}): Promise<EventsPage> {
-    const target = new URL(eventsUrl, base);
-    const caps = q.limit !== undefined || q.cursor !== undefined || q.wait !== undefined ? await getCapabilities(q) : NO_CAPABILITIES;
-    if (caps.eventsPaging && q.limit !== undefined) target.searchParams.set(caps.eventsPaging.limitParam, String(Math.min(q.limit, caps.eventsPaging.maxLimit)));
-    if (caps.eventsPaging && q.cursor !== undefined) target.searchParams.set(caps.eventsPaging.cursorParam, q.cursor);
-    const wait = caps.eventsLongPoll && q.wait ? Math.min(q.wait, caps.eventsLongPoll.maxWaitSeconds) : undefined;
-    if (wait && caps.eventsLongPoll) target.searchParams.set(caps.eventsLongPoll.waitParam, String(wait));
+    const target = resolveServerUrl(base, eventsUrl);
+    const wantsExtras = q.limit !== undefined || q.cursor !== undefined || (q.wait !== undefined && q.wait > 0);
+    const caps = wantsExtras ? await capabilitiesOrNone(q.signal) : NO_CAPABILITIES;
+    const paging = caps.eventsPaging;
+    if (paging && q.limit !== undefined) target.searchParams.set(paging.limitParam, String(Math.max(1, Math.min(q.limit, paging.maxLimit))));
+    if (paging && q.cursor !== undefined) target.searchParams.set(paging.cursorParam, q.cursor);
+    const poll = caps.eventsLongPoll;
+    const wait = poll && q.wait && q.wait > 0 ? Math.min(q.wait, poll.maxWaitSeconds) : undefined;
+    if (poll && wait) target.searchParams.set(poll.waitParam, String(wait));
     const headers: Record<string, string> = {};
     if (q.etag) headers['if-none-match'] = q.etag;
     if (q.lastModified) headers['if-modified-since'] = q.lastModified;
@@ -159,145 +183,189 @@ export function createClient(options: ClientOptions) {
       headers,
       signal: q.signal,
       acceptNotModified: true,
-      ...(wait ? { timeoutMs: (wait + 15) * 1000 } : {}),
+      ...(wait ? { timeoutMs: http.timeoutMs + wait * 1000 } : {}),
     });
-    const page = { etag: response.headers.etag ?? q.etag, lastModified: response.headers['last-modified'] ?? q.lastModified, nextUrl: nextLink(response.headers.link, target) };
-    if (response.status === 304) return { events: [], notModified: true, ...page };
-    const body = parseJson('listEvents', response.text);
-    const items = Array.isArray(body) ? body : unwrapList(body);
-    if (!items) throw protocol('listEvents', 'the events list is not a JSON array');
-    return { events: items.map(normalizeEvent), notModified: false, ...page };
+    const etag = response.headers.etag ?? q.etag;
+    const lastModified = response.headers['last-modified'] ?? q.lastModified;
+    const next = nextLink(response.headers.link, target);
+    if (response.status === 304) return { events: [], notModified: true, etag, lastModified, nextCursor: undefined, nextUrl: undefined };
+    const items = readList('listEvents', response.text);
+    const nextCursor = cursorOf(next, caps) ?? wrapperCursor(response);
+    return { events: items.map(normalizeEvent), notModified: false, etag, lastModified, nextCursor, nextUrl: next?.toString() };
   }
 
-  /** The server's extras, from its capability document; a server without one offers none. */
-  function getCapabilities(o: CallOptions = {}): Promise<Capabilities> {
-    capabilities ??= http
-      .send({ operation: 'capabilities', method: 'GET', url: url(paths.index()), signal: o.signal })
-      .then((r) => readCapabilities(tryJson(r.text)))
-      .catch((error: unknown) => {
-        capabilities = undefined;
-        if (error instanceof ApiError && ['not-found', 'validation', 'forbidden', 'protocol'].includes(error.kind)) return NO_CAPABILITIES;
-        throw error;
-      });
-    return capabilities;
+  /**
+   * The server's extras, from its capability document, asked once per client. A server that answers
+   * GET /api with anything but success offers none (cached, except for answers that may change:
+   * 408, 429, 5xx); a refused key and an unreachable server are errors, not an absence.
+   */
+  function capabilities(o: CallOptions = {}): Promise<Capabilities> {
+    if (known) return Promise.resolve(known);
+    pendingCapabilities ??= fetchCapabilities().finally(() => (pendingCapabilities = undefined));
+    // The fetch is shared, so one caller's cancellation must not cancel it for the others.
+    return untilAborted(pendingCapabilities, o.signal, 'capabilities');
   }
 
-  async function getAction(actionId: string, o: CallOptions = {}): Promise<Record<string, unknown>> {
-    const response = await http.send({ operation: 'getAction', method: 'GET', url: url(paths.action(actionId)), signal: o.signal });
-    const body = parseJson('getAction', response.text);
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw protocol('getAction', 'the action is not a JSON object');
-    return body as Record<string, unknown>;
-  }
-
-  async function getImplementation(actionId: string, o: CallOptions = {}): Promise<string | undefined> {
+  async function fetchCapabilities(): Promise<Capabilities> {
     try {
-      const response = await http.send({
-        operation: 'getImplementation',
-        method: 'GET',
-        url: url(paths.implementation(actionId)),
-        headers: { accept: `${MEDIA_TYPES.typescript}, text/plain;q=0.9` },
-        signal: o.signal,
-      });
-      return response.text;
+      const response = await http.send({ operation: 'capabilities', method: 'GET', url: url(paths.index()) });
+      known = readCapabilities(tryJson(response.text));
+      return known;
     } catch (error) {
-      if (error instanceof ApiError && error.kind === 'not-found') return undefined;
-      throw error;
+      if (!(error instanceof ApiError) || error.status === undefined || error.kind === 'auth') throw error;
+      const mayChange = error.status === 408 || error.status === 429 || error.status >= 500;
+      if (!mayChange) known = NO_CAPABILITIES;
+      return NO_CAPABILITIES;
     }
   }
 
-  async function runAction(eventsUrl: string, inputs: unknown[] | Record<string, unknown>, o: CallOptions = {}): Promise<NormalizedEvent> {
-    const runs = runsUrlFromEventsUrl(new URL(eventsUrl, base).toString());
+  /** For requests that merely benefit from the extras: without a document they go out plain. */
+  async function capabilitiesOrNone(signal: AbortSignal | undefined): Promise<Capabilities> {
+    try {
+      return await capabilities({ ...(signal ? { signal } : {}) });
+    } catch (error) {
+      if (error instanceof ApiError && error.kind === 'cancelled') throw error;
+      return NO_CAPABILITIES;
+    }
+  }
+
+  /** Extension: the whole action, metadata included (the list has no parameters or result). */
+  async function getAction(actionId: string, o: CallOptions = {}): Promise<RemoteAction> {
+    const response = await http.send({ operation: 'getAction', method: 'GET', url: url(paths.action(actionId)), signal: o.signal });
+    const resource = readResource(parseJson('getAction', response.text), base, actionId);
+    if (!resource) throw protocol('getAction', 'the action is not a JSON object');
+    return resource;
+  }
+
+  /** Extension: the code, or undefined when the action has none yet. */
+  async function getImplementation(actionId: string, o: CallOptions = {}): Promise<string | undefined> {
+    let response: HttpResponse;
+    try {
+      response = await http.send({
+        operation: 'getImplementation',
+        method: 'GET',
+        url: url(paths.implementation(actionId)),
+        headers: { accept: `${MEDIA_TYPES.typescript}, text/plain;q=0.9, ${MEDIA_TYPES.json};q=0.5` },
+        signal: o.signal,
+      });
+    } catch (error) {
+      // A 404 for the action itself is an error; one for its code just means there is none yet.
+      if (error instanceof ApiError && error.kind === 'not-found' && error.code !== 'not-found') return undefined;
+      throw error;
+    }
+    if (response.status === 204) return undefined;
+    if (/json/i.test(response.headers['content-type'] ?? '')) {
+      const body = record(tryJson(response.text));
+      const source = body.source ?? body.code ?? body.implementation;
+      if (typeof source === 'string') return source;
+    }
+    return response.text;
+  }
+
+  /**
+   * Extension: runs main in one environment and returns the event it recorded. Takes the events URL
+   * of that environment (the environment may be named too, for the message), or the list entry's
+   * `eventsUrls` and the environment to pick. Never retried: a run has effects.
+   */
+  function runAction(eventsUrl: string, inputs: RunInputs, o?: CallOptions): Promise<NormalizedEvent>;
+  function runAction(eventsUrls: string | Partial<Record<Environment, string>>, environment: Environment, inputs: RunInputs, o?: CallOptions): Promise<NormalizedEvent>;
+  async function runAction(
+    urls: string | Partial<Record<Environment, string>>,
+    second: Environment | RunInputs,
+    third?: RunInputs | CallOptions,
+    fourth?: CallOptions,
+  ): Promise<NormalizedEvent> {
+    const named = typeof second === 'string';
+    const environment = named ? second : undefined;
+    const inputs = (named ? third : second) as RunInputs;
+    const o = (named ? fourth : (third as CallOptions | undefined)) ?? {};
+    const eventsUrl = typeof urls === 'string' ? urls : environment ? urls[environment] : undefined;
+    if (!eventsUrl) throw protocol('runAction', `the action has no events URL${environment ? ` for ${environment}` : ''}`);
+    const runs = runsUrlFromEventsUrl(resolveServerUrl(base, eventsUrl).toString());
     if (!runs) throw protocol('runAction', 'the events URL does not end in /events');
-    const response = await http.once({ operation: 'runAction', method: 'POST', url: new URL(runs), headers: json, body: JSON.stringify({ inputs }), signal: o.signal, timeoutMs: 120_000 });
-    const body = parseJson('runAction', response.text) as { event?: unknown };
+    const response = await http.once({
+      operation: 'runAction',
+      method: 'POST',
+      url: new URL(runs),
+      headers: sendsJson,
+      body: JSON.stringify({ inputs }),
+      signal: o.signal,
+      timeoutMs: Math.max(http.timeoutMs, RUN_TIMEOUT_MS),
+    });
+    const body = record(parseJson('runAction', response.text));
     return normalizeEvent(body.event ?? body);
   }
 
-  return { baseUrl: base.toString(), listActions, createAction, updateAction, putImplementation, deleteAction, listEvents, capabilities: getCapabilities, getAction, getImplementation, runAction };
-}
-
-function isAmbiguous(error: unknown): boolean {
-  return error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout' || (error.kind === 'server' && error.status !== 501));
-}
-
-function readListEntry(item: unknown, base: URL): ListedAction | undefined {
-  if (typeof item !== 'object' || item === null) return undefined;
-  const e = item as Record<string, unknown>;
-  const id = readId(e);
-  if (!id || typeof e.key !== 'string') return undefined;
-  const urls = (typeof e.eventsUrls === 'object' && e.eventsUrls !== null ? e.eventsUrls : {}) as Record<string, unknown>;
-  const eventsUrls: Partial<Record<Environment, string>> = {};
-  for (const env of ENVIRONMENTS) {
-    const raw = urls[env] ?? urls[env.toLowerCase()];
-    if (typeof raw === 'string' && raw) eventsUrls[env] = new URL(raw, base).toString();
-  }
-  return { id, key: e.key, name: typeof e.name === 'string' ? e.name : e.key, description: typeof e.description === 'string' ? e.description : '', eventsUrls };
-}
-
-function readId(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const id = (value as Record<string, unknown>).id;
-  return typeof id === 'string' && id ? id : typeof id === 'number' ? String(id) : undefined;
-}
-
-/** `/api/action/<id>`, `/api/actions/<id>`, absolute or relative, with or without a trailing slash. */
-export function idFromLocation(location: string): string | undefined {
-  const path = new URL(location, 'http://placeholder').pathname.replace(/\/+$/, '');
-  const last = path.slice(path.lastIndexOf('/') + 1);
-  return last ? decodeURIComponent(last) : undefined;
-}
-
-function unwrapList(body: unknown): unknown[] | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const b = body as Record<string, unknown>;
-  for (const key of ['items', 'actions', 'events', 'data', 'results']) if (Array.isArray(b[key])) return b[key] as unknown[];
-  return undefined;
-}
-
-function nextLink(header: string | undefined, from: URL): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(',')) {
-    const match = /<([^>]+)>\s*;(.*)/.exec(part.trim());
-    if (match?.[1] && /rel="?next"?/i.test(match[2] ?? '')) return new URL(match[1], from).toString();
-  }
-  return undefined;
-}
-
-function readCapabilities(body: unknown): Capabilities {
-  const ext = (typeof body === 'object' && body !== null ? (body as Record<string, unknown>).extensions : undefined) as Record<string, unknown> | undefined;
-  if (!ext) return NO_CAPABILITIES;
-  const paging = ext.eventsPaging as Record<string, unknown> | undefined;
-  const poll = ext.eventsLongPoll as Record<string, unknown> | undefined;
   return {
-    getAction: ext.getAction === true,
-    getImplementation: ext.getImplementation === true,
-    run: ext.run === true,
-    eventsPaging:
-      paging && typeof paging.limitParam === 'string' && typeof paging.cursorParam === 'string'
-        ? { limitParam: paging.limitParam, cursorParam: paging.cursorParam, maxLimit: typeof paging.maxLimit === 'number' ? paging.maxLimit : 100 }
-        : undefined,
-    eventsLongPoll:
-      poll && typeof poll.waitParam === 'string' ? { waitParam: poll.waitParam, maxWaitSeconds: typeof poll.maxWaitSeconds === 'number' ? poll.maxWaitSeconds : 20 } : undefined,
+    baseUrl: base.toString(),
+    listActions,
+    createAction,
+    updateAction,
+    putImplementation,
+    deleteAction,
+    listEvents,
+    capabilities,
+    getAction,
+    getImplementation,
+    runAction,
   };
 }
 
-function parseJson(operation: Operation, text: string): unknown {
-  if (!text.trim()) throw protocol(operation, 'the body is empty');
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw protocol(operation, 'the body is not JSON');
+/** A 2xx to a create that names no id: the action exists, but which one must be found by key. */
+class CreatedWithoutId extends ApiError {
+  constructor() {
+    super({ kind: 'protocol', operation: 'createAction', serverMessage: 'the server created the action but named no id (no Location header)' });
   }
 }
 
-function tryJson(text: string): unknown {
-  try {
-    return text.trim() ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
+function isAmbiguous(error: unknown): boolean {
+  if (error instanceof CreatedWithoutId) return true;
+  if (!(error instanceof ApiError)) return false;
+  if (error.kind === 'network') return !/ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(error.serverMessage ?? '');
+  return error.kind === 'timeout' || (error.kind === 'server' && error.status !== 501);
 }
 
-function protocol(operation: Operation, message: string): ApiError {
-  return new ApiError({ kind: 'protocol', operation, serverMessage: message });
+function recovered(id: string): CreatedAction {
+  return { id, location: undefined, resource: undefined, recovered: true };
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+function cursorOf(next: URL | undefined, caps: Capabilities): string | undefined {
+  if (!next) return undefined;
+  for (const name of [caps.eventsPaging?.cursorParam, ...CURSOR_NAMES]) {
+    const value = name ? next.searchParams.get(name) : null;
+    if (value) return value;
+  }
+  return undefined;
+}
+
+function wrapperCursor(response: HttpResponse): string | undefined {
+  const body = record(tryJson(response.text));
+  for (const name of ['nextCursor', 'next_cursor', 'cursor']) {
+    const value = body[name];
+    if (typeof value === 'string' && value) return value;
+  }
+  return undefined;
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, operation: Operation): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new ApiError({ kind: 'cancelled', operation }));
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new ApiError({ kind: 'cancelled', operation }));
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(asError(error));
+      },
+    );
+  });
 }

@@ -47,6 +47,8 @@ const HINTS: Partial<Record<ErrorKind, string>> = {
   'rate-limited': 'The server asks to slow down; it will be retried later.',
   network: 'Is the server running, and is the base URL in customactions.yaml right?',
   timeout: 'The server did not answer in time; try again, or raise customActions.requestTimeoutSeconds.',
+  server: 'The server failed; try again later.',
+  protocol: 'The server does not speak the interface as expected; is the base URL right?',
 };
 
 export interface FieldProblem {
@@ -65,6 +67,8 @@ export class ApiError extends Error {
   readonly fields: readonly FieldProblem[];
   readonly hint: string | undefined;
   readonly retryable: boolean;
+  /** How long the server asked to wait (Retry-After), in milliseconds. */
+  readonly retryAfterMs: number | undefined;
 
   constructor(init: {
     kind: ErrorKind;
@@ -73,11 +77,12 @@ export class ApiError extends Error {
     code?: string;
     serverMessage?: string;
     fields?: readonly FieldProblem[];
-    cause?: unknown;
+    retryAfterMs?: number;
   }) {
     const reason = init.serverMessage ?? defaultReason(init.kind, init.status);
     const fields = init.fields?.length ? ` (${init.fields.map((f) => (f.path ? `${f.path}: ${f.message}` : f.message)).join('; ')})` : '';
-    super(`${LABELS[init.operation]} failed${init.status ? ` (HTTP ${init.status})` : ''}: ${reason}${fields}`, { cause: init.cause });
+    // No `cause`: a transport error may carry the request, and with it the Authorization header.
+    super(`${LABELS[init.operation]} failed${init.status ? ` (HTTP ${init.status})` : ''}: ${reason}${fields}`);
     this.kind = init.kind;
     this.operation = init.operation;
     this.status = init.status;
@@ -85,7 +90,9 @@ export class ApiError extends Error {
     this.serverMessage = init.serverMessage;
     this.fields = init.fields ?? [];
     this.hint = HINTS[init.kind];
-    this.retryable = ['network', 'timeout', 'server', 'rate-limited'].includes(init.kind);
+    this.retryAfterMs = init.retryAfterMs;
+    // 501 says the server will never do it, so asking again is pointless.
+    this.retryable = ['network', 'timeout', 'rate-limited'].includes(init.kind) || (init.kind === 'server' && init.status !== 501);
   }
 }
 
@@ -98,6 +105,8 @@ export function kindOfStatus(status: number): ErrorKind {
   if (status === 429) return 'rate-limited';
   if (status === 408) return 'timeout';
   if (status >= 500) return 'server';
+  // The request was not understood as sent (method, media type, redirect): a mismatch, not bad input.
+  if (status === 405 || status === 406 || status === 415 || (status >= 300 && status < 400)) return 'protocol';
   return 'validation';
 }
 

@@ -21,6 +21,8 @@ export interface HttpRequest {
   readonly acceptNotModified?: boolean;
   /** Overrides the time-out, e.g. for a long poll. */
   readonly timeoutMs?: number;
+  /** Error statuses that mean success when they answer a retry (404 for DELETE). */
+  readonly successAfterRetry?: readonly number[];
 }
 
 export interface HttpResponse {
@@ -35,6 +37,10 @@ const MAX_BODY = 64 * 1024 * 1024;
 export class Http {
   constructor(private readonly options: HttpOptions) {}
 
+  get timeoutMs(): number {
+    return this.options.timeoutMs;
+  }
+
   /** Sends a request; idempotent ones are retried with backoff and jitter on transient failures. */
   async send(request: HttpRequest): Promise<HttpResponse> {
     const retries = IDEMPOTENT.has(request.method) ? this.options.retries : 0;
@@ -42,14 +48,19 @@ export class Http {
       try {
         return await this.once(request);
       } catch (error) {
-        if (!(error instanceof ApiError) || !error.retryable || attempt >= retries || request.signal?.aborted) throw error;
-        await sleep(backoff(attempt, (error as ApiError & { retryAfterMs?: number }).retryAfterMs), request.signal);
+        // A retried DELETE whose first try went through (answer lost) finds nothing: that is done.
+        if (attempt > 0 && error instanceof ApiError && error.status !== undefined && request.successAfterRetry?.includes(error.status)) {
+          return { status: error.status, headers: {}, text: '' };
+        }
+        if (!(error instanceof ApiError) || !error.retryable || attempt >= retries) throw error;
+        await sleep(backoff(attempt, error.retryAfterMs), request);
       }
     }
   }
 
   /** One try, no retry: for requests whose repetition must be decided by the caller (create). */
   async once(request: HttpRequest): Promise<HttpResponse> {
+    if (request.signal?.aborted) throw cancelled(request);
     const key = await this.options.getKey();
     if (!key) throw new ApiError({ kind: 'auth', operation: request.operation, serverMessage: 'no key is stored for this application' });
     const timeoutMs = request.timeoutMs ?? this.options.timeoutMs;
@@ -131,17 +142,17 @@ export function statusError(operation: Operation, status: number, headers: Recor
   } else if (trimmed && !trimmed.startsWith('<')) {
     serverMessage = trimmed.slice(0, 300);
   }
-  const error = new ApiError({
+  if (serverMessage === undefined && status >= 300 && status < 400 && headers.location) serverMessage = `redirected to ${headers.location}`;
+  const retryAfterMs = parseRetryAfter(headers['retry-after']);
+  return new ApiError({
     kind: kindOfStatus(status),
     operation,
     status,
-    code,
-    serverMessage: serverMessage === undefined ? undefined : redactKey(serverMessage, key),
+    ...(code === undefined ? {} : { code: redactKey(code, key) }),
+    ...(serverMessage === undefined ? {} : { serverMessage: redactKey(serverMessage, key) }),
     fields: fields.map((f) => ({ path: redactKey(f.path, key), message: redactKey(f.message, key) })),
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   });
-  const retryAfter = parseRetryAfter(headers['retry-after']);
-  if (retryAfter !== undefined) Object.assign(error, { retryAfterMs: retryAfter });
-  return error;
 }
 
 function readFields(raw: unknown): FieldProblem[] {
@@ -176,14 +187,23 @@ export function backoff(attempt: number, retryAfterMs?: number): number {
   return ceiling / 2 + Math.random() * (ceiling / 2);
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
+function cancelled(request: HttpRequest): ApiError {
+  return new ApiError({ kind: 'cancelled', operation: request.operation });
+}
+
+/** Waits before a retry; cancelling ends the wait at once, with the cancellation. */
+function sleep(ms: number, request: HttpRequest): Promise<void> {
+  const signal = request.signal;
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(cancelled(request));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abort);
       resolve();
+    }, ms);
+    function abort() {
+      clearTimeout(timer);
+      reject(cancelled(request));
     }
-    signal?.addEventListener('abort', done, { once: true });
+    signal?.addEventListener('abort', abort, { once: true });
   });
 }
