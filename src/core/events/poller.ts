@@ -167,8 +167,8 @@ export class EventsPoller {
         if (this.seen.has(event)) metSeen = true;
         else fresh.set(event.id, event);
       }
-      const cursor = paging && page.nextUrl ? new URL(page.nextUrl).searchParams.get(paging.cursorParam) : null;
-      if (metSeen || cursor === null || pages >= maxPages || page.events.length === 0 || this.stopped) break;
+      const cursor = paging ? page.nextCursor : undefined;
+      if (metSeen || cursor === undefined || pages >= maxPages || page.events.length === 0 || this.stopped) break;
       this.requests++;
       page = await api.listEvents(this.o.eventsUrl, { limit, cursor, signal });
     }

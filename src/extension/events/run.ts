@@ -32,6 +32,8 @@ export async function runAction(s: Services, node?: unknown, environment?: unkno
     if (!chosen) return undefined;
     ({ values, entered } = chosen);
   } else if (parameters) {
+    // Inputs in parameter order are checked by name like every other set.
+    if (Array.isArray(values)) values = Object.fromEntries(parameters.map((p, i) => [p.name, (values as unknown[])[i]]));
     const problems = checkInputs(parameters, values);
     if (problems.length > 0) throw new Error(`The inputs do not fit the parameters of ${picked.action.key}: ${problems.join('; ')}`);
   }
@@ -145,7 +147,7 @@ async function execute(s: Services, action: ActionNode, env: Environment, inputs
   const watch = s.events.watch(target);
   await Promise.race([watch.poller.whenReady(), new Promise((resolve) => setTimeout(resolve, BASELINE_WAIT_MS))]);
   const event = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Running ${action.key} in ${env}…` }, () =>
-    s.connections.call(action.parent.app, (client) => client.runAction(target.eventsUrl, inputs)),
+    s.connections.call(action.parent.app, (client) => client.runAction(target.eventsUrl, env, inputs)),
   );
   s.events.poke(target.actionId);
   void announce(s, action, env, event, entered ? (inputs as Record<string, unknown>) : undefined);
