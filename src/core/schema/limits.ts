@@ -19,5 +19,16 @@ export const limits = {
   maxProperties: 100,
 } as const;
 
+/**
+ * Names a parameter cannot have: it becomes an argument of `main` in strict-mode TypeScript, where
+ * these are syntax errors as binding names.
+ */
+export const RESERVED_PARAMETER_NAMES: ReadonlySet<string> = new Set([
+  'arguments', 'await', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do',
+  'else', 'enum', 'eval', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'implements', 'import', 'in',
+  'instanceof', 'interface', 'let', 'new', 'null', 'package', 'private', 'protected', 'public', 'return', 'static',
+  'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield',
+]);
+
 export const SIMPLE_TYPES = ['text', 'number', 'datetime', 'email'] as const;
 export const ENVIRONMENTS = ['Test', 'Live'] as const;

@@ -4,7 +4,7 @@
  * zod/mini: the same engine as zod with a tree-shakable API, a tenth of the size in the extension bundle.
  */
 import * as z from 'zod/mini';
-import { ENVIRONMENTS, limits, SIMPLE_TYPES } from './limits';
+import { ENVIRONMENTS, limits, RESERVED_PARAMETER_NAMES, SIMPLE_TYPES } from './limits';
 
 const nonEmpty = (max: number) =>
   z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`));
@@ -43,12 +43,15 @@ export const ParameterSchema = z.looseObject({
     .check(
       z.maxLength(limits.parameterNameMaxLength, `must be at most ${limits.parameterNameMaxLength} characters`),
       z.regex(limits.parameterNamePattern, 'must be an identifier (letters, digits, _ or $, not starting with a digit)'),
+      z.refine((name) => !RESERVED_PARAMETER_NAMES.has(name), 'is a reserved word of TypeScript and cannot name an argument of main'),
+      z.describe('The name of the argument of main.'),
     ),
   type: ParameterTypeSchema,
   description,
 });
 
-export const PropertyTypeSchema = z.union([SimpleTypeSchema, CollectionTypeSchema]);
+// A one-member discriminated union so a wrong object form is reported as an unknown type, like elsewhere.
+export const PropertyTypeSchema = z.union([SimpleTypeSchema, z.discriminatedUnion('type', [CollectionTypeSchema])]);
 
 export const ObjectTypeSchema = z.looseObject({
   type: z.literal('object'),
@@ -77,7 +80,8 @@ export const ActionMetadataSchema = z
     key: z
       .string()
       .check(
-        z.minLength(1, 'must not be empty'),
+        // An empty key also fails the pattern; one message is enough.
+        z.minLength(1, { error: 'must not be empty', abort: true }),
         z.maxLength(limits.keyMaxLength, `must be at most ${limits.keyMaxLength} characters`),
         z.regex(limits.keyPattern, 'must start with a letter and hold only letters, digits, _ or -'),
         z.describe('Identifier-like short name, unique within the application.'),
@@ -86,7 +90,7 @@ export const ActionMetadataSchema = z
     description: z
       .string()
       .check(z.maxLength(limits.descriptionMaxLength, `must be at most ${limits.descriptionMaxLength} characters`), z.describe('What the action does.')),
-    developerEmail: z.email('must be an e-mail address').check(z.maxLength(limits.emailMaxLength), z.describe('Contact address of the developer.')),
+    developerEmail: z.email('must be an e-mail address').check(z.maxLength(limits.emailMaxLength, `must be at most ${limits.emailMaxLength} characters`), z.describe('Contact address of the developer.')),
     parameters: z
       .array(ParameterSchema)
       .check(
