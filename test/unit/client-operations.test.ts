@@ -128,10 +128,10 @@ describe('client operations: what goes over the wire', () => {
     });
 
     it('list: an empty answer is an empty list; a non-list is a protocol error', async () => {
-      let body: unknown;
-      const server = await startServer((_req, res) => (body === undefined ? send(res, 204) : send(res, 200, body)));
+      let empty = true;
+      const server = await startServer((_req, res) => (empty ? send(res, 204) : send(res, 200, { message: 'hello' })));
       assert.deepEqual(await client(server).listActions('app'), []);
-      body = { message: 'hello' };
+      empty = false;
       await assert.rejects(client(server).listActions('app'), { name: 'ApiError', kind: 'protocol', operation: 'listActions' });
     });
 
