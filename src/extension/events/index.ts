@@ -8,5 +8,11 @@ export { EventWatchers, type Watch, type WatchTarget } from './watchers';
 /** What the events feature needs beyond its commands: the tree link and the CodeLens over input sets. */
 export function registerEvents(s: Services): vscode.Disposable[] {
   s.events.attachTree(s.tree);
-  return [vscode.languages.registerCodeLensProvider({ pattern: '**/inputs/*.json' }, new InputSetCodeLens())];
+  return [
+    vscode.languages.registerCodeLensProvider({ pattern: '**/inputs/*.json' }, new InputSetCodeLens()),
+    // Polling a stopped sandbox would start it again (connections start it on demand): its watches end with it.
+    s.sandbox.onDidChangeState((state) => {
+      if (state.kind === 'stopped' && s.events.list().length > 0) void s.events.unwatchAll();
+    }),
+  ];
 }

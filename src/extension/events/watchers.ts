@@ -89,7 +89,7 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
     });
     const watch: Watch = { ...target, id, poller };
     this.watches.set(id, watch);
-    this.channel.appendLines([`── Watching ${label} (${target.app.label})…`]);
+    this.channel.appendLines([`-- Watching ${label} (${target.app.label})`]);
     poller.start();
     this.changed.fire();
     void vscode.commands.executeCommand('setContext', WATCHING_CONTEXT, true);
@@ -101,7 +101,7 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
     if (!watch) return;
     this.watches.delete(id);
     await watch.poller.stop();
-    if (!quiet) this.channel.appendLines([`── Stopped watching ${watch.environment} events of ${watch.actionKey}`]);
+    if (!quiet) this.channel.appendLines([`-- Stopped watching ${watch.environment} events of ${watch.actionKey}`]);
     this.afterStop();
   }
 
@@ -143,14 +143,14 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
   private status(id: string, target: WatchTarget, label: string, status: PollerStatus): void {
     switch (status.kind) {
       case 'watching':
-        this.channel.appendLines([`── Watching ${label}: ${status.earlier === 0 ? 'no earlier events' : `${status.earlier} earlier event(s) in the tree`}; new ones appear below`]);
+        this.channel.appendLines([`-- ${label}: ${status.earlier === 0 ? 'no earlier events' : `${status.earlier} earlier event(s), listed in the tree`}; new ones appear below`]);
         return;
       case 'retrying':
         // One line when the trouble starts, not one per attempt.
-        if (status.failures === 1) this.channel.appendLines([`── ${label}: ${errorMessage(status.error)} Retrying with backoff…`]);
+        if (status.failures === 1) this.channel.appendLines([`-- ${label}: ${errorMessage(status.error)} Retrying with backoff…`]);
         return;
       case 'resumed':
-        this.channel.appendLines([`── ${label}: the server answers again; nothing was missed`]);
+        this.channel.appendLines([`-- ${label}: the server answers again; nothing was missed`]);
         return;
       case 'stopped': {
         this.watches.delete(id);
@@ -161,7 +161,7 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
             : status.reason === 'gone'
               ? 'the server no longer knows this action or environment (404)'
               : `the key may not read these events (${errorMessage(status.error)})`;
-        this.channel.appendLines([`── Stopped watching ${label}: ${why}`]);
+        this.channel.appendLines([`-- Stopped watching ${label}: ${why}`]);
         const actions = status.reason === 'auth' ? ['Sign In'] : [];
         void vscode.window.showErrorMessage(`Stopped watching ${label}: ${why}.`, ...actions).then((choice) => {
           if (choice === 'Sign In') void vscode.commands.executeCommand('customActions.signIn', { kind: 'application', app: target.app });
