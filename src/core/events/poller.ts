@@ -55,6 +55,7 @@ export class EventsPoller {
   private lastModified: string | undefined;
   private baselined = false;
   private failures = 0;
+  private poked = false;
   private running: Promise<void> | undefined;
   private readonly baselineWaiters: (() => void)[] = [];
   /** Requests sent, for diagnostics and tests. */
@@ -96,7 +97,9 @@ export class EventsPoller {
   /** Something just happened (a push, a run): ask now and keep the fast pace for a while. */
   poke(): void {
     this.lastActivity = this.now();
-    this.wake?.();
+    // A poll already on its way may have left before the news: the next one then goes at once.
+    if (this.wake) this.wake();
+    else this.poked = true;
   }
 
   /** Ends the loop and cancels the request in flight; nothing is sent afterwards. */
@@ -137,6 +140,8 @@ export class EventsPoller {
         delay = Math.max(failureDelay(this.failures, this.schedule, this.random), pollDelay(this.now() - this.lastActivity, this.schedule));
         this.o.onStatus?.({ kind: 'retrying', error, failures: this.failures, delayMs: delay });
       }
+      if (this.poked) delay = 0;
+      this.poked = false;
       await this.sleep(delay);
     }
   }
