@@ -113,8 +113,10 @@ async function readText(body: AsyncIterable<Buffer | Uint8Array>): Promise<strin
 }
 
 function transportError(error: unknown, request: HttpRequest, key: string): ApiError {
-  const code = (error as { code?: string }).code ?? '';
-  const name = (error as { name?: string }).name ?? '';
+  // DOMExceptions (the time-out's abort reason) carry a numeric code.
+  const rawCode = (error as { code?: unknown }).code;
+  const code = typeof rawCode === 'string' ? rawCode : '';
+  const name = (error as { name?: unknown }).name;
   let kind: ErrorKind = 'network';
   if (request.signal?.aborted) kind = 'cancelled';
   else if (code.includes('TIMEOUT') || name === 'TimeoutError' || name === 'AbortError' || code === 'UND_ERR_ABORTED') kind = 'timeout';
