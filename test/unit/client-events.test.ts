@@ -91,7 +91,7 @@ describe('client events and capabilities', () => {
   });
 
   it('concurrent callers share one request, and one caller cancelling does not cancel the others', async () => {
-    const server = await startServer((_req, res) => setTimeout(() => send(res, 200, INDEX), 200));
+    const server = await startServer((_req, res) => void setTimeout(() => send(res, 200, INDEX), 200));
     const c = client(server);
     const controller = new AbortController();
     const cancelled = c.capabilities({ signal: controller.signal });
