@@ -2,8 +2,9 @@ import { Document } from 'yaml';
 import { type ActionMetadata } from '../schema/metadata';
 import { validateMetadata } from '../schema/validate';
 import { METADATA_ORDER } from './files';
-import { type PositionedProblem } from './positions';
-import { applyValue, positionProblems, readYaml } from './yamlDocument';
+import { sameData } from './lcs';
+import { type PositionedProblem, rangeOf } from './positions';
+import { applyValue, editYaml, positionProblems, readYaml } from './yamlDocument';
 
 export interface ParsedAction {
   /** Present only when the file is valid YAML and valid metadata. */
@@ -17,6 +18,10 @@ export interface ParsedAction {
 export function parseActionYaml(text: string): ParsedAction {
   const parsed = readYaml(text);
   if (parsed.syntaxProblems.length > 0) return { metadata: undefined, value: undefined, problems: parsed.syntaxProblems };
+  if (parsed.value == null) {
+    const problem = { path: [], message: `empty: expected the fields ${METADATA_ORDER.join(', ')}`, range: rangeOf(parsed.lines, 0, 0), severity: 'error' } as const;
+    return { metadata: undefined, value: parsed.value, problems: [problem] };
+  }
   const checked = validateMetadata(parsed.value);
   if (checked.ok) return { metadata: checked.value, value: parsed.value, problems: [] };
   return { metadata: undefined, value: parsed.value, problems: positionProblems(parsed, text, checked.problems) };
@@ -28,9 +33,10 @@ export function parseActionYaml(text: string): ParsedAction {
  */
 export function updateActionYaml(text: string, value: unknown): string {
   const parsed = readYaml(text);
-  if (parsed.syntaxProblems.length > 0) return serializeActionYaml(value);
-  applyValue(parsed.doc, value);
-  return parsed.doc.toString({ lineWidth: 0 });
+  if (parsed.syntaxProblems.length > 0 || parsed.value == null) return serializeActionYaml(value);
+  // The form sends its value on every edit; an unchanged value must leave the text alone.
+  if (sameData(parsed.value, value)) return text;
+  return editYaml(parsed, text, (doc) => applyValue(doc, value));
 }
 
 /** A new action.yaml: the spec's field order first, then any other fields. */

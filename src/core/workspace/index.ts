@@ -1,4 +1,5 @@
 export * from './files';
+export * from './layout';
 export * from './positions';
 export * from './actionYaml';
 export * from './projectFile';

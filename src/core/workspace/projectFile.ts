@@ -1,8 +1,8 @@
-import { isMap, isSeq } from 'yaml';
+import { Document, isMap, isSeq } from 'yaml';
 import { type ApplicationEntry, type ProjectFile, ProjectFileSchema } from '../schema/project';
 import { validateWith } from '../schema/validate';
 import { type PositionedProblem } from './positions';
-import { positionProblems, readYaml } from './yamlDocument';
+import { editYaml, positionProblems, type ParsedYaml, readYaml } from './yamlDocument';
 
 export interface ParsedProject {
   readonly project: ProjectFile | undefined;
@@ -17,28 +17,58 @@ export function parseProjectFile(text: string): ParsedProject {
   return { project: undefined, problems: positionProblems(parsed, text, checked.problems) };
 }
 
-/** The project file with one more application, its comments and layout kept. */
-export function addApplication(text: string, entry: ApplicationEntry): string {
-  const { doc, syntaxProblems } = readYaml(text);
-  if (syntaxProblems.length > 0) throw new Error('customactions.yaml is not valid YAML; fix it first.');
-  if (!isMap(doc.contents)) doc.contents = doc.createNode({});
-  const apps = doc.get('applications', true);
-  const node = doc.createNode({ id: entry.id, name: entry.name, folder: entry.folder });
-  if (isSeq(apps)) {
-    apps.flow = false;
-    apps.add(node);
-  } else doc.set('applications', doc.createNode([node]));
+/** The text of a new customactions.yaml, fields in the order docs/workspace.md shows them. */
+export function serializeProjectFile(project: ProjectFile): string {
+  const { baseUrl, sandbox, applications, ...rest } = project;
+  const doc = new Document({ baseUrl, ...(sandbox ? { sandbox } : {}), applications: applications.map(entryValue), ...rest });
   return doc.toString({ lineWidth: 0 });
 }
 
-/** The project file without the application `id`; other applications and comments are kept. */
+/**
+ * The project file with the application `entry`, its comments and layout kept. An application
+ * already listed under the same id is updated in place rather than listed twice.
+ * Throws when the text is not valid YAML: the caller shows the file's problems instead of editing it.
+ */
+export function addApplication(text: string, entry: ApplicationEntry): string {
+  const parsed = readOrThrow(text);
+  return editYaml(parsed, text, (doc) => {
+    if (!isMap(doc.contents)) doc.contents = doc.createNode({});
+    const apps = doc.get('applications', true);
+    if (!isSeq(apps)) {
+      doc.set('applications', doc.createNode([entryValue(entry)]));
+      return;
+    }
+    const index = apps.items.findIndex((item) => isMap(item) && item.get('id') === entry.id);
+    const existing = index >= 0 ? apps.items[index] : undefined;
+    if (isMap(existing)) {
+      for (const [key, value] of Object.entries(entryValue(entry))) existing.set(key, value);
+      if (entry.name === undefined) existing.delete('name');
+      return;
+    }
+    // An empty list is usually written `[]`; the first entry turns it into a block list.
+    apps.flow = false;
+    apps.add(doc.createNode(entryValue(entry)));
+  });
+}
+
+/** The project file without the application `id`; other applications and comments are kept. Throws on invalid YAML. */
 export function removeApplication(text: string, id: string): string {
-  const { doc, syntaxProblems } = readYaml(text);
-  if (syntaxProblems.length > 0) throw new Error('customactions.yaml is not valid YAML; fix it first.');
-  const apps = doc.get('applications', true);
-  if (!isSeq(apps)) return text;
-  const index = apps.items.findIndex((item) => isMap(item) && item.get('id') === id);
-  if (index < 0) return text;
-  apps.delete(index);
-  return doc.toString({ lineWidth: 0 });
+  const parsed = readOrThrow(text);
+  return editYaml(parsed, text, (doc) => {
+    const apps = doc.get('applications', true);
+    if (!isSeq(apps)) return;
+    const index = apps.items.findIndex((item) => isMap(item) && item.get('id') === id);
+    if (index >= 0) apps.delete(index);
+  });
+}
+
+function entryValue(entry: ApplicationEntry): Record<string, unknown> {
+  const { id, name, folder, ...rest } = entry;
+  return { id, ...(name === undefined ? {} : { name }), folder, ...rest };
+}
+
+function readOrThrow(text: string): ParsedYaml {
+  const parsed = readYaml(text);
+  if (parsed.syntaxProblems.length > 0) throw new Error(`customactions.yaml is not valid YAML (${parsed.syntaxProblems[0]!.message}); fix it first.`);
+  return parsed;
 }

@@ -1,4 +1,6 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import { commonSubsequence, sameData } from './lcs';
+import { mergeLines } from './lineMerge';
 import { type PathSegment, type Problem } from '../schema/validate';
 import { type PositionedProblem, rangeOf, rangeOfPath } from './positions';
 
@@ -35,51 +37,141 @@ export function positionProblems(parsed: ParsedYaml, text: string, problems: rea
   return problems.map((p) => ({ ...p, range: rangeOfPath(parsed.doc, parsed.lines, p.path, text), severity: 'error' as const }));
 }
 
-/**
- * Brings a document to a new value with the smallest change: untouched parts keep their comments,
- * quoting and order; fields the new value lacks are removed; new fields are appended.
- */
-export function applyValue(doc: Document, value: unknown): void {
-  if (!isPlainObject(value) || !isMap(doc.contents)) {
-    doc.contents = doc.createNode(value) as Node;
-    return;
-  }
-  reconcile(doc, [], value);
+/** How the author indents, so what the library prints lines up with the text it is merged into. */
+export interface YamlStyle {
+  readonly indent: number;
+  /** Whether a sequence under a mapping key is indented (`key:\n  - a`) or not (`key:\n- a`). */
+  readonly indentSeq: boolean;
 }
 
-function reconcile(doc: Document, path: readonly PathSegment[], next: unknown): void {
-  const node = path.length === 0 ? doc.contents : doc.getIn(path, true);
+export function inferStyle(text: string): YamlStyle {
+  const nested = /^([ \t]*)[^\s#-][^\n]*:[ \t]*(?:#[^\n]*)?\r?\n([ ]*)(-?)/gm;
+  let indent: number | undefined;
+  let indentSeq: boolean | undefined;
+  for (let match = nested.exec(text); match && (indent === undefined || indentSeq === undefined); match = nested.exec(text)) {
+    const depth = match[2]!.length - match[1]!.length;
+    if (match[3] === '-') indentSeq ??= depth > 0;
+    else if (depth > 0) indent ??= depth;
+    if (match[3] === '-' && depth > 0) indent ??= depth;
+  }
+  return { indent: indent ?? 2, indentSeq: indentSeq ?? true };
+}
+
+export function printYaml(doc: Document, style: YamlStyle): string {
+  return doc.toString({ lineWidth: 0, indent: style.indent, indentSeq: style.indentSeq });
+}
+
+/**
+ * Applies `edit` to the document of `text` and returns the new text, changed only where the edit
+ * changed something: the library's print of the edit is merged into the author's text line by line,
+ * and the merge is kept only if it reads back to exactly the edited value (otherwise the plain print,
+ * which still keeps comments and order, is returned).
+ */
+export function editYaml(parsed: ParsedYaml, text: string, edit: (doc: Document) => void): string {
+  const style = inferStyle(text);
+  const before = printYaml(parsed.doc, style);
+  edit(parsed.doc);
+  const after = printYaml(parsed.doc, style);
+  if (after === before) return text;
+  const merged = mergeLines(before, text, after);
+  if (merged !== undefined && readsAs(merged, parsed.doc.toJS({ maxAliasCount: 100 }))) return merged;
+  return after;
+}
+
+function readsAs(text: string, expected: unknown): boolean {
+  const doc = parseDocument(text, { uniqueKeys: true });
+  if (doc.errors.length > 0) return false;
+  try {
+    return sameData(doc.toJS({ maxAliasCount: 100 }), expected);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Brings a document to a new value with the smallest change: untouched parts keep their comments,
+ * quoting and order; fields the new value lacks are removed; new fields go after the field that
+ * precedes them in the new value; list items are matched by their `name` or `id` (or whole value),
+ * so removing or inserting one keeps the comments of the others with them.
+ */
+export function applyValue(doc: Document, value: unknown): void {
+  doc.contents = reconcile(doc, doc.contents, value) as Node;
+}
+
+function reconcile(doc: Document, node: unknown, next: unknown): unknown {
   if (isPlainObject(next) && isMap(node)) {
-    const keys = new Set(Object.keys(next));
-    for (const pair of [...node.items]) {
-      const key = isScalar(pair.key) ? pair.key.value : pair.key;
-      if (typeof key === 'string' && !keys.has(key)) node.delete(pair.key);
-    }
-    for (const [key, child] of Object.entries(next)) {
-      if (child === undefined) {
-        doc.deleteIn([...path, key]);
-        continue;
-      }
-      if (node.has(key)) reconcile(doc, [...path, key], child);
-      else doc.setIn([...path, key], child);
-    }
-    return;
+    reconcileMap(doc, node, next);
+    return node;
   }
   if (Array.isArray(next) && isSeq(node)) {
-    while (node.items.length > next.length) node.items.pop();
-    next.forEach((child, index) => {
-      if (index < node.items.length) reconcile(doc, [...path, index], child);
-      else node.add(doc.createNode(child));
-    });
-    return;
+    reconcileSeq(doc, node, next);
+    return node;
   }
-  if (isScalar(node) && node.value === next) return;
-  if (isScalar(node) && isPrimitive(next)) {
-    // Keeps the scalar's comments and style; only the value changes.
-    node.value = next;
-    return;
+  if (isScalar(node) && isPrimitive(next) && typeof node.value === typeof next) {
+    // Keeps the scalar's comments and quoting; only the value changes.
+    if (node.value !== next) {
+      node.value = next;
+      // A block scalar (`|`, `>`) for a text that no longer has a line break would read oddly.
+      if (typeof next === 'string' && !next.includes('\n') && (node.type === 'BLOCK_FOLDED' || node.type === 'BLOCK_LITERAL')) delete node.type;
+    }
+    return node;
   }
-  doc.setIn(path, next);
+  const created = doc.createNode(next);
+  // A replaced node keeps the comments that were around it.
+  if (isNode(node) && isNode(created)) {
+    created.commentBefore = node.commentBefore;
+    created.comment = node.comment;
+  }
+  return created;
+}
+
+function reconcileMap(doc: Document, node: YAMLMap, next: Record<string, unknown>): void {
+  const wanted = Object.keys(next).filter((key) => next[key] !== undefined);
+  node.items = node.items.filter((pair) => wanted.includes(keyText(pair)));
+  wanted.forEach((key, index) => {
+    const pair = node.items.find((p) => keyText(p) === key);
+    if (pair) {
+      pair.value = reconcile(doc, pair.value, next[key]);
+      return;
+    }
+    const previous = wanted.slice(0, index).reverse().find((k) => node.items.some((p) => keyText(p) === k));
+    const at = previous === undefined ? 0 : node.items.findIndex((p) => keyText(p) === previous) + 1;
+    node.items.splice(at, 0, doc.createPair(key, next[key]));
+  });
+}
+
+function reconcileSeq(doc: Document, node: YAMLSeq, next: readonly unknown[]): void {
+  const old = node.items;
+  const oldIds = old.map((item) => identity(isNode(item) ? item.toJSON() : item));
+  const newIds = next.map(identity);
+  const items: unknown[] = [];
+  let io = 0;
+  let inext = 0;
+  // Between two items matched by identity, the others pair up by position (an edit in place).
+  const fillGap = (oldEnd: number, newEnd: number) => {
+    for (; inext < newEnd; inext++, io++) items.push(io < oldEnd ? reconcile(doc, old[io], next[inext]) : doc.createNode(next[inext]));
+    io = oldEnd;
+  };
+  for (const [oi, ni] of commonSubsequence(oldIds, newIds)) {
+    fillGap(oi, ni);
+    items.push(reconcile(doc, old[oi], next[ni]));
+    io = oi + 1;
+    inext = ni + 1;
+  }
+  fillGap(old.length, next.length);
+  node.items = items;
+}
+
+function keyText(pair: Pair): string {
+  return String(isScalar(pair.key) ? pair.key.value : pair.key);
+}
+
+function identity(value: unknown): string {
+  if (isPlainObject(value)) {
+    if (typeof value.name === 'string') return `name:${value.name}`;
+    if (typeof value.id === 'string') return `id:${value.id}`;
+  }
+  return `value:${JSON.stringify(value)}`;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
