@@ -10,7 +10,7 @@ export function actionFolderName(key: string): string {
 }
 
 /**
- * Keys listed more than once among the actions of one application, with the folders holding
+ * Keys (lower-cased) listed more than once among the actions of one application, with the folders holding
  * each. The server refuses a second action with the same key (409), so the workspace reports it
  * before pushing. Keys that differ only in case are reported too: their folders would be one
  * folder on a case-insensitive file system.

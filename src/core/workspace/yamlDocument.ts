@@ -1,7 +1,7 @@
 import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import { commonSubsequence, sameData } from './lcs';
 import { mergeLines } from './lineMerge';
-import { type PathSegment, type Problem } from '../schema/validate';
+import { type Problem } from '../schema/validate';
 import { type PositionedProblem, rangeOf, rangeOfPath } from './positions';
 
 export interface ParsedYaml {
