@@ -1,4 +1,5 @@
-import { type ActionMetadata, type Parameter, type ParameterType, type PropertyType, type ResultType, type SimpleType } from '../schema/metadata';
+import { type ActionMetadata, type ParameterType, type PropertyType, type ResultType, type SimpleType } from '../schema/metadata';
+import { quote, typeKey } from './literals';
 
 export const GENERATED_HEADER = '// Generated from action.yaml by Custom Actions. Do not edit: it is rewritten when the metadata changes.';
 
@@ -7,43 +8,60 @@ export const GENERATED_HEADER = '// Generated from action.yaml by Custom Actions
  * always gives the same bytes, so regenerating never shows up as a change.
  */
 export function generateTypes(metadata: ActionMetadata): string {
+  const choiceNames = choiceTypeNames(metadata);
   const out: string[] = [GENERATED_HEADER, ''];
   for (const p of metadata.parameters) {
-    if (typeof p.type === 'object' && (p.type.type === 'single-choice' || p.type.type === 'multiple-select')) {
-      out.push(`/** The choices of ${p.name}. */`, `export type ${pascal(p.name)}Choice = ${union(p.type.choices.map((c) => c.id))};`, '');
-    }
+    const name = choiceNames.get(p.name);
+    if (name === undefined || typeof p.type !== 'object' || p.type.type === 'collection') continue;
+    const labels = p.type.choices.map((c) => `- ${quote(c.id)}: ${c.label}`);
+    out.push(docComment([`The choices of ${p.name}, by id:`, ...labels], '')!, `export type ${name} = ${union(p.type.choices.map((c) => c.id))};`, '');
   }
   out.push('/** The parameters of the action, by name. */', 'export interface Inputs {');
   for (const p of metadata.parameters) {
-    const doc = docComment([p.description, simpleNote(p.type)], '  ');
+    const doc = docComment([p.description, note(p.type)], '  ');
     if (doc) out.push(doc);
-    out.push(`  ${propertyName(p.name)}: ${parameterType(p)};`);
+    out.push(`  ${typeKey(p.name)}: ${parameterType(p.type, choiceNames.get(p.name))};`);
   }
   out.push('}', '');
-  const resultDoc = docComment([metadata.result.description], '');
+  const resultDoc = docComment([metadata.result.description, note(metadata.result.type)], '');
   if (resultDoc) out.push(resultDoc);
   out.push(`export type Result = ${resultType(metadata.result.type)};`, '');
   out.push(
     '/** The arguments of main, in the order of the parameters. */',
-    `export type MainParameters = [${metadata.parameters.map((p) => `${p.name}: ${parameterType(p)}`).join(', ')}];`,
+    `export type MainParameters = [${metadata.parameters.map((p) => `${p.name}: ${parameterType(p.type, choiceNames.get(p.name))}`).join(', ')}];`,
     '',
+    '/** The type of main in main.ts. */',
     'export type Main = (...args: MainParameters) => Result | Promise<Result>;',
     '',
   );
   return out.join('\n');
 }
 
-function parameterType(p: Parameter): string {
-  return typeText(p.type, p.name);
+/**
+ * `<PascalName>Choice` for each choice parameter. Different parameter names can give the same
+ * PascalCase name (`a_b` and `aB`); later ones get a number, in parameter order.
+ */
+export function choiceTypeNames(metadata: ActionMetadata): Map<string, string> {
+  const names = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const p of metadata.parameters) {
+    if (typeof p.type !== 'object' || p.type.type === 'collection') continue;
+    const base = `${pascal(p.name)}Choice`;
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
+    taken.add(name);
+    names.set(p.name, name);
+  }
+  return names;
 }
 
-function typeText(type: ParameterType, name: string): string {
+function parameterType(type: ParameterType, choiceName: string | undefined): string {
   if (typeof type === 'string') return simple(type);
   switch (type.type) {
     case 'single-choice':
-      return `${pascal(name)}Choice`;
+      return choiceName ?? union(type.choices.map((c) => c.id));
     case 'multiple-select':
-      return `${pascal(name)}Choice[]`;
+      return `${choiceName ?? `(${union(type.choices.map((c) => c.id))})`}[]`;
     case 'collection':
       return `${simple(type.items)}[]`;
   }
@@ -52,7 +70,10 @@ function typeText(type: ParameterType, name: string): string {
 function resultType(type: ResultType): string {
   if (typeof type === 'string') return simple(type);
   if (type.type === 'collection') return `${simple(type.items)}[]`;
-  const lines = Object.entries(type.properties).map(([name, p]) => `  ${propertyName(name)}: ${propertyType(p.type)};`);
+  const lines = Object.entries(type.properties).flatMap(([name, p]) => {
+    const doc = docComment([note(p.type)], '  ');
+    return [...(doc ? [doc] : []), `  ${typeKey(name)}: ${propertyType(p.type)};`];
+  });
   return `{\n${lines.join('\n')}\n}`;
 }
 
@@ -64,26 +85,24 @@ function simple(type: SimpleType): string {
   return type === 'number' ? 'number' : 'string';
 }
 
-function simpleNote(type: ParameterType): string | undefined {
+/** What a plain `string` does not say: the format the platform gives or expects. */
+function note(type: ParameterType | ResultType): string | undefined {
+  const inCollection = typeof type === 'object' && type.type === 'collection';
   const base = typeof type === 'string' ? type : type.type === 'collection' ? type.items : undefined;
-  if (base === 'datetime') return 'A date and time as an ISO 8601 string.';
-  if (base === 'email') return 'An e-mail address.';
-  return undefined;
+  const format = base === 'datetime' ? 'a date and time as an ISO 8601 string' : base === 'email' ? 'an e-mail address' : undefined;
+  if (format === undefined) return undefined;
+  return inCollection ? `Each item is ${format}.` : `${format.charAt(0).toUpperCase()}${format.slice(1)}.`;
 }
 
-function docComment(parts: readonly (string | undefined)[], indent: string): string | undefined {
+export function docComment(parts: readonly (string | undefined)[], indent: string): string | undefined {
   const text = parts.filter((p): p is string => !!p && p.trim() !== '').map((p) => p.replace(/\*\//g, '*\\/'));
   if (text.length === 0) return undefined;
-  const lines = text.join('\n').split('\n');
+  const lines = text.join('\n').split(/\r?\n/);
   return lines.length === 1 ? `${indent}/** ${lines[0]} */` : [`${indent}/**`, ...lines.map((l) => `${indent} * ${l}`.trimEnd()), `${indent} */`].join('\n');
 }
 
 function union(ids: readonly string[]): string {
-  return ids.length === 0 ? 'never' : ids.map((id) => JSON.stringify(id)).join(' | ');
-}
-
-function propertyName(name: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
+  return ids.length === 0 ? 'never' : ids.map(quote).join(' | ');
 }
 
 export function pascal(name: string): string {

@@ -1,1 +1,2 @@
 export * from './generateTypes';
+export * from './literals';
