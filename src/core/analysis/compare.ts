@@ -1,0 +1,134 @@
+import type ts from 'typescript';
+import { type ActionMetadata } from '../schema/metadata';
+import { generateTypes } from '../typegen/generateTypes';
+import { locateMain, type LocatedMain, parameterList } from './findMain';
+import { createActionProgram } from './program';
+import { rangeOf, rangeOfNode } from './range';
+import { awaitedReturnType, formOfTsType, parameterType } from './tsTypeForm';
+import {
+  choiceDifference,
+  describeForm,
+  formOfParameterType,
+  formOfResultType,
+  parameterAccepts,
+  propertyDifference,
+  resultFits,
+  type TypeForm,
+} from './typeForms';
+import { type CompareOptions, type Mismatch } from './types';
+
+/**
+ * Where main.ts disagrees with action.yaml, each mismatch pointing at the exact parameter, name or
+ * return type. An empty list means the platform can call main as the metadata describes it.
+ */
+export function compareWithMetadata(source: string, metadata: ActionMetadata, options: CompareOptions = {}): Mismatch[] {
+  const { checker, main: file } = createActionProgram(source, options.generatedSource ?? generateTypes(metadata), options.fileName);
+  const main = locateMain(file);
+  if (!main) {
+    return [{ kind: 'missing-main', message: 'This file defines no function main; the platform calls main with the parameters of the metadata.', range: rangeOf(file, 0, 0) }];
+  }
+  return [...compareParameters(file, checker, main, metadata), ...compareResult(file, checker, main, metadata)];
+}
+
+function compareParameters(file: ts.SourceFile, checker: ts.TypeChecker, main: LocatedMain, metadata: ActionMetadata): Mismatch[] {
+  const expected = metadata.parameters;
+  const actual = main.fn.parameters;
+  const mismatches: Mismatch[] = [];
+
+  if (actual.length !== expected.length) {
+    const list = parameterList(file, main.fn);
+    const extra = actual.slice(expected.length);
+    const first = extra[0];
+    const last = extra[extra.length - 1];
+    const range =
+      first && last
+        ? rangeOf(file, first.getStart(file), last.getEnd())
+        : list
+          ? rangeOf(file, list.open.getStart(file), list.close.getEnd())
+          : rangeOfNode(file, main.fn.parameters[0] ?? main.fn);
+    const names = expected.map((p) => p.name).join(', ');
+    mismatches.push({
+      kind: 'count',
+      message:
+        actual.length > expected.length
+          ? `main takes ${actual.length} parameters but the metadata declares ${expected.length}${names ? ` (${names})` : ''}; the platform passes nothing for ${extra.map((p) => p.name.getText(file)).join(', ')}.`
+          : `main takes ${actual.length} parameters but the metadata declares ${expected.length} (${names}).`,
+      expected: String(expected.length),
+      actual: String(actual.length),
+      range,
+    });
+  }
+
+  const actualNames = actual.map((p) => p.name.getText(file));
+  const expectedNames = expected.map((p) => p.name);
+  actual.forEach((parameter, index) => {
+    const name = actualNames[index] ?? '';
+    const nameRange = rangeOfNode(file, parameter.name);
+    // The metadata parameter this one stands for: the same name anywhere, else whatever sits at its position.
+    let partner = expectedNames.indexOf(name);
+    if (partner >= 0 && partner !== index) {
+      mismatches.push({
+        kind: 'order',
+        message: `${name} is parameter ${index + 1} of main but parameter ${partner + 1} in the metadata; the platform passes arguments by position.`,
+        index,
+        expected: expectedNames[index] ?? '(none)',
+        actual: name,
+        range: nameRange,
+      });
+    } else if (partner < 0) {
+      const atPosition = expectedNames[index];
+      if (atPosition === undefined) return;
+      mismatches.push({
+        kind: 'name',
+        message: `Parameter ${index + 1} of main is ${name} but the metadata calls it ${atPosition}.`,
+        index,
+        expected: atPosition,
+        actual: name,
+        range: nameRange,
+      });
+      // A renamed parameter is still the one at its position, unless that name sits elsewhere in main.
+      if (actualNames.includes(atPosition)) return;
+      partner = index;
+    }
+    const declared = expected[partner];
+    if (!declared) return;
+    const want = formOfParameterType(declared.type);
+    const have = formOfTsType(checker, parameterType(checker, parameter));
+    if (parameterAccepts(have, want)) return;
+    mismatches.push({
+      kind: 'type',
+      message: `${name} is declared as ${describeForm(have)} but the metadata gives ${describeForm(want)}${detail(have, want)}.`,
+      index,
+      expected: describeForm(want),
+      actual: describeForm(have),
+      range: parameter.type ? rangeOfNode(file, parameter.type) : nameRange,
+    });
+  });
+  return mismatches;
+}
+
+function compareResult(file: ts.SourceFile, checker: ts.TypeChecker, main: LocatedMain, metadata: ActionMetadata): Mismatch[] {
+  const returned = awaitedReturnType(checker, main.fn);
+  if (!returned) return [];
+  const want = formOfResultType(metadata.result.type);
+  const have = formOfTsType(checker, returned);
+  if (resultFits(have, want)) return [];
+  const range = main.fn.type ? rangeOfNode(file, main.fn.type) : main.name ? rangeOfNode(file, main.name) : rangeOf(file, main.fn.getStart(file), main.fn.getStart(file));
+  return [
+    {
+      kind: 'result',
+      message: `main returns ${describeForm(have)} but the metadata's result is ${describeForm(want)}${detail(have, want)}.`,
+      expected: describeForm(want),
+      actual: describeForm(have),
+      range,
+    },
+  ];
+}
+
+function detail(have: TypeForm, want: TypeForm): string {
+  let difference = '';
+  if ((have.kind === 'choice' || have.kind === 'multiple') && have.kind === want.kind) difference = choiceDifference(have.ids, want.ids);
+  else if (have.kind === 'object' && want.kind === 'object') difference = propertyDifference(have, want);
+  else if (have.kind === 'unsupported') difference = have.reason;
+  return difference ? ` (${difference})` : '';
+}

@@ -1,0 +1,10 @@
+/**
+ * The analysis of main.ts, bundled on its own (dist/analysis.js) because it carries the TypeScript
+ * compiler; the extension loads it on first need. mightDefineMain lives in quickCheck.ts, outside
+ * this bundle's weight.
+ */
+export { findMain } from './findMain';
+export { compareWithMetadata } from './compare';
+export { configureLibFolder } from './program';
+export { mightDefineMain } from './quickCheck';
+export type * from './types';

@@ -1,0 +1,108 @@
+import ts from 'typescript';
+import { MINIMAL_LIB } from './minimalLib';
+
+/** Where the in-memory files live; virtual, never read from or written to disk. */
+const ACTION_FOLDER = '/action';
+const LIB_FOLDER = '/lib';
+const MINIMAL_LIB_NAME = 'lib.minimal.d.ts';
+
+const options: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  strict: true,
+  noEmit: true,
+  allowImportingTsExtensions: true,
+  skipLibCheck: true,
+  types: [],
+};
+
+/** Lib files parse once per process: they are most of the work of a program, and never change. */
+const libFiles = new Map<string, ts.SourceFile | undefined>();
+let libFolderOnDisk: string | null | undefined;
+
+/**
+ * Where the standard lib .d.ts files are on disk. By default the folder next to the compiler; a
+ * bundle has none there, so the extension can point at another copy (VS Code ships one). Without
+ * any, a small built-in lib covers the types main's signature can use.
+ */
+export function configureLibFolder(folder: string | undefined): void {
+  libFolderOnDisk = folder ?? undefined;
+  libFiles.clear();
+}
+
+function libFolder(): string | null {
+  if (libFolderOnDisk === undefined) {
+    const folder = parentOf(ts.getDefaultLibFilePath(options));
+    libFolderOnDisk = ts.sys.fileExists(joinPath(folder, 'lib.es2022.d.ts')) ? folder : null;
+  }
+  return libFolderOnDisk ?? null;
+}
+
+function defaultLibName(): string {
+  return libFolder() === null ? MINIMAL_LIB_NAME : 'lib.es2022.d.ts';
+}
+
+function libText(name: string): string | undefined {
+  if (name === MINIMAL_LIB_NAME) return MINIMAL_LIB;
+  const folder = libFolder();
+  return folder === null ? undefined : ts.sys.readFile(joinPath(folder, name));
+}
+
+function libSourceFile(path: string): ts.SourceFile | undefined {
+  if (!libFiles.has(path)) {
+    const text = libText(path.slice(LIB_FOLDER.length + 1));
+    libFiles.set(path, text === undefined ? undefined : ts.createSourceFile(path, text, ts.ScriptTarget.ES2022, true));
+  }
+  return libFiles.get(path);
+}
+
+export interface ActionProgram {
+  readonly program: ts.Program;
+  readonly checker: ts.TypeChecker;
+  readonly main: ts.SourceFile;
+}
+
+/** main.ts (and action.generated.ts beside it, when given) type-checked together with the standard lib. */
+export function createActionProgram(mainSource: string, generatedSource: string | undefined, fileName = 'main.ts'): ActionProgram {
+  const mainPath = `${ACTION_FOLDER}/${baseName(fileName)}`;
+  const files = new Map<string, string>([[mainPath, mainSource]]);
+  if (generatedSource !== undefined) files.set(`${ACTION_FOLDER}/action.generated.ts`, generatedSource);
+
+  const host: ts.CompilerHost = {
+    getSourceFile: (path, languageVersion) => {
+      if (path.startsWith(`${LIB_FOLDER}/`)) return libSourceFile(path);
+      const text = files.get(path);
+      return text === undefined ? undefined : ts.createSourceFile(path, text, languageVersion, true, ts.ScriptKind.TS);
+    },
+    getDefaultLibFileName: () => `${LIB_FOLDER}/${defaultLibName()}`,
+    getDefaultLibLocation: () => LIB_FOLDER,
+    writeFile: () => undefined,
+    getCurrentDirectory: () => ACTION_FOLDER,
+    getDirectories: () => [],
+    directoryExists: (path) => path === ACTION_FOLDER || path === LIB_FOLDER,
+    fileExists: (path) => files.has(path) || (path.startsWith(`${LIB_FOLDER}/`) && libSourceFile(path) !== undefined),
+    readFile: (path) => files.get(path) ?? (path.startsWith(`${LIB_FOLDER}/`) ? libSourceFile(path)?.text : undefined),
+    getCanonicalFileName: (path) => path,
+    useCaseSensitiveFileNames: () => true,
+    getNewLine: () => '\n',
+  };
+  const program = ts.createProgram({ rootNames: [mainPath], options, host });
+  const main = program.getSourceFile(mainPath);
+  if (!main) throw new Error('the in-memory main file did not load');
+  return { program, checker: program.getTypeChecker(), main };
+}
+
+function baseName(fileName: string): string {
+  const name = fileName.split(/[\\/]/).pop() ?? 'main.ts';
+  return /\.ts$/.test(name) ? name : 'main.ts';
+}
+
+// The lib folder is a real path of the machine; ts.sys takes either separator.
+function parentOf(path: string): string {
+  return path.replace(/[\\/][^\\/]*$/, '');
+}
+
+function joinPath(folder: string, name: string): string {
+  return `${folder}/${name}`;
+}
