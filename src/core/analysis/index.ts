@@ -8,3 +8,5 @@ export { compareWithMetadata } from './compare';
 export { configureLibFolder } from './program';
 export { mightDefineMain } from './quickCheck';
 export type * from './types';
+export { inferFromMain, metadataFromSignature } from './infer';
+export { applyEdits, signatureFromMetadata } from './rewrite';
