@@ -21,6 +21,24 @@ result:
   type: number
 `;
 
+const HAND_WRITTEN = `# head
+key: k   # spaced comment
+name: N
+description: >
+  folded
+  text
+developerEmail: a@b.co
+parameters:
+- name: a   # first
+  type: text
+# before b
+- name: b
+  type: {type: collection, items: number}
+- name: c
+  type: number
+result: {type: text}
+`;
+
 describe('action.yaml', () => {
   it('reads valid metadata, keeping unknown fields in the value', () => {
     const parsed = parseActionYaml(ACTION);
@@ -72,6 +90,91 @@ describe('action.yaml', () => {
     const value = structuredClone(parseActionYaml(ACTION).value) as Record<string, unknown>;
     delete value.owner;
     assert.equal(updateActionYaml(ACTION, value), ACTION.replace('owner: team-a\n', ''));
+  });
+
+  it('returns the text untouched when the value did not change, whatever its style', () => {
+    const styled = HAND_WRITTEN;
+    assert.equal(updateActionYaml(styled, parseActionYaml(styled).value), styled);
+  });
+
+  it('changes only the edited lines of a hand-written file (flow maps, folded text, unindented lists, spacing)', () => {
+    const value = structuredClone(parseActionYaml(HAND_WRITTEN).value) as Record<string, unknown>;
+    value.name = 'New name';
+    (value.parameters as unknown[]).splice(1, 1);
+    assert.equal(
+      updateActionYaml(HAND_WRITTEN, value),
+      HAND_WRITTEN.replace('name: N\n', 'name: New name\n').replace('# before b\n- name: b\n  type: {type: collection, items: number}\n', ''),
+    );
+  });
+
+  it('inserts a list item where the value has it, keeping the comments of its neighbours', () => {
+    const value = structuredClone(parseActionYaml(HAND_WRITTEN).value) as Record<string, unknown>;
+    (value.parameters as unknown[]).splice(0, 0, { name: 'z', type: 'email' });
+    assert.equal(updateActionYaml(HAND_WRITTEN, value), HAND_WRITTEN.replace('parameters:\n', 'parameters:\n- name: z\n  type: email\n'));
+  });
+
+  it('keeps a renamed item\'s comments with it', () => {
+    const value = structuredClone(parseActionYaml(ACTION).value) as { parameters: { name: string }[] };
+    value.parameters[0]!.name = 'firm';
+    assert.equal(updateActionYaml(ACTION, value), ACTION.replace('- name: company', '- name: firm'));
+  });
+
+  it('adds a missing field after the field that precedes it in the value', () => {
+    const text = ACTION.replace('description: Scores a lead\n', '');
+    const value = { ...(parseActionYaml(text).value as Record<string, unknown>) };
+    const ordered = { key: value.key, name: value.name, description: 'Back again', ...value };
+    assert.equal(updateActionYaml(text, ordered), ACTION.replace('description: Scores a lead', 'description: Back again'));
+  });
+
+  it('replaces a simple type by a type object', () => {
+    const value = structuredClone(parseActionYaml(ACTION).value) as { parameters: { type: unknown }[] };
+    value.parameters[0]!.type = { type: 'collection', items: 'text' };
+    assert.equal(updateActionYaml(ACTION, value), ACTION.replace('    type: text\n', '    type:\n      type: collection\n      items: text\n'));
+  });
+
+  it('is stable: applying the same value twice changes nothing more', () => {
+    const value = structuredClone(parseActionYaml(HAND_WRITTEN).value) as Record<string, unknown>;
+    value.description = 'Short now';
+    (value.parameters as unknown[]).push({ name: 'd', type: 'number', description: 'with: a colon' });
+    const once = updateActionYaml(HAND_WRITTEN, value);
+    assert.equal(updateActionYaml(once, value), once);
+    assert.deepEqual(parseActionYaml(once).value, value);
+    assert.ok(once.startsWith('# head\nkey: k   # spaced comment\n'), once);
+  });
+
+  it('keeps CRLF line ends', () => {
+    const crlf = ACTION.replace(/\n/g, '\r\n');
+    const value = { ...(parseActionYaml(crlf).value as Record<string, unknown>), name: 'Renamed' };
+    assert.equal(updateActionYaml(crlf, value), crlf.replace('name: Score lead', 'name: Renamed'));
+  });
+
+  it('writes a whole new file when the old text is not YAML or is empty', () => {
+    const value = parseActionYaml(ACTION).value;
+    assert.equal(updateActionYaml('key: [', value), serializeActionYaml(value));
+    assert.equal(updateActionYaml('', value), serializeActionYaml(value));
+  });
+
+  it('positions problems deep in lists and in object results', () => {
+    const text = ACTION.replace('        - id: gold\n          label: Gold\n', '        - id: gold\n          label: Gold\n        - id: gold\n          label: Again\n').replace('  type: number\n', '  type:\n    type: object\n    properties:\n      a b:\n        type: text\n');
+    const found = parseActionYaml(text).problems.map((p) => ({ path: p.path.join('.'), line: p.range.start.line, character: p.range.start.character, message: p.message }));
+    assert.deepEqual(found, [
+      { path: 'parameters.1.type.choices.1.id', line: 16, character: 14, message: 'duplicate choice id "gold" (also at [0])' },
+      { path: 'result.type.properties.a b', line: 22, character: 6, message: 'property name must not contain whitespace' },
+    ]);
+  });
+
+  it('reports an empty file as one problem', () => {
+    const parsed = parseActionYaml('# nothing yet\n');
+    assert.deepEqual(parsed.problems.map((p) => p.message), ['empty: expected the fields key, name, description, developerEmail, parameters, result']);
+  });
+
+  it('positions YAML errors: a duplicate key and a bad indent', () => {
+    const duplicate = parseActionYaml('key: a\nkey: b\n');
+    assert.equal(duplicate.problems.length, 1);
+    assert.equal(duplicate.problems[0]?.range.start.line, 1);
+    assert.match(duplicate.problems[0]?.message ?? '', /unique/i);
+    const bad = parseActionYaml('key: a\nname: [x\n');
+    assert.ok(bad.problems.every((p) => p.range.start.offset <= 'key: a\nname: [x\n'.length));
   });
 
   it('writes a new file in the spec order', () => {

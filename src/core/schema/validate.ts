@@ -7,6 +7,8 @@ export type PathSegment = string | number;
 export interface Problem {
   readonly path: readonly PathSegment[];
   readonly message: string;
+  /** The problem is with the name at the end of the path (an object result's property name), not its value. */
+  readonly onKey?: boolean;
 }
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; problems: Problem[] };
@@ -56,7 +58,10 @@ function flatten(issue: Issue, prefix: readonly PathSegment[], root: unknown): P
     const value = valueAt(root, path);
     return [{ path, message: `${value === undefined ? 'required' : `unknown ${issue.discriminator} ${JSON.stringify(value)}`}; expected one of ${options.map((o) => `"${String(o)}"`).join(', ')}` }];
   }
-  if ((issue.code === 'invalid_key' || issue.code === 'invalid_element') && issue.issues.length > 0) {
+  if (issue.code === 'invalid_key' && issue.issues.length > 0) {
+    return issue.issues.flatMap((inner) => flatten(inner, path, root).map((p) => ({ ...p, onKey: true })));
+  }
+  if (issue.code === 'invalid_element' && issue.issues.length > 0) {
     return issue.issues.flatMap((inner) => flatten(inner, path, root));
   }
   if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && valueAt(root, path) === undefined) return [{ path, message: 'required' }];

@@ -1,4 +1,4 @@
-import { type Document, type LineCounter, isNode, type Node } from 'yaml';
+import { type Document, type LineCounter, isMap, isNode, isScalar, type Node } from 'yaml';
 import { type PathSegment } from '../schema/validate';
 
 export interface Position {
@@ -33,7 +33,12 @@ function position(lines: LineCounter, offset: number): Position {
  * The source range that a schema problem at `path` is about: the deepest node of the path that
  * exists in the document (a missing field points at its parent), or the whole document.
  */
-export function rangeOfPath(doc: Document, lines: LineCounter, path: readonly PathSegment[], text: string): Range {
+export function rangeOfPath(doc: Document, lines: LineCounter, path: readonly PathSegment[], text: string, onKey = false): Range {
+  const parent = onKey && path.length > 0 ? doc.getIn(path.slice(0, -1), true) : undefined;
+  if (isMap(parent)) {
+    const pair = parent.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === path[path.length - 1]);
+    if (isNode(pair?.key) && pair.key.range) return rangeOf(lines, pair.key.range[0], pair.key.range[1]);
+  }
   for (let depth = path.length; depth >= 0; depth--) {
     const node = doc.getIn(path.slice(0, depth), true);
     if (isNode(node) && (node as Node).range) {

@@ -34,7 +34,7 @@ export function readYaml(text: string): ParsedYaml {
 }
 
 export function positionProblems(parsed: ParsedYaml, text: string, problems: readonly Problem[]): PositionedProblem[] {
-  return problems.map((p) => ({ ...p, range: rangeOfPath(parsed.doc, parsed.lines, p.path, text), severity: 'error' as const }));
+  return problems.map((p) => ({ ...p, range: rangeOfPath(parsed.doc, parsed.lines, p.path, text, p.onKey), severity: 'error' as const }));
 }
 
 /** How the author indents, so what the library prints lines up with the text it is merged into. */
@@ -42,6 +42,8 @@ export interface YamlStyle {
   readonly indent: number;
   /** Whether a sequence under a mapping key is indented (`key:\n  - a`) or not (`key:\n- a`). */
   readonly indentSeq: boolean;
+  /** Files written on Windows keep their CRLF line ends. */
+  readonly eol: '\n' | '\r\n';
 }
 
 export function inferStyle(text: string): YamlStyle {
@@ -54,11 +56,12 @@ export function inferStyle(text: string): YamlStyle {
     else if (depth > 0) indent ??= depth;
     if (match[3] === '-' && depth > 0) indent ??= depth;
   }
-  return { indent: indent ?? 2, indentSeq: indentSeq ?? true };
+  return { indent: indent ?? 2, indentSeq: indentSeq ?? true, eol: text.includes('\r\n') ? '\r\n' : '\n' };
 }
 
 export function printYaml(doc: Document, style: YamlStyle): string {
-  return doc.toString({ lineWidth: 0, indent: style.indent, indentSeq: style.indentSeq });
+  const text = doc.toString({ lineWidth: 0, indent: style.indent, indentSeq: style.indentSeq });
+  return style.eol === '\n' ? text : text.replace(/\n/g, style.eol);
 }
 
 /**
