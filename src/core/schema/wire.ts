@@ -96,6 +96,8 @@ export type ProblemCode =
   | 'payload-too-large'
   | 'validation-failed'
   | 'key-conflict'
+  /** A count limit (such as actions per application) is reached. */
+  | 'limit-reached'
   | 'invalid-code'
   | 'no-implementation'
   | 'invalid-inputs'

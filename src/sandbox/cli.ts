@@ -1,0 +1,84 @@
+/**
+ * `node dist/sandbox.js [--port N] [--data DIR] [--demo] [--json] [--ensure-app ID[:NAME]]…`
+ * (or `npm run sandbox -- …`). With --json, stdout carries exactly one line once the sandbox is
+ * ready: {"url", "applications": [{id, name, key}]}; everything else goes to stderr.
+ */
+import { parseArgs } from 'node:util';
+import { startSandbox } from './index';
+
+const USAGE = `usage: sandbox [--port N] [--data DIR] [--demo] [--json] [--ensure-app ID[:NAME]]...
+  --port N              port on 127.0.0.1 (0 or absent: a free one)
+  --data DIR            keep the data in DIR (absent: in memory, gone on exit)
+  --demo                create the demo applications demo-crm and demo-helpdesk with example actions
+  --ensure-app ID:NAME  create the application (or rename it) and mint a new key for it; repeatable
+  --json                print one JSON line {"url", "applications"} when ready, nothing else on stdout`;
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: 'string' },
+        data: { type: 'string' },
+        demo: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        'ensure-app': { type: 'string', multiple: true, default: [] },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    return usage(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) {
+    process.stderr.write(`${USAGE}\n`);
+    return;
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return usage(`--port must be a port number, not "${values.port}"`);
+  const applications = values['ensure-app'].map((spec) => {
+    const colon = spec.indexOf(':');
+    const id = colon < 0 ? spec : spec.slice(0, colon);
+    const name = colon < 0 ? '' : spec.slice(colon + 1);
+    return { id, name };
+  });
+  const sandbox = await startSandbox({ port, dataDir: values.data, demo: values.demo, applications });
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify({ url: sandbox.url, applications: sandbox.applications })}\n`);
+  } else {
+    process.stderr.write(`Custom actions sandbox listening on ${sandbox.url}${values.data ? ` (data in ${values.data})` : ' (in memory)'}\n`);
+    for (const app of sandbox.applications) process.stderr.write(`  ${app.id} (${app.name}): Authorization: Bearer ${app.key}\n`);
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`sandbox: ${signal}, closing\n`);
+    sandbox.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`sandbox: close failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  // The extension's child process: when the parent goes, so does the sandbox.
+  process.on('disconnect', () => stop('disconnect'));
+}
+
+function usage(message: string): void {
+  process.stderr.write(`sandbox: ${message}\n${USAGE}\n`);
+  process.exitCode = 2;
+}
+
+process.on('uncaughtException', (error) => {
+  // The server never throws here by design; if it does, keep serving and say so.
+  process.stderr.write(`sandbox: uncaught exception: ${error.stack ?? error.message}\n`);
+});
+
+main().catch((error: unknown) => {
+  process.stderr.write(`sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

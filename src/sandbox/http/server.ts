@@ -1,0 +1,231 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  type ActionEvent,
+  type ActionListEntry,
+  type ActionResource,
+  formatPath,
+  MEDIA_TYPES,
+  paths,
+  type RunResponse,
+  validateMetadata,
+} from '../../core/schema';
+import { bearerToken } from '../keys';
+import { type SandboxLimits } from '../limits';
+import { compile } from '../runner/compile';
+import { checkInputs } from '../runner/inputs';
+import { type ActionRunner, type RunOutcome } from '../runner/types';
+import { type ActionRow, type Store, StoreConflict } from '../store/store';
+import { contentType, decodeText, readBody, readJson } from './body';
+import { capabilityIndex } from './capabilities';
+import { changeKey, type Changes } from './changes';
+import { listEvents } from './events';
+import { HttpProblem, notFound, sendProblem } from './problem';
+import { sendEmpty, sendJson } from './respond';
+import { type Match, route } from './router';
+
+export interface ServerContext {
+  store: Store;
+  runner: ActionRunner;
+  limits: SandboxLimits;
+  changes: Changes;
+  log: (message: string) => void;
+}
+
+/** Media types accepted for the implementation: the spec's, and plain text for clients that know no better. */
+export const CODE_MEDIA_TYPES = [MEDIA_TYPES.typescript, 'text/typescript', 'application/x-typescript', 'text/plain'];
+
+export function createSandboxServer(ctx: ServerContext): Server {
+  const server = createServer((req, res) => {
+    void handle(ctx, req, res);
+  });
+  // Long polls last up to maxWaitSeconds; the default request timeout must not cut them.
+  server.requestTimeout = (ctx.limits.maxWaitSeconds + 30) * 1000;
+  server.headersTimeout = 60_000;
+  server.keepAliveTimeout = 5_000;
+  return server;
+}
+
+async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    const match = route(req.method ?? 'GET', url.pathname);
+    if (match.name === 'index') return sendJson(res, 200, capabilityIndex(ctx.limits));
+    const applicationId = await authenticate(ctx, req);
+    await dispatch(ctx, req, res, url, match, applicationId);
+  } catch (error) {
+    if (error instanceof HttpProblem) return sendProblem(res, error);
+    ctx.log(`unexpected error on ${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    sendProblem(res, new HttpProblem(500, 'internal', 'the sandbox failed to answer; its log has the details'));
+  }
+}
+
+async function authenticate(ctx: ServerContext, req: IncomingMessage): Promise<string> {
+  const header = req.headers.authorization;
+  const token = bearerToken(header);
+  const applicationId = token ? await ctx.store.applicationOfKey(token) : undefined;
+  if (applicationId) return applicationId;
+  // Answer before the body arrives; the connection closes so an unread body does not linger.
+  req.resume();
+  throw new HttpProblem(401, 'unauthorized', header ? 'the API key is not known' : 'send Authorization: Bearer <key>', undefined, {
+    'WWW-Authenticate': header ? 'Bearer realm="custom-actions", error="invalid_token"' : 'Bearer realm="custom-actions"',
+  });
+}
+
+async function dispatch(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, url: URL, match: Match, applicationId: string): Promise<void> {
+  const { store, limits } = ctx;
+  const p = match.params;
+  switch (match.name) {
+    case 'listActions': {
+      await ownApplication(ctx, p.applicationId!, applicationId);
+      const app = (await store.application(applicationId))!;
+      const rows = await store.listActions(applicationId);
+      const entries: ActionListEntry[] = rows.map((a) => ({
+        key: a.key,
+        name: a.metadata.name,
+        description: a.metadata.description,
+        id: a.id,
+        eventsUrls: eventsUrls(a.id, app.environments),
+      }));
+      return sendJson(res, 200, entries, { 'Content-Type': `${MEDIA_TYPES.list}; charset=utf-8` });
+    }
+    case 'createAction': {
+      await ownApplication(ctx, p.applicationId!, applicationId);
+      const metadata = checkMetadata(await readJson(req, limits.jsonBodyBytes));
+      const row = await conflicts(() => store.createAction(applicationId, metadata, limits.actionsPerApplication));
+      return sendJson(res, 201, await resource(ctx, row), { Location: paths.createdLocation(row.id) });
+    }
+    case 'getAction':
+      return sendJson(res, 200, await resource(ctx, await ownAction(ctx, p.actionId!, applicationId)));
+    case 'updateAction': {
+      await ownAction(ctx, p.actionId!, applicationId);
+      const metadata = checkMetadata(await readJson(req, limits.jsonBodyBytes));
+      const row = await conflicts(() => store.updateAction(p.actionId!, metadata));
+      return sendJson(res, 200, await resource(ctx, row));
+    }
+    case 'deleteAction': {
+      await ownAction(ctx, p.actionId!, applicationId);
+      if (!(await store.deleteAction(p.actionId!))) throw notFound('no such action');
+      ctx.changes.notifyPrefix(changeKey(p.actionId!, ''));
+      return sendEmpty(res, 204);
+    }
+    case 'getImplementation': {
+      await ownAction(ctx, p.actionId!, applicationId);
+      const code = await store.implementation(p.actionId!);
+      if (code == null) throw new HttpProblem(404, 'no-implementation', 'the action has no code yet; PUT it to …/implementation');
+      res.writeHead(200, { 'Content-Type': `${MEDIA_TYPES.typescript}; charset=utf-8`, 'Content-Length': Buffer.byteLength(code), 'Cache-Control': 'no-store' });
+      res.end(code);
+      return;
+    }
+    case 'putImplementation': {
+      await ownAction(ctx, p.actionId!, applicationId);
+      const { type, charset } = contentType(req);
+      if (!CODE_MEDIA_TYPES.includes(type)) {
+        throw new HttpProblem(415, 'unsupported-media-type', `send the code as ${MEDIA_TYPES.typescript}${type ? `, not ${type}` : ''}`);
+      }
+      const code = decodeText(await readBody(req, limits.codeBytes), charset);
+      const compiled = compile(code);
+      if (!compiled.ok) {
+        const where = compiled.error.line === undefined ? CODE_FILENAME_LABEL : `${CODE_FILENAME_LABEL}:${compiled.error.line}${compiled.error.column ? `:${compiled.error.column}` : ''}`;
+        throw new HttpProblem(400, 'invalid-code', `the code does not parse: ${compiled.error.message} (${where})`, [
+          { path: compiled.error.line === undefined ? '' : `line ${compiled.error.line}`, message: compiled.error.message },
+        ]);
+      }
+      if (!(await store.setImplementation(p.actionId!, code))) throw notFound('no such action');
+      return sendEmpty(res, 204);
+    }
+    case 'listEvents': {
+      const action = await ownAction(ctx, p.actionId!, applicationId);
+      const env = await store.environment(p.environmentId!);
+      if (!env || env.applicationId !== action.applicationId) throw notFound('no such environment for this action');
+      return listEvents(ctx, req, res, url, action, env.id);
+    }
+    case 'runAction':
+      return runAction(ctx, req, res, p.actionId!, p.environmentId!, applicationId);
+    case 'index':
+      return sendJson(res, 200, capabilityIndex(limits));
+  }
+}
+
+const CODE_FILENAME_LABEL = 'main.ts';
+
+async function runAction(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, actionId: string, environmentId: string, applicationId: string): Promise<void> {
+  const action = await ownAction(ctx, actionId, applicationId);
+  const env = await ctx.store.environment(environmentId);
+  if (!env || env.applicationId !== action.applicationId) throw notFound('no such environment for this action');
+  const body = await readJson(req, ctx.limits.jsonBodyBytes);
+  const inputs = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { inputs?: unknown }).inputs : undefined;
+  if (inputs === undefined) throw new HttpProblem(400, 'invalid-inputs', 'send {"inputs": [...]} or {"inputs": {"name": value}}', [{ path: 'inputs', message: 'required' }]);
+  const checked = checkInputs(action.metadata, inputs);
+  if (!checked.ok) throw new HttpProblem(400, 'invalid-inputs', 'the inputs do not match the parameters', checked.problems);
+  const code = await ctx.store.implementation(actionId);
+  if (code == null) throw new HttpProblem(409, 'no-implementation', 'the action has no code yet; PUT it to …/implementation first');
+  const outcome = await ctx.runner.run(code, checked.values);
+  const event = toEvent(outcome, action, checked.values);
+  if (!(await ctx.store.recordEvent(actionId, env.id, event, ctx.limits.eventsPerEnvironment))) throw notFound('the action was deleted during the run');
+  ctx.changes.notify(changeKey(actionId, env.id));
+  const response: RunResponse = { event };
+  sendJson(res, 200, response);
+}
+
+export function toEvent(outcome: RunOutcome, action: ActionRow, inputs: unknown[]): ActionEvent {
+  const named = Object.fromEntries(action.metadata.parameters.map((p, i) => [p.name, inputs[i] ?? null]));
+  return {
+    id: randomUUID(),
+    name: outcome.ok ? 'success' : 'failure',
+    data: {
+      timings: { duration: outcome.duration, startTime: outcome.startTime },
+      logs: outcome.logs,
+      inputs: named,
+      ...(outcome.ok ? { result: outcome.result ?? null } : { error: outcome.error ?? { name: 'Error', message: 'the run failed' } }),
+    },
+  };
+}
+
+function checkMetadata(body: unknown) {
+  const checked = validateMetadata(body);
+  if (!checked.ok) {
+    const errors = checked.problems.map((p) => ({ path: formatPath(p.path), message: p.message }));
+    throw new HttpProblem(400, 'validation-failed', `the metadata has ${errors.length} problem(s): ${errors.slice(0, 3).map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')}`, errors);
+  }
+  // The server's own fields cannot be smuggled in through extra metadata fields.
+  const { id: _id, eventsUrls: _urls, hasImplementation: _has, updatedAt: _updated, ...metadata } = checked.value as typeof checked.value & Record<string, unknown>;
+  return metadata as typeof checked.value;
+}
+
+async function conflicts<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!(error instanceof StoreConflict)) throw error;
+    if (error.reason === 'not-found') throw notFound(error.message);
+    throw new HttpProblem(409, error.reason, error.message, error.reason === 'key-conflict' ? [{ path: 'key', message: error.message }] : undefined);
+  }
+}
+
+/** Another application's resources answer 404, exactly like missing ones: a key reveals nothing beyond its application. */
+async function ownApplication(ctx: ServerContext, requested: string, applicationId: string): Promise<void> {
+  if (requested !== applicationId || !(await ctx.store.application(applicationId))) throw notFound(`no application "${requested}" for this key`);
+}
+
+async function ownAction(ctx: ServerContext, actionId: string, applicationId: string): Promise<ActionRow> {
+  const action = await ctx.store.action(actionId);
+  if (!action || action.applicationId !== applicationId) throw notFound(`no action "${actionId}" for this key`);
+  return action;
+}
+
+function eventsUrls(actionId: string, environments: { Test: string; Live: string }) {
+  return { Test: paths.events(actionId, environments.Test), Live: paths.events(actionId, environments.Live) };
+}
+
+async function resource(ctx: ServerContext, row: ActionRow): Promise<ActionResource> {
+  const app = await ctx.store.application(row.applicationId);
+  if (!app) throw notFound('no such application');
+  return {
+    ...row.metadata,
+    id: row.id,
+    eventsUrls: eventsUrls(row.id, app.environments),
+    hasImplementation: row.hasImplementation,
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  };
+}

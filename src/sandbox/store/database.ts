@@ -1,0 +1,80 @@
+import { PGlite } from '@electric-sql/pglite';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
+
+/**
+ * Opens the sandbox's database: PGlite (Postgres in WebAssembly) in `dataDir`, or in memory.
+ *
+ * A new Postgres cluster costs seconds (initdb); loading a dump of one costs a fraction of that. So the
+ * first open on a machine creates an empty cluster with the schema once and caches its dump in the OS
+ * temp folder, keyed by schema and PGlite version; every new data directory and every in-memory
+ * database after that starts from the dump. Tests start many sandboxes and pay initdb once per machine.
+ */
+export async function openDatabase(dataDir: string | undefined): Promise<PGlite> {
+  let db: PGlite;
+  if (dataDir !== undefined && existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    db = await PGlite.create(dataDir);
+  } else {
+    const template = await loadTemplate();
+    if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
+    db = template ? await PGlite.create(dataDir, { loadDataDir: template }) : await PGlite.create(dataDir);
+  }
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+  return db;
+}
+
+async function migrate(db: PGlite): Promise<void> {
+  await db.exec(SCHEMA_SQL);
+  const row = await db.query<{ value: string }>("SELECT value FROM sandbox_meta WHERE name = 'schema_version'");
+  const version = Number(row.rows[0]?.value);
+  if (version > SCHEMA_VERSION) {
+    throw new Error(`the data directory was written by a newer sandbox (schema ${version}; this one knows ${SCHEMA_VERSION})`);
+  }
+}
+
+let template: Promise<Blob | undefined> | undefined;
+
+/** The cached dump of an empty database with the schema; created on first use. Never fatal: without it, initdb runs. */
+export function loadTemplate(): Promise<Blob | undefined> {
+  template ??= (async () => {
+    const file = templateFile();
+    try {
+      if (existsSync(file)) return new Blob([readFileSync(file)]);
+      const db = await PGlite.create();
+      await migrate(db);
+      const dump = await db.dumpDataDir('none');
+      await db.close();
+      const bytes = Buffer.from(await dump.arrayBuffer());
+      mkdirSync(path.dirname(file), { recursive: true });
+      // Written aside and renamed, so a concurrent reader never sees half a file.
+      const partial = `${file}.${process.pid}.${Date.now()}.partial`;
+      writeFileSync(partial, bytes);
+      renameSync(partial, file);
+      return new Blob([bytes]);
+    } catch {
+      return undefined;
+    }
+  })();
+  return template;
+}
+
+function templateFile(): string {
+  return path.join(tmpdir(), 'custom-actions-sandbox', `template-schema${SCHEMA_VERSION}-pglite${pgliteVersion()}.tar`);
+}
+
+function pgliteVersion(): string {
+  try {
+    const main = require.resolve('@electric-sql/pglite');
+    const pkg = JSON.parse(readFileSync(path.join(path.dirname(main), '..', 'package.json'), 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}

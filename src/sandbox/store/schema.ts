@@ -1,0 +1,52 @@
+/**
+ * The sandbox's tables. Bump SCHEMA_VERSION with any change: it names the cached template data
+ * directory, so a stale template is never copied.
+ */
+export const SCHEMA_VERSION = 1;
+
+export const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS sandbox_meta (
+  name text PRIMARY KEY,
+  value text NOT NULL
+);
+CREATE TABLE IF NOT EXISTS applications (
+  id text PRIMARY KEY,
+  name text NOT NULL,
+  created_at double precision NOT NULL
+);
+-- Environment ids are opaque and belong to one application: the events URL is the only way to learn them.
+CREATE TABLE IF NOT EXISTS environments (
+  id text PRIMARY KEY,
+  application_id text NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+  name text NOT NULL CHECK (name IN ('Test', 'Live')),
+  UNIQUE (application_id, name)
+);
+-- Only the sha-256 of a key is stored; the key itself is shown once, when it is minted.
+CREATE TABLE IF NOT EXISTS api_keys (
+  hash text PRIMARY KEY,
+  application_id text NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+  created_at double precision NOT NULL
+);
+-- json, not jsonb: jsonb reorders object keys, and the order of result properties is what the author wrote.
+CREATE TABLE IF NOT EXISTS actions (
+  id text PRIMARY KEY,
+  application_id text NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+  key text NOT NULL,
+  metadata json NOT NULL,
+  implementation text,
+  created_at double precision NOT NULL,
+  updated_at double precision NOT NULL,
+  UNIQUE (application_id, key)
+);
+CREATE TABLE IF NOT EXISTS events (
+  seq bigserial PRIMARY KEY,
+  id uuid NOT NULL UNIQUE,
+  action_id text NOT NULL REFERENCES actions(id) ON DELETE CASCADE,
+  environment_id text NOT NULL REFERENCES environments(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  data json NOT NULL,
+  recorded_at double precision NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_by_environment ON events (action_id, environment_id, seq DESC);
+INSERT INTO sandbox_meta (name, value) VALUES ('schema_version', '${SCHEMA_VERSION}') ON CONFLICT (name) DO NOTHING;
+`;

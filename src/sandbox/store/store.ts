@@ -1,0 +1,237 @@
+import { type PGlite, type Transaction } from '@electric-sql/pglite';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type ActionEvent, type ActionMetadata, type Environment } from '../../core/schema';
+import { hashKey, mintKey, sameHash } from '../keys';
+
+export interface ApplicationRow {
+  id: string;
+  name: string;
+  environments: Record<Environment, string>;
+}
+
+export interface ActionRow {
+  id: string;
+  applicationId: string;
+  key: string;
+  metadata: ActionMetadata;
+  hasImplementation: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface EnvironmentRow {
+  id: string;
+  applicationId: string;
+  name: Environment;
+}
+
+export interface EventsVersion {
+  /** Sequence number of the newest event (0 when there is none): it changes whenever the list does. */
+  newest: number;
+  /** When the list last changed, ms since the epoch. */
+  modifiedAt: number;
+}
+
+/** A write the store refuses; the HTTP layer maps `reason` to a problem response. */
+export class StoreConflict extends Error {
+  constructor(
+    readonly reason: 'key-conflict' | 'limit-reached' | 'not-found',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Queryable = PGlite | Transaction;
+
+/**
+ * Every read and write of the sandbox's data. Each change runs in one transaction; PGlite resolves a
+ * query only once it has been written to the data directory, so an answer means the change is kept.
+ */
+export class Store {
+  constructor(private readonly db: PGlite) {}
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+
+  /** Creates the application if needed (renaming it when a name is given) and mints a new key; older keys stay valid. */
+  async ensureApplication(id: string, name: string | undefined): Promise<ApplicationRow & { key: string }> {
+    const key = mintKey();
+    const now = Date.now();
+    await this.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO applications (id, name, created_at) VALUES ($1, $2, $3)
+         ON CONFLICT (id) DO UPDATE SET name = COALESCE($4, applications.name)`,
+        [id, name ?? id, now, name ?? null],
+      );
+      for (const env of ['Test', 'Live'] as const) {
+        await tx.query('INSERT INTO environments (id, application_id, name) VALUES ($1, $2, $3) ON CONFLICT (application_id, name) DO NOTHING', [
+          `${env.toLowerCase()}_${randomBytes(12).toString('base64url')}`,
+          id,
+          env,
+        ]);
+      }
+      await tx.query('INSERT INTO api_keys (hash, application_id, created_at) VALUES ($1, $2, $3)', [hashKey(key), id, now]);
+    });
+    const app = await this.application(id);
+    if (!app) throw new Error(`application ${id} vanished while it was created`);
+    return { ...app, key };
+  }
+
+  async application(id: string, q: Queryable = this.db): Promise<ApplicationRow | undefined> {
+    const apps = await q.query<{ id: string; name: string }>('SELECT id, name FROM applications WHERE id = $1', [id]);
+    const app = apps.rows[0];
+    if (!app) return undefined;
+    const envs = await q.query<{ id: string; name: Environment }>('SELECT id, name FROM environments WHERE application_id = $1', [id]);
+    const environments = { Test: '', Live: '' };
+    for (const env of envs.rows) environments[env.name] = env.id;
+    return { id: app.id, name: app.name, environments };
+  }
+
+  /** The application a key belongs to, or undefined. */
+  async applicationOfKey(key: string): Promise<string | undefined> {
+    const hash = hashKey(key);
+    const found = await this.db.query<{ hash: string; application_id: string }>('SELECT hash, application_id FROM api_keys WHERE hash = $1', [hash]);
+    const row = found.rows[0];
+    return row && sameHash(row.hash, hash) ? row.application_id : undefined;
+  }
+
+  async listActions(applicationId: string): Promise<ActionRow[]> {
+    const result = await this.db.query<RawAction>(`${SELECT_ACTION} WHERE application_id = $1 ORDER BY created_at, id`, [applicationId]);
+    return result.rows.map(toAction);
+  }
+
+  async action(id: string, q: Queryable = this.db): Promise<ActionRow | undefined> {
+    const result = await q.query<RawAction>(`${SELECT_ACTION} WHERE id = $1`, [id]);
+    const row = result.rows[0];
+    return row ? toAction(row) : undefined;
+  }
+
+  async createAction(applicationId: string, metadata: ActionMetadata, maxActions: number): Promise<ActionRow> {
+    const id = randomUUID();
+    const now = Date.now();
+    return this.db.transaction(async (tx) => {
+      const count = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM actions WHERE application_id = $1', [applicationId]);
+      if ((count.rows[0]?.n ?? 0) >= maxActions) throw new StoreConflict('limit-reached', `an application holds at most ${maxActions} actions`);
+      await this.assertKeyFree(tx, applicationId, metadata.key, undefined);
+      await tx.query('INSERT INTO actions (id, application_id, key, metadata, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)', [
+        id,
+        applicationId,
+        metadata.key,
+        JSON.stringify(metadata),
+        now,
+      ]);
+      return (await this.action(id, tx))!;
+    });
+  }
+
+  async updateAction(id: string, metadata: ActionMetadata): Promise<ActionRow> {
+    return this.db.transaction(async (tx) => {
+      const current = await this.action(id, tx);
+      if (!current) throw new StoreConflict('not-found', 'no such action');
+      await this.assertKeyFree(tx, current.applicationId, metadata.key, id);
+      await tx.query('UPDATE actions SET key = $2, metadata = $3, updated_at = $4 WHERE id = $1', [id, metadata.key, JSON.stringify(metadata), Date.now()]);
+      return (await this.action(id, tx))!;
+    });
+  }
+
+  /** Returns false when the action does not exist (any more). */
+  async setImplementation(id: string, code: string): Promise<boolean> {
+    const result = await this.db.transaction((tx) => tx.query('UPDATE actions SET implementation = $2, updated_at = $3 WHERE id = $1', [id, code, Date.now()]));
+    return (result.affectedRows ?? 0) > 0;
+  }
+
+  async implementation(id: string): Promise<string | null | undefined> {
+    const result = await this.db.query<{ implementation: string | null }>('SELECT implementation FROM actions WHERE id = $1', [id]);
+    return result.rows[0]?.implementation;
+  }
+
+  /** Deletes the action and its events; returns false when it did not exist. */
+  async deleteAction(id: string): Promise<boolean> {
+    const result = await this.db.transaction((tx) => tx.query('DELETE FROM actions WHERE id = $1', [id]));
+    return (result.affectedRows ?? 0) > 0;
+  }
+
+  async environment(id: string): Promise<EnvironmentRow | undefined> {
+    const result = await this.db.query<{ id: string; application_id: string; name: Environment }>('SELECT id, application_id, name FROM environments WHERE id = $1', [id]);
+    const row = result.rows[0];
+    return row ? { id: row.id, applicationId: row.application_id, name: row.name } : undefined;
+  }
+
+  /** Records an event and drops the oldest of the environment beyond `keep`. Returns false when the action is gone. */
+  async recordEvent(actionId: string, environmentId: string, event: ActionEvent, keep: number): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const exists = await tx.query('SELECT 1 FROM actions WHERE id = $1 FOR UPDATE', [actionId]);
+      if (exists.rows.length === 0) return false;
+      await tx.query('INSERT INTO events (id, action_id, environment_id, name, data, recorded_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+        event.id,
+        actionId,
+        environmentId,
+        event.name,
+        JSON.stringify(event.data),
+        Date.now(),
+      ]);
+      await tx.query(
+        `DELETE FROM events WHERE action_id = $1 AND environment_id = $2 AND seq <= (
+           SELECT seq FROM events WHERE action_id = $1 AND environment_id = $2 ORDER BY seq DESC OFFSET $3 LIMIT 1)`,
+        [actionId, environmentId, keep],
+      );
+      return true;
+    });
+  }
+
+  /** Newest first; `before` is the sequence number the previous page ended at. One more than `limit` is read to tell whether a next page exists. */
+  async listEvents(actionId: string, environmentId: string, limit: number, before: number | undefined): Promise<{ events: ActionEvent[]; last: number; more: boolean }> {
+    const result = await this.db.query<{ seq: number; id: string; name: ActionEvent['name']; data: ActionEvent['data'] }>(
+      `SELECT seq, id, name, data FROM events WHERE action_id = $1 AND environment_id = $2 AND ($3::bigint IS NULL OR seq < $3::bigint)
+       ORDER BY seq DESC LIMIT $4`,
+      [actionId, environmentId, before ?? null, limit + 1],
+    );
+    const rows = result.rows.slice(0, limit);
+    return {
+      events: rows.map((r) => ({ id: r.id, name: r.name, data: r.data })),
+      last: Number(rows[rows.length - 1]?.seq ?? 0),
+      more: result.rows.length > limit,
+    };
+  }
+
+  async eventsVersion(action: ActionRow, environmentId: string): Promise<EventsVersion> {
+    const result = await this.db.query<{ seq: number | null; recorded_at: number | null }>(
+      'SELECT seq, recorded_at FROM events WHERE action_id = $1 AND environment_id = $2 ORDER BY seq DESC LIMIT 1',
+      [action.id, environmentId],
+    );
+    const row = result.rows[0];
+    return { newest: Number(row?.seq ?? 0), modifiedAt: row?.recorded_at ?? action.createdAt };
+  }
+
+  private async assertKeyFree(tx: Transaction, applicationId: string, key: string, exceptId: string | undefined): Promise<void> {
+    const taken = await tx.query<{ id: string }>('SELECT id FROM actions WHERE application_id = $1 AND key = $2', [applicationId, key]);
+    const other = taken.rows[0];
+    if (other && other.id !== exceptId) throw new StoreConflict('key-conflict', `the application already has an action with key "${key}" (id ${other.id})`);
+  }
+}
+
+interface RawAction {
+  id: string;
+  application_id: string;
+  key: string;
+  metadata: ActionMetadata;
+  has_implementation: boolean;
+  created_at: number;
+  updated_at: number;
+}
+
+const SELECT_ACTION = 'SELECT id, application_id, key, metadata, implementation IS NOT NULL AS has_implementation, created_at, updated_at FROM actions';
+
+function toAction(row: RawAction): ActionRow {
+  return {
+    id: row.id,
+    applicationId: row.application_id,
+    key: row.key,
+    metadata: row.metadata,
+    hasImplementation: row.has_implementation,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
