@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { addApplication, parseActionYaml, parseProjectFile, removeApplication, serializeActionYaml, updateActionYaml } from '../../src/core/workspace';
+import { parseActionYaml, serializeActionYaml, updateActionYaml } from '../../src/core/workspace';
 
 const ACTION = `# Scores a lead from its company data.
 key: score-lead # stable: the platform refers to it
@@ -181,32 +181,5 @@ describe('action.yaml', () => {
     const text = serializeActionYaml({ result: { type: 'text' }, parameters: [], developerEmail: 'a@b.co', description: '', name: 'N', key: 'k' });
     assert.equal(text, 'key: k\nname: N\ndescription: ""\ndeveloperEmail: a@b.co\nparameters: []\nresult:\n  type: text\n');
     assert.ok(parseActionYaml(text).metadata);
-  });
-});
-
-describe('customactions.yaml', () => {
-  const PROJECT = '# our platform\nbaseUrl: https://platform.example.com\napplications:\n  - id: a1 # billing\n    name: Billing\n    folder: billing\n';
-
-  it('reads the server and the applications', () => {
-    const { project, problems } = parseProjectFile(PROJECT);
-    assert.deepEqual(problems, []);
-    assert.equal(project?.baseUrl, 'https://platform.example.com');
-    assert.deepEqual(project?.applications, [{ id: 'a1', name: 'Billing', folder: 'billing' }]);
-  });
-
-  it('accepts local-sandbox and rejects folders outside the workspace', () => {
-    assert.ok(parseProjectFile('baseUrl: local-sandbox\nsandbox: { demo: true }\napplications: []\n').project);
-    const bad = parseProjectFile('baseUrl: ftp://x\napplications:\n  - id: a\n    folder: ../x\n');
-    assert.deepEqual(
-      bad.problems.map((p) => `${p.path.join('.')}: ${p.message}`),
-      ['baseUrl: must be an http(s) URL or "local-sandbox"', 'applications.0.folder: must be a relative path inside the workspace'],
-    );
-  });
-
-  it('adds and removes applications keeping comments', () => {
-    const added = addApplication(PROJECT, { id: 'a2', name: 'CRM', folder: 'crm' });
-    assert.equal(added, PROJECT + '  - id: a2\n    name: CRM\n    folder: crm\n');
-    assert.equal(removeApplication(added, 'a2'), PROJECT);
-    assert.equal(removeApplication(PROJECT, 'missing'), PROJECT);
   });
 });
