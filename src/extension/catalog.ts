@@ -58,7 +58,7 @@ export class ActionCatalog extends Disposable {
   }
 
   private async fetch(app: Application, previous: Entry | undefined): Promise<Entry> {
-    const actions = await this.connections.call(app, (client) => client.listActions(app.id));
+    const actions = await this.connections.call(app, (client) => client.listActions(app.id), { waitForKey: false });
     const signature = JSON.stringify(actions.map((a) => [a.id, a.key, a.name, a.description]));
     const entry: Entry = { actions, byKey: new Map(actions.map((a) => [a.key, a])), signature };
     this.entries.set(app.id, entry);

@@ -29,6 +29,9 @@ export class Connections extends Disposable {
   private readonly reached = this.register(new vscode.EventEmitter<{ ok: boolean; error?: string }>());
   /** Whether the server answered the last request at all (any HTTP status counts as an answer). */
   readonly onDidReach = this.reached.event;
+  private readonly prompted = this.register(new vscode.EventEmitter<Application>());
+  /** Fires once per prompt for a new key, however many requests were refused together. */
+  readonly onDidPromptForKey = this.prompted.event;
 
   constructor(
     private readonly project: ProjectModel,
@@ -73,12 +76,20 @@ export class Connections extends Disposable {
     await client.listActions(app.id);
   }
 
-  /** Runs `operation`; on a refused key, asks once for a new one and runs it again. */
-  async call<T>(app: Application, operation: (client: CustomActionsClient) => Promise<T>): Promise<T> {
+  /**
+   * Runs `operation`; on a refused key, asks once for a new one and runs it again. In the background
+   * (`waitForKey: false`, the tree) the failure returns at once and the same single prompt is raised
+   * without being awaited: a new key refreshes the tree through the key store's change event.
+   */
+  async call<T>(app: Application, operation: (client: CustomActionsClient) => Promise<T>, options: { waitForKey?: boolean } = {}): Promise<T> {
     try {
       return await this.observe(operation(await this.client(app)));
     } catch (error) {
       if (!(error instanceof ApiError && error.kind === 'auth')) throw error;
+      if (options.waitForKey === false) {
+        void this.askForNewKey(app);
+        throw error;
+      }
       if (!(await this.askForNewKey(app))) throw error;
       return this.observe(operation(await this.client(app)));
     }
@@ -101,6 +112,7 @@ export class Connections extends Disposable {
   private askForNewKey(app: Application): Promise<boolean> {
     let prompt = this.prompts.get(app.id);
     if (!prompt) {
+      this.prompted.fire(app);
       prompt = this.promptForKey(app).finally(() => this.prompts.delete(app.id));
       this.prompts.set(app.id, prompt);
     }

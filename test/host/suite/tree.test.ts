@@ -125,6 +125,30 @@ describe('Applications tree and action commands (sandbox)', function () {
     assert.ok(other.every((n) => n.kind !== 'action'), 'other-app has no actions of test-app');
   });
 
+  it('on a refused key (401) shows it on the node, prompts once for many failures, and recovers with a new key', async () => {
+    const { services } = await api();
+    const good = await services.keys.get(LOCAL_SANDBOX, 'test-app');
+    assert.ok(good);
+    let prompts = 0;
+    const listener = services.connections.onDidPromptForKey(() => prompts++);
+    try {
+      await services.keys.set(LOCAL_SANDBOX, 'test-app', 'not-a-valid-key-0000');
+      const app = await appNode('test-app');
+      services.catalog.forget();
+      const results = await Promise.all([1, 2, 3].map(() => services.tree.getChildren(app)));
+      for (const children of results) {
+        assert.deepEqual(children.map((c) => (c.kind === 'message' ? `${c.icon}: ${c.text}` : c.kind)), ['key: The key was refused: sign in again']);
+      }
+      assert.equal(prompts, 1, 'one prompt for three refused requests');
+      await services.keys.set(LOCAL_SANDBOX, 'test-app', good);
+      assert.ok((await actions('test-app')).some((n) => n.kind === 'action'));
+    } finally {
+      listener.dispose();
+      await services.keys.set(LOCAL_SANDBOX, 'test-app', good);
+      await vscode.commands.executeCommand('notifications.clearAll');
+    }
+  });
+
   it('Delete Action deletes on the server and keeps the local folder unless asked', async () => {
     const node = await action('test-app', 'local-only');
     await vscode.commands.executeCommand('customActions.deleteAction', node, { confirmed: true });
