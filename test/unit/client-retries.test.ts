@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/core/client';
+import { backoff } from '../../src/core/client/http';
 import { client, closeServers, rejection, reset, send, startServer } from './client-server.test';
 import { METADATA } from './client-operations.test';
 
@@ -26,12 +27,22 @@ describe('client retries', () => {
     });
   }
 
-  it('waits as long as Retry-After says', async () => {
-    const server = await startServer((req, res) => (req.index === 0 ? send(res, 429, undefined, { 'retry-after': '1' }) : send(res, 200, [])));
-    const started = Date.now();
-    await client(server).listActions('app');
-    assert.equal(server.requests.length, 2);
-    assert.ok(Date.now() - started >= 900, 'the retry came before Retry-After had passed');
+  it('takes the wait from Retry-After (seconds or a date), capped, and otherwise backs off with jitter', async () => {
+    const server = await startServer((req, res) =>
+      send(res, 429, undefined, { 'retry-after': req.index === 0 ? '7' : new Date(Date.now() + 60_000).toUTCString() }),
+    );
+    const seconds = await rejection(() => client(server, { retries: 0 }).listActions('app'));
+    assert.ok(seconds instanceof ApiError && seconds.kind === 'rate-limited');
+    assert.equal(seconds.retryAfterMs, 7000);
+    assert.equal(backoff(0, seconds.retryAfterMs), 7000);
+    const date = await rejection(() => client(server, { retries: 0 }).listActions('app'));
+    assert.ok(date instanceof ApiError && date.retryAfterMs !== undefined && date.retryAfterMs > 50_000);
+    assert.equal(backoff(0, date.retryAfterMs), 30_000);
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const ceiling = Math.min(5_000, 250 * 2 ** attempt);
+      const wait = backoff(attempt);
+      assert.ok(wait >= ceiling / 2 && wait <= ceiling, `attempt ${attempt}: ${wait}`);
+    }
   });
 
   it('gives up after the configured number of retries, with the last error', async () => {
