@@ -108,7 +108,7 @@ function compareParameters(file: ts.SourceFile, checker: ts.TypeChecker, main: L
 }
 
 function compareResult(file: ts.SourceFile, checker: ts.TypeChecker, main: LocatedMain, metadata: ActionMetadata): Mismatch[] {
-  const returned = awaitedReturnType(checker, main.fn);
+  const returned = awaitedReturnType(checker, main);
   if (!returned) return [];
   const want = formOfResultType(metadata.result.type);
   const have = formOfTsType(checker, returned);

@@ -20,7 +20,7 @@ function signatureForms(source: string, generatedSource: string | undefined, fil
   const { checker, main: file } = createActionProgram(source, generatedSource, fileName);
   const main = locateMain(file);
   if (!main) return undefined;
-  const returned = awaitedReturnType(checker, main.fn);
+  const returned = awaitedReturnType(checker, main);
   return {
     file,
     main,

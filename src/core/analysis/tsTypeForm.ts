@@ -1,4 +1,5 @@
 import ts from 'typescript';
+import { type LocatedMain } from './findMain';
 import { type TypeForm } from './typeForms';
 
 /**
@@ -6,15 +7,15 @@ import { type TypeForm } from './typeForms';
  * are already gone here: the checker hands over the structural type.
  */
 export function formOfTsType(checker: ts.TypeChecker, type: ts.Type, depth = 0): TypeForm {
+  if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return { kind: 'any' };
+  if (type.flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Null)) return unsupported(checker.typeToString(type), 'main must return a value');
   // Optional parameters and properties carry `| undefined`; the metadata has no notion of it.
   const t = checker.getNonNullableType(type);
   const text = checker.typeToString(t);
-  if (t.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return { kind: 'any' };
   if (t.flags & (ts.TypeFlags.String | ts.TypeFlags.TemplateLiteral | ts.TypeFlags.StringMapping)) return { kind: 'string' };
   if (t.flags & (ts.TypeFlags.Number | ts.TypeFlags.NumberLiteral)) return { kind: 'number' };
   if (t.isStringLiteral()) return { kind: 'choice', ids: [t.value] };
   if (t.flags & (ts.TypeFlags.Boolean | ts.TypeFlags.BooleanLiteral)) return unsupported(text, 'the metadata has no boolean type; a single-choice of "true" and "false" or a number can stand in');
-  if (t.flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Null)) return unsupported(text, 'main must return a value');
   if (t.flags & ts.TypeFlags.Never) return unsupported(text, 'never has no values');
   if (t.isUnion()) return formOfUnion(checker, t, text);
   if (checker.isArrayType(t)) return formOfArray(checker, t, text);
@@ -35,6 +36,8 @@ function formOfUnion(checker: ts.TypeChecker, union: ts.UnionType, text: string)
 
 function formOfArray(checker: ts.TypeChecker, array: ts.Type, text: string): TypeForm {
   const element = checker.getTypeArguments(array as ts.TypeReference)[0];
+  // `[]` returned without a contextual type is never[]: it fits any array.
+  if (element && element.flags & ts.TypeFlags.Never) return { kind: 'any' };
   const form = element ? formOfTsType(checker, element) : ({ kind: 'any' } as const);
   if (form.kind === 'string' || form.kind === 'number') return { kind: 'collection', items: form.kind };
   if (form.kind === 'choice') return { kind: 'multiple', ids: form.ids };
@@ -59,9 +62,13 @@ function unsupported(text: string, reason: string): TypeForm {
   return { kind: 'unsupported', text, reason };
 }
 
-/** The value main's promise resolves to, or the type itself when main is synchronous. */
-export function awaitedReturnType(checker: ts.TypeChecker, fn: ts.SignatureDeclaration): ts.Type | undefined {
-  const signature = checker.getSignatureFromDeclaration(fn);
+/**
+ * The value main's promise resolves to, or the type itself when main is synchronous. The declared
+ * return type wins, then the annotation of `const main: Main`, then what the body returns.
+ */
+export function awaitedReturnType(checker: ts.TypeChecker, main: LocatedMain): ts.Type | undefined {
+  const declared = !main.fn.type && main.declaredType ? checker.getTypeFromTypeNode(main.declaredType).getCallSignatures()[0] : undefined;
+  const signature = declared ?? checker.getSignatureFromDeclaration(main.fn);
   if (!signature) return undefined;
   const type = checker.getReturnTypeOfSignature(signature);
   return checker.getAwaitedType(type) ?? type;
