@@ -6,6 +6,7 @@ import { affectsConfig, readConfig, type Config } from './config';
 import { Connections } from './connections';
 import { EventDocuments } from './eventDocuments';
 import { EVENT_COMMANDS, EventWatchers, registerEvents } from './events';
+import { registerMetadataEditor } from './form';
 import { KeyStore } from './keyStore';
 import { ActionLinks } from './links';
 import { createLog } from './log';
@@ -50,6 +51,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   );
   const services: Services = { context, log, config: getConfig, keys, project, sandbox, connections, catalog, links, tree, treeView, eventDocuments, statusBar, events };
   context.subscriptions.push(...registerCommands(services, EVENT_COMMANDS), ...registerEvents(services));
+  context.subscriptions.push(registerMetadataEditor(services));
   // Shows the status bar item for a workspace that has a project file; reading one small file is cheap.
   void project.get();
   return services;

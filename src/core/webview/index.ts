@@ -1,0 +1,3 @@
+export * from './formProtocol';
+export * from './formState';
+export * from './formModel';

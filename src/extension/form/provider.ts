@@ -1,0 +1,34 @@
+import * as vscode from 'vscode';
+import { type Services } from '../services';
+import { formHtml, formResourceRoots } from './html';
+import { FormSession } from './session';
+
+export const METADATA_EDITOR_VIEW_TYPE = 'customActions.metadataEditor';
+
+/**
+ * The metadata form as a custom text editor: VS Code keeps the TextDocument, so undo, redo, dirty
+ * state, save, revert and "Reopen Editor With…" stay native, and the form is one more view of it.
+ */
+export class MetadataEditorProvider implements vscode.CustomTextEditorProvider {
+  constructor(private readonly services: Pick<Services, 'context' | 'log'>) {}
+
+  resolveCustomTextEditor(document: vscode.TextDocument, panel: vscode.WebviewPanel): void {
+    const extensionUri = this.services.context.extensionUri;
+    panel.webview.options = { enableScripts: true, localResourceRoots: formResourceRoots(extensionUri) };
+    panel.webview.html = formHtml(panel.webview, extensionUri, vscode.workspace.asRelativePath(document.uri));
+    const session = new FormSession(document, panel.webview, {
+      log: this.services.log,
+      openText: () => reopenAsText(document.uri, panel),
+    });
+    panel.onDidDispose(() => session.dispose());
+  }
+}
+
+/** Replaces the form's tab with a text editor on the same document (no save prompt: the document stays open). */
+async function reopenAsText(uri: vscode.Uri, panel: vscode.WebviewPanel): Promise<void> {
+  const column = panel.viewColumn;
+  await vscode.commands.executeCommand('vscode.openWith', uri, 'default', { viewColumn: column, preview: false });
+  const tabs = vscode.window.tabGroups.all.flatMap((group) => (group.viewColumn === column ? group.tabs : []));
+  const form = tabs.filter((tab) => tab.input instanceof vscode.TabInputCustom && tab.input.viewType === METADATA_EDITOR_VIEW_TYPE && tab.input.uri.toString() === uri.toString());
+  if (form.length > 0) await vscode.window.tabGroups.close(form);
+}

@@ -1,0 +1,138 @@
+import * as vscode from 'vscode';
+import { documentState, minimalReplacement, parseWebviewMessage, type EditMessage, type HostMessage } from '../../core/webview';
+import { updateActionYaml } from '../../core/workspace';
+import { Disposable } from '../lifecycle';
+
+/** The two ends of a webview the session needs; host tests drive a session through their own. */
+export interface FormChannel {
+  postMessage(message: HostMessage): Thenable<boolean>;
+  readonly onDidReceiveMessage: vscode.Event<unknown>;
+}
+
+export interface SessionDeps {
+  readonly log: vscode.LogOutputChannel;
+  /** Asked for by the form when the YAML cannot be read, or when the user prefers the text. */
+  openText(): Promise<void>;
+}
+
+/**
+ * One form on one action.yaml. The text document is the only state: the form sends intents, the
+ * session turns them into WorkspaceEdits, and every change of the document (the form's own, a text
+ * editor's, undo, revert) goes back to the form as a new state.
+ */
+export class FormSession extends Disposable {
+  private ready = false;
+  /** The last edit of the form handled; the form ignores states older than its own edits. */
+  private handledSeq = 0;
+  /**
+   * The document version after the latest change that did not come from this form. An edit based on
+   * an older version was made on a stale picture and is refused; edits based on the form's own later
+   * versions are fine, since the form's whole value already includes its earlier edits.
+   */
+  private lastForeignVersion: number;
+  /** The text the form's edit in flight will produce: the change carrying it is the form's own. */
+  private expectedText: string | undefined;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly document: vscode.TextDocument,
+    private readonly channel: FormChannel,
+    private readonly deps: SessionDeps,
+  ) {
+    super();
+    this.lastForeignVersion = document.version;
+    this.register(channel.onDidReceiveMessage((raw) => this.receive(raw)));
+    this.register(
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document === this.document && e.contentChanges.length > 0) this.documentChanged();
+      }),
+    );
+  }
+
+  /** Handles one message from the webview; anything that does not validate is logged and dropped. */
+  receive(raw: unknown): void {
+    if (this.isDisposed) return;
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.deps.log.warn(`Metadata form (${this.name}): ignored a malformed message: ${parsed.reason}`);
+      return;
+    }
+    const message = parsed.message;
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        this.post('external');
+        return;
+      case 'edit':
+        this.queue = this.queue.then(() => this.applyEdit(message)).catch((error: unknown) => {
+          this.deps.log.error(`Metadata form (${this.name}): an edit failed: ${error instanceof Error ? error.message : String(error)}`);
+          this.post('external');
+        });
+        return;
+      case 'openText':
+        void this.deps.openText();
+        return;
+    }
+  }
+
+  /** Settles once every edit received so far has been applied or refused. */
+  whenIdle(): Promise<void> {
+    return this.queue;
+  }
+
+  private async applyEdit(message: EditMessage): Promise<void> {
+    if (this.isDisposed) return;
+    this.handledSeq = Math.max(this.handledSeq, message.seq);
+    if (message.version < this.lastForeignVersion || message.version > this.document.version) {
+      // The document changed under the form (or the message is not about this document): the form
+      // gets the current state and the user sees their edit did not land instead of losing the other one.
+      this.deps.log.info(`Metadata form (${this.name}): edit ${message.seq} was made on version ${message.version}, the document is at ${this.document.version}; refused`);
+      this.post('external');
+      return;
+    }
+    const text = this.document.getText();
+    if (documentState(text).kind === 'unreadable') {
+      this.deps.log.warn(`Metadata form (${this.name}): an edit arrived while the YAML cannot be read; refused`);
+      this.post('external');
+      return;
+    }
+    let next = updateActionYaml(text, message.value);
+    if (this.document.eol === vscode.EndOfLine.CRLF) next = next.replace(/\r?\n/g, '\r\n');
+    const change = minimalReplacement(text, next);
+    if (!change) {
+      this.post('form');
+      return;
+    }
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(this.document.uri, new vscode.Range(this.document.positionAt(change.start), this.document.positionAt(change.end)), change.text);
+    this.expectedText = next;
+    const applied = await vscode.workspace.applyEdit(edit);
+    if (!applied) {
+      this.expectedText = undefined;
+      this.deps.log.warn(`Metadata form (${this.name}): VS Code did not apply edit ${message.seq}`);
+      this.post('external');
+    }
+  }
+
+  private documentChanged(): void {
+    const own = this.expectedText !== undefined && this.document.getText() === this.expectedText;
+    this.expectedText = undefined;
+    if (!own) this.lastForeignVersion = this.document.version;
+    this.post(own ? 'form' : 'external');
+  }
+
+  private post(origin: 'form' | 'external'): void {
+    if (!this.ready || this.isDisposed) return;
+    const state = documentState(this.document.getText());
+    const common = { version: this.document.version, seq: this.handledSeq };
+    const message: HostMessage =
+      state.kind === 'value'
+        ? { type: 'state', ...common, origin, value: state.value, problems: state.problems }
+        : { type: 'unreadable', ...common, message: state.message, line: state.line, column: state.column };
+    void Promise.resolve(this.channel.postMessage(message)).catch(() => undefined);
+  }
+
+  private get name(): string {
+    return vscode.workspace.asRelativePath(this.document.uri);
+  }
+}
