@@ -86,6 +86,17 @@ describe('client create: never a duplicate after an ambiguous failure', () => {
     assert.equal(server.count('GET', CREATE), 0);
   });
 
+  it('a full application (409 limit-reached) after an ambiguous failure is not taken for the action existing', async () => {
+    const server = await startServer((req, res) =>
+      req.method === 'GET' ? send(res, 200, []) : req.index === 0 ? send(res, 500) : send(res, 409, { code: 'limit-reached', detail: 'at most 1 action' }),
+    );
+    const error = await rejection(() => client(server).createAction('app', METADATA));
+    assert.ok(error instanceof ApiError);
+    assert.deepEqual([error.kind, error.code], ['conflict', 'limit-reached']);
+    assert.match(error.hint ?? '', /delete one first/);
+    assert.equal(server.count('POST', CREATE), 2);
+  });
+
   it('a validation error is not ambiguous: no lookup, no second try', async () => {
     const server = await startServer((_req, res) => send(res, 422, { code: 'validation-failed', errors: [{ path: 'key', message: 'bad' }] }));
     await assert.rejects(client(server).createAction('app', METADATA), { kind: 'validation' });

@@ -89,7 +89,8 @@ export class ApiError extends Error {
     this.code = init.code;
     this.serverMessage = init.serverMessage;
     this.fields = init.fields ?? [];
-    this.hint = HINTS[init.kind];
+    // A 409 is not always a taken key: a full application answers it too.
+    this.hint = init.code === 'limit-reached' ? 'The application holds as many actions as the server allows; delete one first.' : HINTS[init.kind];
     this.retryAfterMs = init.retryAfterMs;
     // 501 says the server will never do it, so asking again is pointless.
     this.retryable = ['network', 'timeout', 'rate-limited'].includes(init.kind) || (init.kind === 'server' && init.status !== 501);
