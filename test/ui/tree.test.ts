@@ -1,0 +1,82 @@
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openCustomActionsView, openWorkbench, repoRoot, runCommand, screenshot, treeRow, type Workbench } from './support/workbench';
+
+describe('The Custom Actions tree (browser)', function () {
+  describe('on the demo workspace', () => {
+    let wb: Workbench;
+    before(async () => {
+      wb = await openWorkbench({ fixture: path.join(repoRoot, 'demo') });
+    });
+    after(async () => wb?.close());
+
+    it("shows a demo application's actions and their Test events", async () => {
+      const { page } = wb;
+      await openCustomActionsView(page);
+      await treeRow(page, 'Demo CRM').click();
+      const action = treeRow(page, 'Score lead');
+      await action.waitFor({ timeout: 120_000 });
+      await action.click();
+      await page.keyboard.press('ArrowRight');
+      await treeRow(page, 'Test').first().click();
+      await page.keyboard.press('ArrowRight');
+      const event = page.locator('.pane-body .monaco-list-row', { hasText: /success|failure/ }).first();
+      await event.waitFor({ timeout: 60_000 });
+      await screenshot(page, 'tree-demo-events');
+      await event.click();
+      await page.locator('.tabs-container .tab', { hasText: '.json' }).first().waitFor({ timeout: 20_000 });
+      await screenshot(page, 'event-json');
+    });
+  });
+
+  describe('for a newcomer with an empty folder', () => {
+    let wb: Workbench;
+    let empty: string;
+    before(async () => {
+      empty = mkdtempSync(path.join(os.tmpdir(), 'custom-actions-empty-'));
+      wb = await openWorkbench({ fixture: empty });
+    });
+    after(async () => {
+      await wb?.close();
+      rmSync(empty, { recursive: true, force: true });
+    });
+
+    it('goes from the welcome view to a created action with no manual configuration', async () => {
+      const { page } = wb;
+      await openCustomActionsView(page);
+      const start = page.locator('.welcome-view-content .monaco-button', { hasText: 'Start Local Sandbox' });
+      await start.waitFor({ timeout: 30_000 });
+      await screenshot(page, 'welcome-no-project');
+      await start.click();
+      await treeRow(page, 'My App').waitFor({ timeout: 120_000 });
+      const project = readFileSync(path.join(wb.workspace, 'customactions.yaml'), 'utf8');
+      assert.match(project, /baseUrl: local-sandbox/);
+      assert.doesNotMatch(project, /^\s*[\w-]*key\s*:/im, 'no key field in the project file');
+
+      await runCommand(page, 'Custom Actions: New Action…');
+      const input = page.locator('.quick-input-widget input');
+      await input.fill('hello-world');
+      await page.locator('.quick-input-message', { hasText: /letter/ }).waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+      await input.press('Enter');
+      await page.locator('.quick-input-widget', { hasText: 'Display name' }).waitFor();
+      await input.press('Enter');
+      await page.locator('.quick-input-widget', { hasText: 'contact address' }).waitFor();
+      await input.fill('me@example.com');
+      await input.press('Enter');
+
+      await page.locator('.tabs-container .tab', { hasText: 'main.ts' }).waitFor({ timeout: 30_000 });
+      await treeRow(page, 'My App').click();
+      const created = treeRow(page, 'Hello world');
+      await created.waitFor({ timeout: 60_000 });
+      // Created on the server: the row loses its "not created" hint once the list shows the action.
+      await page.waitForFunction(
+        () => [...document.querySelectorAll('.pane-body .monaco-list-row')].some((r) => /Hello world/.test(r.textContent ?? '') && !/not created/.test(r.textContent ?? '')),
+        undefined,
+        { timeout: 60_000 },
+      );
+      await screenshot(page, 'newcomer-created-action');
+    });
+  });
+});
