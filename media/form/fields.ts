@@ -89,9 +89,9 @@ function field(ctx: FormContext, path: Path, id: string, label: string, control:
   ctx.problems.register(path, problemLabel ?? label, slot, control);
   return h('div', { class: 'field' }, [
     h('vscode-label', { text: label, attrs: { for: id } }),
-    hint ? h('div', { class: 'hint', text: hint }) : undefined,
     control,
     slot,
+    hint ? h('div', { class: 'hint field-hint', text: hint }) : undefined,
   ]);
 }
 
