@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import {
-  type ActionEvent,
   type ActionListEntry,
   type ActionResource,
   formatPath,
@@ -14,7 +12,8 @@ import { bearerToken } from '../keys';
 import { type SandboxLimits } from '../limits';
 import { compile } from '../runner/compile';
 import { checkInputs } from '../runner/inputs';
-import { type ActionRunner, type RunOutcome } from '../runner/types';
+import { toEvent } from '../runner/event';
+import { type ActionRunner } from '../runner/types';
 import { type ActionRow, type Store, StoreConflict } from '../store/store';
 import { contentType, decodeText, readBody, readJson } from './body';
 import { capabilityIndex } from './capabilities';
@@ -161,25 +160,11 @@ async function runAction(ctx: ServerContext, req: IncomingMessage, res: ServerRe
   const code = await ctx.store.implementation(actionId);
   if (code == null) throw new HttpProblem(409, 'no-implementation', 'the action has no code yet; PUT it to …/implementation first');
   const outcome = await ctx.runner.run(code, checked.values);
-  const event = toEvent(outcome, action, checked.values);
+  const event = toEvent(outcome, action.metadata, checked.values);
   if (!(await ctx.store.recordEvent(actionId, env.id, event, ctx.limits.eventsPerEnvironment))) throw notFound('the action was deleted during the run');
   ctx.changes.notify(changeKey(actionId, env.id));
   const response: RunResponse = { event };
   sendJson(res, 200, response);
-}
-
-export function toEvent(outcome: RunOutcome, action: ActionRow, inputs: unknown[]): ActionEvent {
-  const named = Object.fromEntries(action.metadata.parameters.map((p, i) => [p.name, inputs[i] ?? null]));
-  return {
-    id: randomUUID(),
-    name: outcome.ok ? 'success' : 'failure',
-    data: {
-      timings: { duration: outcome.duration, startTime: outcome.startTime },
-      logs: outcome.logs,
-      inputs: named,
-      ...(outcome.ok ? { result: outcome.result ?? null } : { error: outcome.error ?? { name: 'Error', message: 'the run failed' } }),
-    },
-  };
 }
 
 function checkMetadata(body: unknown) {

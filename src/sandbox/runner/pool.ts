@@ -50,7 +50,7 @@ export class WorkerPool implements ActionRunner {
         this.release(slot);
       };
       const kill = (error: NonNullable<RunOutcome['error']>) => {
-        this.discard(slot);
+        void this.discard(slot);
         end({ ok: false, error });
       };
       const timer = setTimeout(
