@@ -10,7 +10,7 @@ export interface FormChannel {
 }
 
 export interface SessionDeps {
-  readonly log: vscode.LogOutputChannel;
+  readonly log: Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
   /** Asked for by the form when the YAML cannot be read, or when the user prefers the text. */
   openText(): Promise<void>;
 }

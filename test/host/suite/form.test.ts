@@ -1,0 +1,129 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { type HostMessage } from '../../../src/core/webview';
+import { FormSession, METADATA_EDITOR_VIEW_TYPE } from '../../../src/extension/form';
+import { eventually, workspaceRoot } from '../support';
+
+const ACTION = `# comments survive
+key: greet
+name: Greet
+description: Says hello
+developerEmail: dev@example.com
+parameters:
+  - name: who # inline comment
+    type: text
+result:
+  type: text
+x-owner: team-a
+`;
+
+/** A session on a real document, with a stand-in webview that records what the host posts. */
+async function session(text: string, name: string) {
+  const uri = vscode.Uri.joinPath(workspaceRoot(), 'form-host', name, 'action.yaml');
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  const document = await vscode.workspace.openTextDocument(uri);
+  const posted: HostMessage[] = [];
+  const logged: string[] = [];
+  const incoming = new vscode.EventEmitter<unknown>();
+  const log = { info: (m: string) => logged.push(`info ${m}`), warn: (m: string) => logged.push(`warn ${m}`), error: (m: string) => logged.push(`error ${m}`) };
+  const form = new FormSession(document, { postMessage: (m) => (posted.push(m), Promise.resolve(true)), onDidReceiveMessage: incoming.event }, { log, openText: () => Promise.resolve() });
+  const last = () => posted[posted.length - 1];
+  return { uri, document, posted, logged, form, last, send: (m: unknown) => form.receive(m), dispose: () => (form.dispose(), incoming.dispose()) };
+}
+
+describe('Metadata form host', () => {
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('is the default editor of action.yaml', async () => {
+    const uri = vscode.Uri.joinPath(workspaceRoot(), 'form-host', 'default', 'action.yaml');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(ACTION));
+    await vscode.commands.executeCommand('vscode.open', uri);
+    const input = await eventually(() => {
+      const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return tab?.input instanceof vscode.TabInputCustom ? tab.input : undefined;
+    }, 'the form tab');
+    assert.equal(input.viewType, METADATA_EDITOR_VIEW_TYPE);
+    assert.equal(input.uri.toString(), uri.toString());
+  });
+
+  it('answers ready with the value and the core validator’s problems', async () => {
+    const s = await session(ACTION.replace('dev@example.com', 'not-an-address'), 'ready');
+    assert.equal(s.posted.length, 0, 'nothing before the handshake');
+    s.send({ type: 'ready' });
+    const state = s.last();
+    assert.equal(state?.type, 'state');
+    if (state?.type !== 'state') return;
+    assert.equal(state.version, s.document.version);
+    assert.equal(state.value.key, 'greet');
+    assert.deepEqual(state.problems, [{ path: ['developerEmail'], message: 'must be an e-mail address' }]);
+    s.dispose();
+  });
+
+  it('applies an edit as a small WorkspaceEdit that keeps comments and unknown fields', async () => {
+    const s = await session(ACTION, 'edit');
+    s.send({ type: 'ready' });
+    const value = { ...(s.last() as { value: Record<string, unknown> }).value, name: 'Greeter', parameters: [{ name: 'who', type: 'text' }, { name: 'times', type: 'number' }] };
+    s.send({ type: 'edit', version: s.document.version, seq: 1, value });
+    await s.form.whenIdle();
+    const text = s.document.getText();
+    assert.match(text, /^# comments survive\n/);
+    assert.match(text, /name: Greeter\n/);
+    assert.match(text, /- name: who # inline comment\n/);
+    assert.match(text, /- name: times\n\s+type: number\n/);
+    assert.match(text, /x-owner: team-a\n/);
+    assert.equal(s.document.isDirty, true, 'the form edits the document, it does not save it');
+    const state = await eventually(() => (s.last()?.type === 'state' && s.last()?.version === s.document.version ? s.last() : undefined), 'the state after the edit');
+    assert.equal(state.type === 'state' && state.origin, 'form');
+    assert.equal(state.seq, 1);
+    await vscode.commands.executeCommand('workbench.action.files.revert', s.uri).then(undefined, () => undefined);
+    s.dispose();
+  });
+
+  it('ignores and logs malformed messages, never touching the document', async () => {
+    const s = await session(ACTION, 'malformed');
+    s.send({ type: 'ready' });
+    const before = s.document.getText();
+    const count = s.posted.length;
+    for (const message of [null, 'edit', { type: 'edit' }, { type: 'edit', version: 1, seq: 1, value: ['x'] }, { type: 'edit', version: 1, seq: 1, value: { when: new Date() } }, { type: 'rm -rf' }]) s.send(message);
+    await s.form.whenIdle();
+    assert.equal(s.document.getText(), before);
+    assert.equal(s.posted.length, count, 'no answer to a malformed message');
+    assert.equal(s.logged.filter((l) => l.startsWith('warn') && l.includes('malformed')).length, 6);
+    s.dispose();
+  });
+
+  it('refuses an edit made on a version older than a change from elsewhere', async () => {
+    const s = await session(ACTION, 'stale');
+    s.send({ type: 'ready' });
+    const seen = s.document.version;
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(s.uri, new vscode.Position(0, 0), '# typed in the text editor\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const external = s.last();
+    assert.equal(external?.type === 'state' && external.origin, 'external', 'a change from elsewhere reaches the form');
+    s.send({ type: 'edit', version: seen, seq: 1, value: { key: 'lost' } });
+    await s.form.whenIdle();
+    assert.match(s.document.getText(), /^# typed in the text editor\n# comments survive\nkey: greet\n/);
+    assert.ok(s.logged.some((l) => l.includes('refused')));
+    // Edits chained on the form's own versions are fine: the form's value includes its earlier edits.
+    s.send({ type: 'edit', version: s.document.version, seq: 2, value: { ...((s.last() as { value: object }).value), name: 'One' } });
+    s.send({ type: 'edit', version: s.document.version, seq: 3, value: { ...((s.last() as { value: object }).value), name: 'Two' } });
+    await s.form.whenIdle();
+    assert.match(s.document.getText(), /name: Two\n/);
+    await vscode.commands.executeCommand('workbench.action.files.revert', s.uri).then(undefined, () => undefined);
+    s.dispose();
+  });
+
+  it('says when the YAML cannot be read, and refuses edits until it can', async () => {
+    const s = await session('key: broken\nname: [unclosed\n', 'unreadable');
+    s.send({ type: 'ready' });
+    const message = s.last();
+    assert.equal(message?.type, 'unreadable');
+    s.send({ type: 'edit', version: s.document.version, seq: 1, value: { key: 'guess' } });
+    await s.form.whenIdle();
+    assert.equal(s.document.getText(), 'key: broken\nname: [unclosed\n');
+    s.dispose();
+  });
+});
