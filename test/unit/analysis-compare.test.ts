@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { compareWithMetadata, type Mismatch } from '../../src/core/analysis';
+import { compareWithMetadata, configureLibFolder, type Mismatch } from '../../src/core/analysis';
 import { type ActionMetadata } from '../../src/core/schema';
 import { generateTypes } from '../../src/core/typegen';
 import { newActionTemplate } from '../../src/core/workspace';
@@ -184,5 +184,17 @@ describe('analysis: compareWithMetadata', () => {
     const started = Date.now();
     for (let i = 0; i < 20; i++) compareWithMetadata(plainMain(PLAIN_PARAMETERS, `Promise<{ score: number; tags: string[]; n${i}?: number }>`), metadata);
     assert.ok(Date.now() - started < 3000, `20 analyses took ${Date.now() - started} ms`);
+  });
+
+  it('works on the built-in lib when no lib folder is at hand, as in the bundle', () => {
+    configureLibFolder(null);
+    try {
+      assert.deepEqual(compareWithMetadata(plainMain(), metadata), []);
+      const inferred = `export async function main(${PLAIN_PARAMETERS}) {\n  return { score: scores.map((s) => s * 2).length, tags: [company.toUpperCase()] };\n}\n`;
+      assert.deepEqual(compareWithMetadata(inferred, metadata), []);
+      assert.deepEqual(compareWithMetadata(plainMain(PLAIN_PARAMETERS.replace('scores: number[]', 'scores: string[]')), metadata).map((m) => m.kind), ['type']);
+    } finally {
+      configureLibFolder(undefined);
+    }
   });
 });

@@ -22,21 +22,26 @@ const libFiles = new Map<string, ts.SourceFile | undefined>();
 let libFolderOnDisk: string | null | undefined;
 
 /**
- * Where the standard lib .d.ts files are on disk. By default the folder next to the compiler; a
- * bundle has none there, so the extension can point at another copy (VS Code ships one). Without
- * any, a small built-in lib covers the types main's signature can use.
+ * Where the standard lib .d.ts files are on disk. By default (undefined) the folder next to the
+ * compiler; a bundle has none there, so the extension can point at another copy (VS Code ships
+ * one). A folder without lib.es2022.d.ts, or null, selects a small built-in lib that covers the
+ * types main's signature can use.
  */
-export function configureLibFolder(folder: string | undefined): void {
-  libFolderOnDisk = folder ?? undefined;
+export function configureLibFolder(folder: string | null | undefined): void {
+  libFolderOnDisk = folder === undefined ? undefined : folder !== null && hasLib(folder) ? folder : null;
   libFiles.clear();
 }
 
 function libFolder(): string | null {
   if (libFolderOnDisk === undefined) {
     const folder = parentOf(ts.getDefaultLibFilePath(options));
-    libFolderOnDisk = ts.sys.fileExists(joinPath(folder, 'lib.es2022.d.ts')) ? folder : null;
+    libFolderOnDisk = hasLib(folder) ? folder : null;
   }
-  return libFolderOnDisk ?? null;
+  return libFolderOnDisk;
+}
+
+function hasLib(folder: string): boolean {
+  return ts.sys.fileExists(joinPath(folder, 'lib.es2022.d.ts'));
 }
 
 function defaultLibName(): string {
