@@ -7,7 +7,7 @@ const noVscode = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', 'demo/**/.generated/**', '**/*.d.ts'] },
+  { ignores: ['demo/**', 'dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', 'demo/**/.generated/**', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

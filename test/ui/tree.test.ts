@@ -71,11 +71,7 @@ describe('The Custom Actions tree (browser)', function () {
       const created = treeRow(page, 'Hello world');
       await created.waitFor({ timeout: 60_000 });
       // Created on the server: the row loses its "not created" hint once the list shows the action.
-      await page.waitForFunction(
-        () => [...document.querySelectorAll('.pane-body .monaco-list-row')].some((r) => /Hello world/.test(r.textContent ?? '') && !/not created/.test(r.textContent ?? '')),
-        undefined,
-        { timeout: 60_000 },
-      );
+      await created.filter({ hasNotText: 'not created' }).waitFor({ timeout: 60_000 });
       await screenshot(page, 'newcomer-created-action');
     });
   });
