@@ -2,7 +2,7 @@
 // the lazily loaded analysis bundle (it carries the TypeScript compiler), the sandbox and its runner
 // worker, the webview scripts, and the extension-host test suites.
 import * as esbuild from 'esbuild';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -66,6 +66,24 @@ const hostTestSuites = {
   },
 };
 
+/**
+ * PGlite loads its WebAssembly and data files from beside its own module. The sandbox bundle requires
+ * it from dist/pglite/, where the build copies the package's runtime files, so the .vsix needs no
+ * node_modules.
+ */
+const PGLITE_FILES = ['index.cjs', 'pglite.wasm', 'pglite.data', 'initdb.wasm'];
+const pgliteBesideBundle = {
+  name: 'pglite-beside-bundle',
+  setup(build) {
+    build.onResolve({ filter: /^@electric-sql\/pglite$/ }, () => ({ path: './pglite/index.cjs', external: true }));
+    build.onEnd(() => {
+      const from = path.join(path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')));
+      mkdirSync(at('dist/pglite'), { recursive: true });
+      for (const file of PGLITE_FILES) copyFileSync(path.join(from, file), at(`dist/pglite/${file}`));
+    });
+  },
+};
+
 const existing = (entries) => Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(at(file))));
 
 const configs = [
@@ -82,8 +100,7 @@ const configs = [
     ...node,
     entryPoints: existing({ sandbox: 'src/sandbox/cli.ts', 'sandbox-worker': 'src/sandbox/runner/worker.ts' }),
     outdir: at('dist'),
-    // PGlite finds its WebAssembly and data files next to its own modules, so it ships as a package.
-    external: ['@electric-sql/pglite', '@electric-sql/pglite/*'],
+    plugins: [problemMatcher, pgliteBesideBundle],
   },
   {
     bundle: true,
