@@ -56,9 +56,13 @@ export function route(method: string, pathname: string): Match {
 }
 
 function decode(segment: string): string {
+  let decoded: string;
   try {
-    return decodeURIComponent(segment);
+    decoded = decodeURIComponent(segment);
   } catch {
     throw new HttpProblem(404, 'not-found', 'the path is not valid percent-encoding');
   }
+  // Postgres text cannot hold NUL, so a query with it fails; no id can contain it, so nothing is there.
+  if (decoded.includes('\u0000')) throw new HttpProblem(404, 'not-found', 'no id contains a NUL character');
+  return decoded;
 }

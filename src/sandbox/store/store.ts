@@ -55,6 +55,18 @@ export class Store {
     return this.db.close();
   }
 
+  /** Every row of every table in a fixed order, JSON as stored: tests compare two dumps to prove a request left no trace. */
+  async dump(): Promise<Record<string, unknown[]>> {
+    const tables = { applications: 'id', environments: 'id', api_keys: 'hash', actions: 'id', events: 'seq' };
+    const dump: Record<string, unknown[]> = {};
+    for (const [table, order] of Object.entries(tables)) {
+      // json columns as text, so the comparison sees what is stored, key order included.
+      const columns = table === 'actions' ? '*, metadata::text AS metadata' : table === 'events' ? '*, data::text AS data' : '*';
+      dump[table] = (await this.db.query(`SELECT ${columns} FROM ${table} ORDER BY ${order}`)).rows;
+    }
+    return dump;
+  }
+
   /** Creates the application if needed (renaming it when a name is given) and mints a new key; older keys stay valid. */
   async ensureApplication(id: string, name: string | undefined): Promise<ApplicationRow & { key: string }> {
     const key = mintKey();
