@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { closeAllPools } from '../core/client';
 import { ActionCatalog } from './catalog';
 import { registerCommands } from './commands';
+import { registerDeploy } from './deploy';
 import { affectsConfig, readConfig, type Config } from './config';
 import { Connections } from './connections';
 import { EventDocuments } from './eventDocuments';
@@ -52,6 +53,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   const services: Services = { context, log, config: getConfig, keys, project, sandbox, connections, catalog, links, tree, treeView, eventDocuments, statusBar, events };
   context.subscriptions.push(...registerCommands(services, EVENT_COMMANDS), ...registerEvents(services));
   context.subscriptions.push(registerMetadataEditor(services));
+  context.subscriptions.push(registerDeploy(services));
   // Shows the status bar item for a workspace that has a project file; reading one small file is cheap.
   void project.get();
   return services;

@@ -43,14 +43,15 @@ describe('PushQueue', () => {
   it('sends a save and reports it accepted only after the server answered', async () => {
     const server = new Server();
     const queue = new PushQueue({ send: server.send });
-    let outcome: PushOutcome | undefined;
-    void queue.push('a', 'v1').then((o) => (outcome = o));
+    const seen: { outcome?: PushOutcome } = {};
+    void queue.push('a', 'v1').then((o) => (seen.outcome = o));
     await tick();
     assert.equal(server.received.length, 1);
-    assert.equal(outcome, undefined, 'not done while the request is open');
+    assert.equal(seen.outcome, undefined, 'not done while the request is open');
     assert.ok(queue.isBusy('a'));
     await server.answerNext();
-    assert.equal(outcome?.kind, 'accepted');
+    const after: PushOutcome | undefined = (seen as { outcome?: PushOutcome }).outcome;
+    assert.equal(after?.kind, 'accepted');
     assert.equal(server.holds.get('a'), 'v1');
     assert.ok(!queue.isBusy('a'));
   });

@@ -1,0 +1,285 @@
+import * as vscode from 'vscode';
+import { mightDefineMain } from '../../core/analysis/quickCheck';
+import { ApiError, type CustomActionsClient } from '../../core/client';
+import { PushQueue, type PushOutcome } from '../../core/deploy/pushQueue';
+import { type ActionMetadata } from '../../core/schema';
+import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
+import { createOnServer } from '../commands/actions';
+import { errorMessage } from '../connections';
+import { Disposable } from '../lifecycle';
+import { localActionFromText } from '../localActions';
+import { type Application } from '../project';
+import { type Services } from '../services';
+import { loadAnalysis } from './analysisLoader';
+import { DIAGNOSTIC_SOURCE, type CodeDiagnostics } from './diagnostics';
+import { type ActionFile, isCodeFile, isMetadataFile, locateActionFile, readActionYaml } from './locate';
+import { type DeployStatusItem, type PushKind } from './statusItem';
+
+export interface PushOptions {
+  /** Pushed by hand (the command): sent even when the server holds the same content already. */
+  readonly manual: boolean;
+  /** Pushed although the file has errors ("Push Anyway"). */
+  readonly anyway?: boolean;
+}
+
+/** What a push attempt came to, for the command and for tests. */
+export type PushResult = PushOutcome | { readonly kind: 'not-pushed'; readonly reason: string } | { readonly kind: 'superseded' };
+
+interface Target {
+  readonly app: Application;
+  readonly label: string;
+}
+
+/**
+ * Pushes the code and the metadata of actions through two PushQueues (one request in flight per
+ * action, saves meanwhile coalesced, identical content skipped), and tells the user what happened
+ * once: in the status bar always, in a notification with Retry when it failed.
+ */
+export class Deployer extends Disposable {
+  private readonly code: PushQueue;
+  private readonly metadata: PushQueue;
+  private readonly targets = new Map<string, Target>();
+  /** Notifications on screen, so a failure repeated by the next saves is not stacked up. */
+  private readonly notifying = new Set<string>();
+  /** The latest save of each file: an older save still being prepared gives way to it. */
+  private readonly latest = new Map<string, number>();
+  private sequence = 0;
+
+  constructor(
+    private readonly s: Services,
+    private readonly diagnostics: CodeDiagnostics,
+    private readonly status: DeployStatusItem,
+  ) {
+    super();
+    this.code = new PushQueue({
+      send: (id, content, signal) => this.call(id, (client) => client.putImplementation(id, content, { signal })),
+    });
+    this.metadata = new PushQueue({
+      send: (id, content, signal) => this.call(id, (client) => client.updateAction(id, JSON.parse(content) as ActionMetadata, { signal })),
+    });
+    for (const [queue, kind] of [
+      [this.code, 'code'],
+      [this.metadata, 'metadata'],
+    ] as const) {
+      const listening = queue.listen({
+        onStart: (id) => this.status.pushing(id, this.targets.get(id)?.label ?? id, kind),
+        onSettle: (id, outcome, more) => this.settled(id, kind, outcome, more),
+      });
+      this.register({ dispose: () => (listening.dispose(), queue.dispose()) });
+    }
+  }
+
+  /** Pushes `text` as the code of the action holding `uri`. */
+  async pushCode(uri: vscode.Uri, text: string, options: PushOptions): Promise<PushResult> {
+    const turn = this.turn(uri);
+    const file = await this.locate(uri);
+    if (!file || !isCodeFile(file)) return this.skip(options, `${basename(uri)} is not the code of an action folder.`);
+    if (!this.definesMain(file, text)) {
+      const reason = `${file.name} defines no function main, so it was not pushed.`;
+      if (file.name === MAIN_FILE || options.manual) this.status.notPushed(file.name, reason);
+      return this.skip(options, reason);
+    }
+    const key = await this.keyOf(file);
+    if (!options.anyway && !this.s.config().pushWithErrors) {
+      const problems = await this.problems(file, text);
+      if (!turn.current()) return { kind: 'superseded' };
+      if (problems.length > 0) return this.refuseWithErrors(file, key, text, problems, options);
+    }
+    return this.withTarget(file, key, turn, options, (id) => this.code.push(id, text, { force: options.manual }), 'code');
+  }
+
+  /** Pushes the saved action.yaml of `uri`: update when the action exists on the server, else an offer to create it. */
+  async pushMetadata(uri: vscode.Uri, options: PushOptions): Promise<PushResult> {
+    const turn = this.turn(uri);
+    const file = await this.locate(uri);
+    if (!file || !isMetadataFile(file)) return this.skip(options, `${basename(uri)} is not the ${ACTION_FILE} of an action folder.`);
+    // Read whole from disk, so what is sent is exactly what the workspace holds, never a half-edited form.
+    const yaml = await readActionYaml(file.folder, 'saved');
+    if (!yaml?.metadata) {
+      const key = localActionFromText(file.folder, yaml?.text ?? '').key;
+      const problems = yaml?.problems ?? [];
+      const first = problems[0];
+      const detail = first ? `line ${first.range.start.line + 1}: ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}` : 'the file cannot be read';
+      const reason = `${ACTION_FILE} of ${key} was not pushed: ${detail}. The file is kept as it is.`;
+      this.status.notPushed(key, reason);
+      this.notifyOnce(`invalid:${uri.toString()}`, () => vscode.window.showErrorMessage(reason));
+      return { kind: 'not-pushed', reason };
+    }
+    const metadata = yaml.metadata;
+    return this.withTarget(file, metadata.key, turn, options, (id) => this.metadata.push(id, JSON.stringify(metadata), { force: options.manual }), 'metadata');
+  }
+
+  private async withTarget(
+    file: ActionFile,
+    key: string,
+    turn: { current(): boolean },
+    options: PushOptions,
+    push: (id: string) => Promise<PushOutcome>,
+    kind: PushKind,
+  ): Promise<PushResult> {
+    let id: string | undefined;
+    try {
+      id = await this.resolveId(file, key);
+    } catch (error) {
+      // The list could not be read: the same failure path as a refused push, Retry runs it all again.
+      this.failed(file.folder.toString(), key, kind, 0, error, () => void this.withTarget(file, key, { current: () => true }, options, push, kind));
+      return { kind: 'failed', error, durationMs: 0 };
+    }
+    if (!turn.current()) return { kind: 'superseded' };
+    if (id === undefined) {
+      this.offerCreate(file, key, kind === 'code' ? push : undefined);
+      return { kind: 'not-pushed', reason: `${key} does not exist on the server yet.` };
+    }
+    this.targets.set(id, { app: file.app, label: key });
+    const outcome = await push(id);
+    if (outcome.kind === 'accepted') {
+      this.s.links.link(file.folder, id);
+      if (kind === 'metadata') {
+        this.s.catalog.forget(file.app);
+        this.s.tree.refreshApplication(file.app.id);
+      } else {
+        this.s.events.poke(id);
+      }
+    }
+    return outcome;
+  }
+
+  /** The action's id on the server, by key; by the folder's remembered id when the key was changed here. */
+  private async resolveId(file: ActionFile, key: string): Promise<string | undefined> {
+    const found = await this.s.catalog.findByKey(file.app, key);
+    if (found) return found.id;
+    const linked = this.s.links.all().get(file.folder.toString());
+    return linked !== undefined && (this.s.catalog.cached(file.app) ?? []).some((a) => a.id === linked) ? linked : undefined;
+  }
+
+  private offerCreate(file: ActionFile, key: string, thenPush: ((id: string) => Promise<PushOutcome>) | undefined): void {
+    const reason = `${key} does not exist on the server yet.`;
+    this.status.notPushed(key, reason);
+    this.notifyOnce(`create:${file.folder.toString()}`, async () => {
+      const choice = await vscode.window.showInformationMessage(
+        `${reason} Create it from its ${ACTION_FILE}${thenPush ? ', then push the code' : ''}?`,
+        'Create on Server',
+      );
+      if (choice !== 'Create on Server') return;
+      const yaml = await readActionYaml(file.folder, 'saved');
+      if (!yaml?.metadata) {
+        const first = yaml?.problems[0];
+        void vscode.window.showErrorMessage(`${ACTION_FILE} of ${key} has problems${first ? ` (line ${first.range.start.line + 1}: ${first.message})` : ''}; fix them before creating the action.`);
+        return;
+      }
+      const id = await createOnServer(this.s, file.app, file.folder, yaml.metadata);
+      if (id === undefined || !thenPush) return;
+      this.targets.set(id, { app: file.app, label: key });
+      this.code.forget(id);
+      await thenPush(id);
+    });
+  }
+
+  private async refuseWithErrors(file: ActionFile, key: string, text: string, problems: readonly vscode.Diagnostic[], options: PushOptions): Promise<PushResult> {
+    const first = problems[0];
+    const where = first ? ` (line ${first.range.start.line + 1}: ${first.message})` : '';
+    const reason = `${file.name} of ${key} has ${problems.length} error${problems.length === 1 ? '' : 's'}${where}, so it was not pushed.`;
+    this.status.notPushed(key, reason);
+    this.notifyOnce(`errors:${file.uri.toString()}`, async () => {
+      const choice = await vscode.window.showWarningMessage(`${reason} (customActions.pushWithErrors is off.)`, 'Push Anyway', 'Show Problems');
+      if (choice === 'Push Anyway') await this.pushCode(file.uri, text, { ...options, anyway: true });
+      if (choice === 'Show Problems') await vscode.commands.executeCommand('workbench.actions.view.problems');
+    });
+    return { kind: 'not-pushed', reason };
+  }
+
+  /** Errors in the text being pushed: mismatches with action.yaml, and TypeScript's errors for the file. */
+  private async problems(file: ActionFile, text: string): Promise<vscode.Diagnostic[]> {
+    const mismatches = await this.diagnostics.mismatches(file, text);
+    const ours = mismatches.map((m) => new vscode.Diagnostic(new vscode.Range(m.range.start.line, m.range.start.character, m.range.end.line, m.range.end.character), m.message));
+    const typescript = vscode.languages
+      .getDiagnostics(file.uri)
+      .filter((d) => d.severity === vscode.DiagnosticSeverity.Error && d.source !== DIAGNOSTIC_SOURCE);
+    return [...ours, ...typescript];
+  }
+
+  private definesMain(file: ActionFile, text: string): boolean {
+    if (!mightDefineMain(text)) return false;
+    return loadAnalysis(this.s.context.extensionUri).findMain(text, file.name) !== undefined;
+  }
+
+  private async keyOf(file: ActionFile): Promise<string> {
+    const yaml = await readActionYaml(file.folder, 'saved');
+    return localActionFromText(file.folder, yaml?.text ?? '').key;
+  }
+
+  private locate(uri: vscode.Uri): Promise<ActionFile | undefined> {
+    return locateActionFile(this.s.project, uri);
+  }
+
+  private async call(id: string, operation: (client: CustomActionsClient) => Promise<void>): Promise<void> {
+    const target = this.targets.get(id);
+    if (!target) throw new Error(`No application is known for the action ${id}.`);
+    await this.s.connections.call(target.app, operation);
+  }
+
+  /** What the Retry button does: the latest content that failed for the action, sent again. */
+  retry(kind: PushKind, id: string): Promise<PushOutcome> | undefined {
+    return (kind === 'code' ? this.code : this.metadata).retry(id);
+  }
+
+  /** Notifications on screen (`failed:code:<id>`, `errors:<uri>`, `create:<folder>`, …), for tests. */
+  get offers(): readonly string[] {
+    return [...this.notifying];
+  }
+
+  private settled(id: string, kind: PushKind, outcome: PushOutcome, more: boolean): void {
+    const label = this.targets.get(id)?.label ?? id;
+    switch (outcome.kind) {
+      case 'accepted':
+        this.s.log.info(`Pushed the ${kind} of ${label} (${id}) in ${outcome.durationMs} ms.`);
+        this.status.pushed(id, label, kind, outcome.durationMs, more);
+        return;
+      case 'unchanged':
+        this.s.log.info(`The server holds this ${kind} of ${label} already; nothing was sent.`);
+        if (!more) this.status.upToDate(label, kind);
+        return;
+      case 'failed':
+        if (outcome.error instanceof ApiError && outcome.error.kind === 'cancelled') return;
+        this.failed(id, label, kind, outcome.durationMs, outcome.error, () => void this.retry(kind, id));
+        return;
+    }
+  }
+
+  private failed(id: string, label: string, kind: PushKind, durationMs: number, error: unknown, retry: () => void): void {
+    const reason = errorMessage(error);
+    this.s.log.error(`The ${kind} of ${label} was not pushed: ${reason}`);
+    this.status.failedPush(id, label, kind, durationMs, reason);
+    this.notifyOnce(`failed:${kind}:${id}`, async () => {
+      const choice = await vscode.window.showErrorMessage(`The ${kind} of ${label} was not pushed: ${reason} Your file is unchanged.`, 'Retry', 'Show Log');
+      if (choice === 'Retry') retry();
+      if (choice === 'Show Log') this.s.log.show();
+    });
+  }
+
+  /** Shows a notification unless the same one is on screen already. */
+  private notifyOnce(key: string, show: () => Thenable<unknown> | Promise<unknown>): void {
+    if (this.notifying.has(key)) return;
+    this.notifying.add(key);
+    void Promise.resolve(show())
+      .catch((error: unknown) => this.s.log.error(errorMessage(error)))
+      .finally(() => this.notifying.delete(key));
+  }
+
+  private turn(uri: vscode.Uri): { current(): boolean } {
+    const key = uri.toString();
+    const mine = ++this.sequence;
+    this.latest.set(key, mine);
+    return { current: () => this.latest.get(key) === mine };
+  }
+
+  private skip(options: PushOptions, reason: string): PushResult {
+    if (options.manual) void vscode.window.showWarningMessage(reason);
+    else this.s.log.info(reason);
+    return { kind: 'not-pushed', reason };
+  }
+}
+
+function basename(uri: vscode.Uri): string {
+  return uri.path.slice(uri.path.lastIndexOf('/') + 1);
+}

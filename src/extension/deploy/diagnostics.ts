@@ -1,0 +1,107 @@
+import * as vscode from 'vscode';
+import { mightDefineMain } from '../../core/analysis/quickCheck';
+import { type Mismatch, type Range } from '../../core/analysis/types';
+import { MAIN_FILE } from '../../core/workspace';
+import { Disposable } from '../lifecycle';
+import { type Services } from '../services';
+import { loadAnalysis } from './analysisLoader';
+import { type ActionFile, currentText, isCodeFile, isMetadataFile, locateActionFile, mainOf, readActionYaml, sameUri } from './locate';
+
+export const DIAGNOSTIC_SOURCE = 'Custom Actions';
+const TYPING_PAUSE_MS = 300;
+
+/**
+ * Where the code of an action disagrees with its action.yaml, as diagnostics on the exact parameter.
+ * The compiler is loaded only when a file that may define main is opened or changed.
+ */
+export class CodeDiagnostics extends Disposable {
+  readonly collection = this.register(vscode.languages.createDiagnosticCollection('customActions.code'));
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly analyzed = this.register(new vscode.EventEmitter<vscode.Uri>());
+  /** Fires after the diagnostics of a file were recomputed. */
+  readonly onDidAnalyze = this.analyzed.event;
+
+  constructor(private readonly s: Services) {
+    super();
+    this.register({ dispose: () => this.timers.forEach((t) => clearTimeout(t)) });
+    this.register(vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d.uri, 0)));
+    this.register(
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length > 0) this.schedule(e.document.uri, TYPING_PAUSE_MS);
+      }),
+    );
+    // A closed editor may have dropped unsaved text: what remains is the file on disk.
+    this.register(vscode.workspace.onDidCloseTextDocument((d) => this.schedule(d.uri, TYPING_PAUSE_MS)));
+    // Editors restored with the window: checked once the extension host has settled, not during activation.
+    const restored = setTimeout(() => vscode.workspace.textDocuments.forEach((d) => this.schedule(d.uri, 0)), 1_000);
+    this.register({ dispose: () => clearTimeout(restored) });
+  }
+
+  schedule(uri: vscode.Uri, delayMs: number): void {
+    if (!/\.(ts|ya?ml)$/.test(uri.path)) return;
+    const key = uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        this.refresh(uri).catch((error: unknown) => this.s.log.warn(`Checking ${uri.path} against action.yaml failed: ${String(error)}`));
+      }, delayMs),
+    );
+  }
+
+  /** Recomputes the diagnostics of a code file, or of the code beside an action.yaml. */
+  async refresh(uri: vscode.Uri): Promise<void> {
+    const file = await locateActionFile(this.s.project, uri);
+    if (!file) return;
+    if (isMetadataFile(file)) {
+      const code = new Map<string, vscode.Uri>([[mainOf(file.folder).toString(), mainOf(file.folder)]]);
+      for (const d of vscode.workspace.textDocuments) {
+        if (sameUri(vscode.Uri.joinPath(d.uri, '..'), file.folder) && d.uri.path.endsWith('.ts')) code.set(d.uri.toString(), d.uri);
+      }
+      for (const u of code.values()) {
+        const codeFile = await locateActionFile(this.s.project, u);
+        if (codeFile && isCodeFile(codeFile)) await this.check(codeFile, await currentText(u));
+      }
+      return;
+    }
+    if (isCodeFile(file)) await this.check(file, await currentText(uri));
+  }
+
+  /**
+   * The mismatches of `text` as the code of `file` (the text being pushed, which the editor may have
+   * moved past already); sets them as the file's diagnostics when the editor still shows that text.
+   */
+  async mismatches(file: ActionFile, text: string): Promise<Mismatch[]> {
+    if (file.name !== MAIN_FILE && !mightDefineMain(text)) return [];
+    const yaml = await readActionYaml(file.folder, 'current');
+    // An action.yaml with problems has its own diagnostics; comparing with half a metadata says nothing.
+    if (!yaml?.metadata) return [];
+    const analysis = loadAnalysis(this.s.context.extensionUri);
+    const found = analysis.compareWithMetadata(text, yaml.metadata, { fileName: file.name });
+    // Only main.ts must define main; another file without it is a helper.
+    return file.name === MAIN_FILE ? found : found.filter((m) => m.kind !== 'missing-main');
+  }
+
+  private async check(file: ActionFile, text: string | undefined): Promise<void> {
+    if (text === undefined) {
+      this.collection.delete(file.uri);
+      this.analyzed.fire(file.uri);
+      return;
+    }
+    const found = await this.mismatches(file, text);
+    this.collection.set(file.uri, found.map(toDiagnostic));
+    this.analyzed.fire(file.uri);
+  }
+}
+
+export function toDiagnostic(mismatch: Mismatch): vscode.Diagnostic {
+  const diagnostic = new vscode.Diagnostic(toRange(mismatch.range), mismatch.message, vscode.DiagnosticSeverity.Error);
+  diagnostic.source = DIAGNOSTIC_SOURCE;
+  diagnostic.code = mismatch.kind;
+  return diagnostic;
+}
+
+export function toRange(range: Range): vscode.Range {
+  return new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
+}

@@ -1,0 +1,62 @@
+import * as vscode from 'vscode';
+import { generateTypes } from '../../core/typegen';
+import { ACTION_FILE, GENERATED_FILE, parseActionYaml } from '../../core/workspace';
+import { Disposable } from '../lifecycle';
+import { type Services } from '../services';
+import { isMetadataFile, locateActionFile, openDocument, savedText } from './locate';
+
+const TYPING_PAUSE_MS = 300;
+
+/**
+ * Keeps action.generated.ts in step with action.yaml: when the document changes (typing, the form,
+ * undo), when it is saved, and when it changes on disk (a checkout). Regenerating never pushes
+ * anything; it only writes the file when its bytes would differ.
+ */
+export class GeneratedTypes extends Disposable {
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly written = this.register(new vscode.EventEmitter<vscode.Uri>());
+  /** Fires with the action folder after its generated types were rewritten. */
+  readonly onDidWrite = this.written.event;
+
+  constructor(private readonly s: Services) {
+    super();
+    this.register({ dispose: () => this.timers.forEach((t) => clearTimeout(t)) });
+    this.register(
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length > 0 && e.document.uri.path.endsWith(`/${ACTION_FILE}`)) this.schedule(e.document.uri, TYPING_PAUSE_MS);
+      }),
+    );
+    this.register(vscode.workspace.onDidSaveTextDocument((d) => d.uri.path.endsWith(`/${ACTION_FILE}`) && this.schedule(d.uri, 0)));
+    const watcher = this.register(vscode.workspace.createFileSystemWatcher(`**/${ACTION_FILE}`, false, false, true));
+    this.register(watcher.onDidChange((uri) => this.schedule(uri, TYPING_PAUSE_MS)));
+    this.register(watcher.onDidCreate((uri) => this.schedule(uri, TYPING_PAUSE_MS)));
+  }
+
+  private schedule(uri: vscode.Uri, delayMs: number): void {
+    const key = uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        this.regenerate(uri).catch((error: unknown) => this.s.log.warn(`Regenerating the types of ${uri.path} failed: ${String(error)}`));
+      }, delayMs),
+    );
+  }
+
+  /** Writes the generated types of the action.yaml at `uri`, as the editor has it (or the disk, when closed). */
+  async regenerate(uri: vscode.Uri): Promise<boolean> {
+    const file = await locateActionFile(this.s.project, uri);
+    if (!file || !isMetadataFile(file)) return false;
+    const text = openDocument(uri)?.getText() ?? (await savedText(uri));
+    const metadata = text === undefined ? undefined : parseActionYaml(text).metadata;
+    // Metadata with problems gives no types: the last good ones stay until it is fixed.
+    if (!metadata) return false;
+    const target = vscode.Uri.joinPath(file.folder, GENERATED_FILE);
+    const content = generateTypes(metadata);
+    if ((await savedText(target)) === content) return false;
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
+    this.written.fire(file.folder);
+    return true;
+  }
+}

@@ -1,0 +1,105 @@
+import * as vscode from 'vscode';
+import { ACTION_FILE } from '../../core/workspace';
+import { isNode, pickAction } from '../commands/pick';
+import { errorMessage } from '../connections';
+import { Disposable } from '../lifecycle';
+import { type Services } from '../services';
+import { type PushResult, Deployer } from './deployer';
+import { CodeDiagnostics } from './diagnostics';
+import { isInEditorTab } from './editorTabs';
+import { GeneratedTypes } from './generatedTypes';
+import { isCodeFile, isMetadataFile, locateActionFile, mainOf, openDocument, savedText } from './locate';
+import { MetadataQuickFixes } from './quickFixes';
+import { DeployStatusItem } from './statusItem';
+
+export const PUSH_COMMAND = 'customActions.pushImplementation';
+
+/**
+ * Save to deploy: a save the user made in an editor pushes the code or the metadata of its action;
+ * changes on disk never push. Beside it, the code-versus-metadata diagnostics with their quick fixes
+ * and the generated types kept in step with action.yaml.
+ */
+export class DeployFeature extends Disposable {
+  readonly status = this.register(new DeployStatusItem());
+  readonly diagnostics: CodeDiagnostics;
+  readonly generated: GeneratedTypes;
+  readonly deployer: Deployer;
+  /** Files the push command is saving itself, so the save does not push a second time. */
+  private readonly savingByHand = new Set<string>();
+
+  constructor(private readonly s: Services) {
+    super();
+    this.diagnostics = this.register(new CodeDiagnostics(s));
+    this.generated = this.register(new GeneratedTypes(s));
+    this.deployer = this.register(new Deployer(s, this.diagnostics, this.status));
+    this.register(this.generated.onDidWrite((folder) => this.diagnostics.schedule(vscode.Uri.joinPath(folder, ACTION_FILE), 0)));
+    this.register(
+      vscode.languages.registerCodeActionsProvider({ language: 'typescript', pattern: '**/*.ts' }, new MetadataQuickFixes(s), MetadataQuickFixes.metadata),
+    );
+    this.register(vscode.workspace.onDidSaveTextDocument((document) => this.saved(document)));
+    this.register(vscode.commands.registerCommand('customActions.pushImplementation', (arg: unknown) => this.pushByHand(arg)));
+  }
+
+  private saved(document: vscode.TextDocument): void {
+    const key = document.uri.toString();
+    if (this.savingByHand.has(key)) return;
+    if (!/\.(ts|ya?ml)$/.test(document.uri.path)) return;
+    // The text as saved, taken now: the editor may move on while the push is prepared.
+    const text = document.getText();
+    void this.fromSave(document.uri, text).catch((error: unknown) => this.s.log.error(`Push on save of ${document.uri.path}: ${errorMessage(error)}`));
+  }
+
+  private async fromSave(uri: vscode.Uri, text: string): Promise<PushResult | undefined> {
+    if (!this.s.config().deployOnSave) return undefined;
+    const file = await locateActionFile(this.s.project, uri);
+    if (!file) return undefined;
+    if (!isInEditorTab(uri)) {
+      this.s.log.info(`${file.name} of ${file.folder.path} was saved without an editor showing it (a tool, not a save in the editor): not pushed.`);
+      return undefined;
+    }
+    if (isMetadataFile(file)) return this.deployer.pushMetadata(uri, { manual: false });
+    if (isCodeFile(file)) return this.deployer.pushCode(uri, text, { manual: false });
+    return undefined;
+  }
+
+  /** The command: a file (editor title), an action (tree), or the active editor's action; saves it first. */
+  private async pushByHand(arg: unknown): Promise<PushResult | undefined> {
+    try {
+      const uri = await this.codeUriOf(arg);
+      if (!uri) return undefined;
+      const open = openDocument(uri);
+      if (open?.isDirty) {
+        this.savingByHand.add(uri.toString());
+        try {
+          await open.save();
+        } finally {
+          this.savingByHand.delete(uri.toString());
+        }
+      }
+      const text = await savedText(uri);
+      if (text === undefined) throw new Error(`${uri.path} cannot be read.`);
+      return await this.deployer.pushCode(uri, text, { manual: true });
+    } catch (error) {
+      this.s.log.error(`${PUSH_COMMAND}: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(errorMessage(error));
+      return undefined;
+    }
+  }
+
+  private async codeUriOf(arg: unknown): Promise<vscode.Uri | undefined> {
+    if (arg instanceof vscode.Uri) return arg;
+    if (isNode(arg) && arg.kind === 'action') return arg.local ? mainOf(arg.local.folder) : undefined;
+    const active = vscode.window.activeTextEditor?.document.uri;
+    if (active) {
+      const file = await locateActionFile(this.s.project, active);
+      if (file && isCodeFile(file)) return active;
+      if (file) return mainOf(file.folder);
+    }
+    const action = await pickAction(this.s, undefined, (a) => a.local !== undefined);
+    return action?.local ? mainOf(action.local.folder) : undefined;
+  }
+}
+
+export function registerDeploy(services: Services): vscode.Disposable {
+  return new DeployFeature(services);
+}

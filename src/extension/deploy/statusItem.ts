@@ -1,0 +1,88 @@
+import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
+
+export type PushKind = 'code' | 'metadata';
+
+const WHAT: Record<PushKind, string> = { code: 'code', metadata: 'metadata' };
+const SHOWN_AFTER_SUCCESS_MS = 10_000;
+
+/**
+ * One status bar item for every push: spinning while requests are in flight, then what happened and
+ * how long it took. A success fades after a while; a failure stays until the next push of that action.
+ */
+export class DeployStatusItem extends Disposable {
+  private readonly item = this.register(vscode.window.createStatusBarItem('customActions.deploy', vscode.StatusBarAlignment.Left, 9));
+  private readonly busy = new Map<string, string>();
+  private readonly failed = new Map<string, string>();
+  private hideTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor() {
+    super();
+    this.item.name = 'Custom Actions: Push';
+    this.item.command = 'customActions.showLog';
+    this.register({ dispose: () => clearTimeout(this.hideTimer) });
+  }
+
+  /** The text shown, for tests and the log. */
+  get text(): string {
+    return this.item.text;
+  }
+
+  pushing(id: string, label: string, kind: PushKind): void {
+    this.busy.set(`${kind}:${id}`, label);
+    this.show(`$(sync~spin) Pushing ${WHAT[kind]} of ${label}…`, `Custom Actions: pushing the ${WHAT[kind]} of ${label} to the server`);
+  }
+
+  pushed(id: string, label: string, kind: PushKind, durationMs: number, more: boolean): void {
+    this.busy.delete(`${kind}:${id}`);
+    this.failed.delete(`${kind}:${id}`);
+    if (more) return;
+    if (this.stillBusy()) return;
+    this.show(`$(check) Pushed ${WHAT[kind]} of ${label} (${formatDuration(durationMs)})`, `Custom Actions: the server accepted the ${WHAT[kind]} of ${label} in ${formatDuration(durationMs)}`);
+    this.hideTimer = setTimeout(() => {
+      if (this.busy.size === 0 && this.failed.size === 0) this.item.hide();
+    }, SHOWN_AFTER_SUCCESS_MS);
+  }
+
+  upToDate(label: string, kind: PushKind): void {
+    if (this.busy.size > 0 || this.failed.size > 0) return;
+    this.show(`$(check) ${capitalize(WHAT[kind])} of ${label} is up to date`, `Custom Actions: the server already holds this ${WHAT[kind]} of ${label}; nothing was sent`);
+    this.hideTimer = setTimeout(() => this.item.hide(), SHOWN_AFTER_SUCCESS_MS);
+  }
+
+  failedPush(id: string, label: string, kind: PushKind, durationMs: number, reason: string): void {
+    this.busy.delete(`${kind}:${id}`);
+    this.failed.set(`${kind}:${id}`, reason);
+    this.show(
+      `$(error) Push of ${label} failed (${formatDuration(durationMs)})`,
+      `Custom Actions: the ${WHAT[kind]} of ${label} was not pushed: ${reason}\nClick to show the log.`,
+      new vscode.ThemeColor('statusBarItem.errorBackground'),
+    );
+  }
+
+  /** A push that was not even attempted (errors in the file, no action on the server). */
+  notPushed(label: string, reason: string): void {
+    this.show(`$(warning) ${label} not pushed`, `Custom Actions: ${reason}`, new vscode.ThemeColor('statusBarItem.warningBackground'));
+  }
+
+  private stillBusy(): boolean {
+    const label = this.busy.values().next().value;
+    return label !== undefined;
+  }
+
+  private show(text: string, tooltip: string, background?: vscode.ThemeColor): void {
+    clearTimeout(this.hideTimer);
+    this.item.text = text;
+    this.item.tooltip = tooltip;
+    this.item.backgroundColor = background;
+    this.item.show();
+  }
+}
+
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
