@@ -152,7 +152,9 @@ function run(message: RunMessage): void {
     },
   };
   try {
-    const context = createContext({}, { name: 'custom action', codeGeneration: { strings: true, wasm: false } });
+    // A null-prototype global: with a plain {} its `constructor` is the host's Object, and
+    // `globalThis.constructor.constructor('return process')()` would hand the worker's process to main.
+    const context = createContext(Object.create(null) as object, { name: 'custom action', codeGeneration: { strings: true, wasm: false } });
     api = (bootstrap.runInContext(context) as (b: Bridge) => Bootstrapped)(bridge);
     const moduleFunction = new Script(message.js, { filename: message.filename }).runInContext(context) as unknown;
     api.run(moduleFunction, message.inputsJson);
