@@ -1,0 +1,342 @@
+import * as assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { createServer, request, type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import * as vscode from 'vscode';
+import { LOCAL_SANDBOX, type ActionMetadata } from '../../../src/core/schema';
+import { generateTypes } from '../../../src/core/typegen';
+import { serializeActionYaml } from '../../../src/core/workspace';
+import { type DeployFeature } from '../../../src/extension/deploy';
+import { type PushResult } from '../../../src/extension/deploy/deployer';
+import { FROM_METADATA, FROM_SIGNATURE } from '../../../src/extension/deploy/quickFixes';
+import { type Application } from '../../../src/extension/project';
+import { type Services } from '../../../src/extension/services';
+import { api, eventually, workspaceRoot } from '../support';
+
+const APP = 'test-app';
+
+/**
+ * Forwards to the sandbox and records every request; can slow down or refuse the pushes of code,
+ * the way a busy or failing server would.
+ */
+class PushProxy {
+  readonly requests: { method: string; path: string }[] = [];
+  delayImplementationMs = 0;
+  failures: { status: number; body: string }[] = [];
+  private inflight = new Map<string, number>();
+  maxInflight = 0;
+  private server: Server | undefined;
+
+  constructor(private readonly target: URL) {}
+
+  implementationPuts(id: string): number {
+    return this.requests.filter((r) => r.method === 'PUT' && r.path === `/api/actions/${id}/implementation`).length;
+  }
+
+  metadataPuts(id: string): number {
+    return this.requests.filter((r) => r.method === 'PUT' && r.path === `/api/actions/${id}`).length;
+  }
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      const path = req.url ?? '';
+      this.requests.push({ method: req.method ?? '', path });
+      const isPush = req.method === 'PUT' && path.endsWith('/implementation');
+      const failure = isPush ? this.failures.shift() : undefined;
+      if (failure) {
+        req.resume();
+        res.writeHead(failure.status, { 'content-type': 'application/problem+json' });
+        res.end(failure.body);
+        return;
+      }
+      const forward = () => {
+        const count = (this.inflight.get(path) ?? 0) + 1;
+        this.inflight.set(path, count);
+        if (isPush) this.maxInflight = Math.max(this.maxInflight, count);
+        const upstream = request(
+          { host: this.target.hostname, port: this.target.port, path, method: req.method, headers: { ...req.headers, host: this.target.host } },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+            answer.on('end', () => this.inflight.set(path, (this.inflight.get(path) ?? 1) - 1));
+          },
+        );
+        upstream.on('error', () => res.destroy());
+        req.pipe(upstream);
+      };
+      if (isPush && this.delayImplementationMs > 0) setTimeout(forward, this.delayImplementationMs);
+      else forward();
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server?.address() as AddressInfo).port}`;
+  }
+
+  async close(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+}
+
+function metadataOf(key: string, parameterType: 'number' | 'text' = 'number'): ActionMetadata {
+  return {
+    key,
+    name: `Deploy ${key}`,
+    description: '',
+    developerEmail: 'dev@example.com',
+    parameters: [{ name: 'n', type: parameterType, description: 'A number' }],
+    result: { type: 'number', description: '' },
+  };
+}
+
+const codeReturning = (expression: string) => `export function main(n: number): number {\n  return ${expression};\n}\n`;
+
+describe('Save to deploy (sandbox behind a counting proxy)', function () {
+  this.timeout(180_000);
+  let services: Services;
+  let app: Application;
+  let proxy: PushProxy;
+  let projectText: string;
+  let deploy: DeployFeature;
+  const created: string[] = [];
+
+  const projectUri = () => vscode.Uri.joinPath(workspaceRoot(), 'customactions.yaml');
+  const folderOf = (key: string) => vscode.Uri.joinPath(workspaceRoot(), 'actions', key);
+  const mainUri = (key: string) => vscode.Uri.joinPath(folderOf(key), 'main.ts');
+  const read = async (uri: vscode.Uri) => new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  const write = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  const onServer = (id: string) => services.connections.call(app, (c) => c.getImplementation(id));
+
+  /** An action in the workspace and on the server, with `code` as its implementation on both. */
+  async function action(key: string, code: string, metadata = metadataOf(key)): Promise<string> {
+    await write(vscode.Uri.joinPath(folderOf(key), 'action.yaml'), serializeActionYaml(metadata));
+    await write(vscode.Uri.joinPath(folderOf(key), 'action.generated.ts'), generateTypes(metadata));
+    await write(mainUri(key), code);
+    const { id } = await services.connections.call(app, (c) => c.createAction(APP, metadata));
+    created.push(id);
+    await services.connections.call(app, (c) => c.putImplementation(id, code));
+    services.catalog.forget();
+    return id;
+  }
+
+  async function editor(uri: vscode.Uri): Promise<vscode.TextEditor> {
+    // A file written a moment ago may still be announced as changed on disk; a save racing that reads as a conflict.
+    await settle(500);
+    return vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+  }
+
+  async function setText(e: vscode.TextEditor, text: string): Promise<void> {
+    const whole = e.document.validateRange(new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0));
+    assert.ok(await e.edit((b) => b.replace(whole, text)));
+  }
+
+  /** Lets any push a change might have caused reach the proxy. */
+  const settle = (ms = 1_500) => new Promise((r) => setTimeout(r, ms));
+
+  async function saveAs(e: vscode.TextEditor, text: string): Promise<void> {
+    await setText(e, text);
+    assert.ok(await e.document.save(), 'saved');
+  }
+
+  before(async () => {
+    services = (await api()).services;
+    // The extension's own sandbox, then the project pointed at a proxy in front of it.
+    const { actual } = await services.connections.baseUrl();
+    const key = await services.keys.get(LOCAL_SANDBOX, APP);
+    assert.ok(key, 'the sandbox minted a key');
+    proxy = new PushProxy(new URL(actual));
+    const base = await proxy.start();
+    projectText = await read(projectUri());
+    await services.keys.set(base, APP, key);
+    await write(projectUri(), projectText.replace('baseUrl: local-sandbox', `baseUrl: ${base}`));
+    const state = await services.project.reload();
+    assert.ok(state.kind === 'ok' && state.baseUrl === base, 'the project goes through the proxy');
+    const found = state.applications.find((a) => a.id === APP);
+    assert.ok(found);
+    app = found;
+    const feature = services.context.subscriptions.find((d): d is DeployFeature => 'deployer' in d && 'diagnostics' in d);
+    assert.ok(feature, 'the deploy feature is registered');
+    deploy = feature;
+  });
+
+  afterEach(async () => {
+    proxy.delayImplementationMs = 0;
+    proxy.failures = [];
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  // The other suites expect the applications empty and the project on the sandbox.
+  after(async () => {
+    await vscode.commands.executeCommand('notifications.clearAll');
+    for (const id of created) await services.connections.call(app, (c) => c.deleteAction(id)).catch(() => undefined);
+    for (const key of ['deploy-save', 'deploy-disk', 'deploy-nomain', 'deploy-burst', 'deploy-fail', 'deploy-fix', 'deploy-meta']) {
+      await vscode.workspace.fs.delete(folderOf(key), { recursive: true }).then(undefined, () => undefined);
+    }
+    await write(projectUri(), projectText);
+    await services.project.reload();
+    services.catalog.forget();
+    await proxy.close();
+  });
+
+  it('pushes a save made in the editor, and the server holds exactly the saved text', async () => {
+    const id = await action('deploy-save', codeReturning('n'));
+    const e = await editor(mainUri('deploy-save'));
+    const before = proxy.implementationPuts(id);
+    const text = codeReturning('n * 3 /* saved in the editor */');
+    await saveAs(e, text);
+    await eventually(async () => ((await onServer(id)) === text ? true : undefined), 'the saved text on the server');
+    assert.equal(await onServer(id), e.document.getText());
+    assert.equal(proxy.implementationPuts(id) - before, 1, 'one request for one save');
+    await eventually(() => (/Pushed code of deploy-save \(\d+ ms\)/.test(deploy.status.text) ? true : undefined), `the status bar says pushed: ${deploy.status.text}`);
+    // Saving the same text again sends nothing: the server accepted it already.
+    assert.ok(await e.document.save());
+    await settle();
+    assert.equal(proxy.implementationPuts(id) - before, 1);
+  });
+
+  it('does not push a file changed on disk by another process, open in an editor or not', async () => {
+    const id = await action('deploy-disk', codeReturning('n'));
+    const e = await editor(mainUri('deploy-disk'));
+    const before = proxy.implementationPuts(id);
+    const changed = codeReturning('n - 1 /* from a checkout */');
+    await writeFile(mainUri('deploy-disk').fsPath, changed);
+    await eventually(() => (e.document.getText() === changed ? true : undefined), 'the editor reloading the file from disk');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await writeFile(mainUri('deploy-disk').fsPath, codeReturning('n - 2 /* another tool */'));
+    await settle(2_500);
+    assert.equal(proxy.implementationPuts(id), before, 'no request');
+    assert.equal(await onServer(id), codeReturning('n'));
+  });
+
+  it('does not push a file that does not define main', async () => {
+    const id = await action('deploy-nomain', codeReturning('n'));
+    const before = proxy.implementationPuts(id);
+    const helper = vscode.Uri.joinPath(folderOf('deploy-nomain'), 'helper.ts');
+    await write(helper, 'export const x = 1;\n');
+    await saveAs(await editor(helper), 'export const twice = (n: number): number => n * 2;\n');
+    await saveAs(await editor(mainUri('deploy-nomain')), 'export function helper(n: number): number {\n  return n;\n}\n');
+    await settle();
+    assert.equal(proxy.implementationPuts(id), before, 'no request');
+    assert.equal(await onServer(id), codeReturning('n'));
+    const byHand = await vscode.commands.executeCommand<PushResult | undefined>('customActions.pushImplementation', mainUri('deploy-nomain'));
+    assert.equal(byHand?.kind, 'not-pushed');
+    await vscode.commands.executeCommand('notifications.clearAll');
+  });
+
+  it('ends 50 quick saves with the last content on the server, one request at a time and far fewer requests than saves', async () => {
+    const id = await action('deploy-burst', codeReturning('n'));
+    const e = await editor(mainUri('deploy-burst'));
+    proxy.delayImplementationMs = 300;
+    proxy.maxInflight = 0;
+    const before = proxy.implementationPuts(id);
+    let last = '';
+    for (let i = 1; i <= 50; i++) {
+      last = codeReturning(`n + ${i}`);
+      await saveAs(e, last);
+    }
+    await eventually(async () => ((await onServer(id)) === last ? true : undefined), 'the last save on the server', 30_000);
+    await settle();
+    assert.equal(await onServer(id), last, 'no older save overtook the last one');
+    const requests = proxy.implementationPuts(id) - before;
+    assert.ok(requests >= 1 && requests <= 25, `${requests} requests for 50 saves`);
+    assert.equal(proxy.maxInflight, 1, 'one request in flight per action');
+  });
+
+  it('retries a transient failure, and on a refusal keeps the file, reports it once and offers Retry', async () => {
+    const id = await action('deploy-fail', codeReturning('n'));
+    const e = await editor(mainUri('deploy-fail'));
+    // Two 503s then success: the client's backoff absorbs them, the user sees a push.
+    proxy.failures = [503, 503].map((status) => ({ status, body: JSON.stringify({ title: 'Unavailable', status, detail: 'busy' }) }));
+    const before = proxy.implementationPuts(id);
+    const first = codeReturning('n + 100');
+    await saveAs(e, first);
+    await eventually(async () => ((await onServer(id)) === first ? true : undefined), 'the push after two transient failures');
+    assert.equal(proxy.implementationPuts(id) - before, 3);
+
+    const refusal = { status: 422, body: JSON.stringify({ title: 'Invalid code', status: 422, detail: 'main.ts does not compile: boom' }) };
+    proxy.failures = [refusal];
+    const refused = codeReturning('n + 200');
+    await saveAs(e, refused);
+    await eventually(() => (deploy.deployer.offers.includes(`failed:code:${id}`) ? true : undefined), 'the failure offered with Retry');
+    assert.match(deploy.status.text, /Push of deploy-fail failed/);
+    assert.doesNotMatch(deploy.status.text, /Pushed/, 'a refused push is not reported as done');
+    assert.equal(e.document.getText(), refused, 'the file stays as the user left it');
+    assert.ok(!e.document.isDirty);
+    assert.equal(await read(mainUri('deploy-fail')), refused);
+    assert.equal(await onServer(id), first, 'the server kept what it had');
+    // The same failure on the next save does not stack a second notification.
+    proxy.failures = [refusal];
+    await saveAs(e, refused + '\n');
+    await eventually(() => (proxy.failures.length === 0 ? true : undefined), 'the second refused push');
+    await settle(500);
+    assert.equal(deploy.deployer.offers.filter((o) => o === `failed:code:${id}`).length, 1);
+    // Retry (the button's action) sends the latest content that failed.
+    const retried = await deploy.deployer.retry('code', id);
+    assert.equal(retried?.kind, 'accepted');
+    assert.equal(await onServer(id), refused + '\n');
+    await vscode.commands.executeCommand('notifications.clearAll');
+  });
+
+  it('shows a mismatch on the exact parameter, refuses to push it, and each quick fix produces the expected text', async () => {
+    const code = 'export function main(n: string): number {\n  return n.length;\n}\n';
+    const id = await action('deploy-fix', codeReturning('n'));
+    await write(mainUri('deploy-fix'), code);
+    const e = await editor(mainUri('deploy-fix'));
+    const diagnostic = await eventually(
+      () => vscode.languages.getDiagnostics(mainUri('deploy-fix')).find((d) => d.source === 'Custom Actions'),
+      'the mismatch diagnostic',
+    );
+    assert.equal(diagnostic.code, 'type');
+    assert.deepEqual([diagnostic.range.start.line, diagnostic.range.start.character, diagnostic.range.end.character], [0, 24, 30], 'on `string`');
+    assert.equal(diagnostic.severity, vscode.DiagnosticSeverity.Error);
+
+    const before = proxy.implementationPuts(id);
+    const result = await vscode.commands.executeCommand<PushResult | undefined>('customActions.pushImplementation', mainUri('deploy-fix'));
+    assert.equal(result?.kind, 'not-pushed', 'a file with errors is not pushed');
+    assert.match(result?.kind === 'not-pushed' ? result.reason : '', /has 1 error/);
+    assert.equal(proxy.implementationPuts(id), before);
+    await vscode.commands.executeCommand('notifications.clearAll');
+
+    const fixes = async () =>
+      (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', e.document.uri, diagnostic.range)) ?? [];
+    const fromMetadata = (await fixes()).find((a) => a.title === FROM_METADATA);
+    assert.ok(fromMetadata?.edit, 'the fix from action.yaml');
+    assert.ok(await vscode.workspace.applyEdit(fromMetadata.edit));
+    assert.equal(e.document.getText(), "import type { Inputs, Result } from './action.generated';\n\nexport function main(n: Inputs['n']): Result {\n  return n.length;\n}\n");
+    await eventually(() => (vscode.languages.getDiagnostics(e.document.uri).some((d) => d.source === 'Custom Actions') ? undefined : true), 'the mismatch gone');
+
+    await setText(e, code);
+    await eventually(() => vscode.languages.getDiagnostics(e.document.uri).find((d) => d.source === 'Custom Actions'), 'the mismatch back');
+    const fromSignature = (await fixes()).find((a) => a.title === FROM_SIGNATURE);
+    assert.ok(fromSignature?.edit, 'the fix of action.yaml');
+    assert.ok(await vscode.workspace.applyEdit(fromSignature.edit));
+    const yaml = (await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folderOf('deploy-fix'), 'action.yaml'))).getText();
+    assert.equal(yaml, serializeActionYaml(metadataOf('deploy-fix', 'text')));
+    await eventually(() => (vscode.languages.getDiagnostics(e.document.uri).some((d) => d.source === 'Custom Actions') ? undefined : true), 'the mismatch gone after action.yaml changed');
+    const generated = await eventually(async () => {
+      const text = await read(vscode.Uri.joinPath(folderOf('deploy-fix'), 'action.generated.ts'));
+      return text === generateTypes(metadataOf('deploy-fix', 'text')) ? text : undefined;
+    }, 'the generated types following the unsaved action.yaml');
+    assert.match(generated, /n: string;/);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('pushes a saved action.yaml as metadata, and never an invalid one', async () => {
+    const id = await action('deploy-meta', codeReturning('n'));
+    const uri = vscode.Uri.joinPath(folderOf('deploy-meta'), 'action.yaml');
+    const e = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+    const before = proxy.metadataPuts(id);
+    await saveAs(e, serializeActionYaml({ ...metadataOf('deploy-meta'), name: 'Renamed by a save' }));
+    await eventually(async () => {
+      const listed = await services.connections.call(app, (c) => c.listActions(APP));
+      return listed.find((a) => a.id === id)?.name === 'Renamed by a save' ? true : undefined;
+    }, 'the new name on the server');
+    assert.equal(proxy.metadataPuts(id) - before, 1);
+    const invalid = serializeActionYaml({ ...metadataOf('deploy-meta'), developerEmail: 'not an address' });
+    await saveAs(e, invalid);
+    await settle();
+    assert.equal(proxy.metadataPuts(id) - before, 1, 'invalid metadata is not sent');
+    assert.equal(await read(uri), invalid, 'the file is kept');
+    assert.ok(deploy.deployer.offers.includes(`invalid:${uri.toString()}`), 'the reason is shown');
+    await vscode.commands.executeCommand('notifications.clearAll');
+  });
+});
