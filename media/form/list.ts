@@ -4,8 +4,6 @@ import { icon, type IconName } from './icons';
 export interface ListItemOptions {
   /** The id prefix of this item's fields (`fieldId` of the item's path); focus follows it on a move. */
   readonly idPrefix: (index: number) => string;
-  /** Names the list in drag and drop, so an item cannot be dropped into another list. */
-  readonly list: string;
   readonly index: number;
   readonly count: number;
   /** "parameter", "choice", "property": read out on the buttons. */
@@ -15,8 +13,6 @@ export interface ListItemOptions {
   move(from: number, to: number, focus: string | undefined): void;
   remove(): void;
 }
-
-let dragging: { list: string; index: number } | undefined;
 
 /**
  * One item of an ordered list: move up/down and remove buttons, Alt+Up/Down anywhere inside it, and
@@ -38,7 +34,7 @@ export function listItem(o: ListItemOptions, body: readonly HTMLElement[], class
     button('trash', `Remove ${at}`, 'remove', false, () => o.remove()),
   ]);
   const grip = o.draggable
-    ? h('span', { class: 'grip', attrs: { draggable: 'true', title: `Drag to reorder (or Alt+Up/Down)`, 'aria-hidden': 'true' } }, [icon('gripper')])
+    ? h('span', { class: 'grip', attrs: { title: 'Drag to reorder (or Alt+Up/Down)', 'aria-hidden': 'true' } }, [icon('gripper')])
     : undefined;
   const item = h(
     'div',
@@ -52,47 +48,42 @@ export function listItem(o: ListItemOptions, body: readonly HTMLElement[], class
     event.stopPropagation();
     if (to >= 0 && to < o.count) moveTo(to);
   });
-  if (grip) {
-    grip.addEventListener('dragstart', (event) => {
-      dragging = { list: o.list, index: o.index };
-      event.dataTransfer?.setData('text/plain', at);
-      if (event.dataTransfer) event.dataTransfer.effectAllowed = 'move';
-      event.dataTransfer?.setDragImage(item, 12, 12);
-      item.classList.add('dragging');
-    });
-    grip.addEventListener('dragend', () => {
-      dragging = undefined;
-      item.classList.remove('dragging');
-      clearDropMarks();
-    });
-  }
-  if (o.draggable) {
-    item.addEventListener('dragover', (event) => {
-      if (!dragging || dragging.list !== o.list) return;
-      event.preventDefault();
-      if (event.dataTransfer) event.dataTransfer.dropEffect = 'move';
-      clearDropMarks();
-      item.classList.add(isUpperHalf(item, event) ? 'drop-before' : 'drop-after');
-    });
-    item.addEventListener('dragleave', () => item.classList.remove('drop-before', 'drop-after'));
-    item.addEventListener('drop', (event) => {
-      if (!dragging || dragging.list !== o.list) return;
-      event.preventDefault();
-      const from = dragging.index;
-      dragging = undefined;
-      clearDropMarks();
-      // Dropping on the upper half puts the item before this one, on the lower half after it.
-      let to = isUpperHalf(item, event) ? o.index : o.index + 1;
-      if (from < to) to--;
-      if (to !== from) o.move(from, to, o.idPrefix(to));
-    });
-  }
+  if (grip) grip.addEventListener('pointerdown', (event) => dragWithPointer(event, grip, item, o));
   return item;
 }
 
-function isUpperHalf(item: HTMLElement, event: DragEvent): boolean {
-  const box = item.getBoundingClientRect();
-  return event.clientY < box.top + box.height / 2;
+/**
+ * Drags an item by its grip with pointer events. HTML5 drag and drop is not used: VS Code's webview
+ * frame takes drags over to offer dropping files into the editor, so they never reach the form.
+ */
+function dragWithPointer(event: PointerEvent, grip: HTMLElement, item: HTMLElement, o: ListItemOptions): void {
+  if (event.button !== 0 || !item.parentElement) return;
+  event.preventDefault();
+  grip.setPointerCapture(event.pointerId);
+  const siblings = [...item.parentElement.children].filter((e): e is HTMLElement => e instanceof HTMLElement && e.classList.contains('list-item'));
+  let target = o.index;
+  item.classList.add('dragging');
+  const onMove = (e: PointerEvent) => {
+    clearDropMarks();
+    // The gap the pointer is in: before the first item whose middle is below it, or after the last.
+    let gap = siblings.findIndex((s) => {
+      const box = s.getBoundingClientRect();
+      return e.clientY < box.top + box.height / 2;
+    });
+    if (gap < 0) gap = siblings.length;
+    if (gap < siblings.length) siblings[gap]?.classList.add('drop-before');
+    else siblings[siblings.length - 1]?.classList.add('drop-after');
+    target = gap > o.index ? gap - 1 : gap;
+  };
+  const end = (drop: boolean) => {
+    grip.removeEventListener('pointermove', onMove);
+    item.classList.remove('dragging');
+    clearDropMarks();
+    if (drop && target !== o.index) o.move(o.index, target, o.idPrefix(target));
+  };
+  grip.addEventListener('pointermove', onMove);
+  grip.addEventListener('pointerup', () => end(true), { once: true });
+  grip.addEventListener('pointercancel', () => end(false), { once: true });
 }
 
 function clearDropMarks(): void {

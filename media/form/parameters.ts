@@ -10,10 +10,12 @@ const PARAMETERS: Path = ['parameters'];
 /** The ordered parameter list (spec §2.2). */
 export function parametersSection(ctx: FormContext): HTMLElement {
   const list = listAt(ctx.value, PARAMETERS);
-  const names = list.map((p) => (isRecord(p) ? asText(p.name) : ''));
+  // Actions read the value when they run: typing since the last render is in it, not in `list`.
   const add = () => {
-    const next = setIn(ctx.value, [...PARAMETERS, list.length], { name: uniqueName('parameter', names), type: 'text' }) as Record<string, unknown>;
-    ctx.change(next, fieldId([...PARAMETERS, list.length, 'name']));
+    const now = listAt(ctx.value, PARAMETERS);
+    const names = now.map((p) => (isRecord(p) ? asText(p.name) : ''));
+    const next = setIn(ctx.value, [...PARAMETERS, now.length], { name: uniqueName('parameter', names), type: 'text' }) as Record<string, unknown>;
+    ctx.change(next, fieldId([...PARAMETERS, now.length, 'name']));
   };
   return h('section', { class: 'section', attrs: { 'aria-labelledby': 'parameters-heading' } }, [
     h('h2', { id: 'parameters-heading', text: 'Parameters' }),
@@ -34,7 +36,7 @@ function parameterItem(ctx: FormContext, list: readonly unknown[], index: number
   const typePath: Path = [...path, 'type'];
   const setKind = (value: string) => {
     if (value === kind) return;
-    ctx.change(setIn(ctx.value, typePath, withKind(p.type, value as ParameterKind, 'number')) as Record<string, unknown>, fieldId(typePath));
+    ctx.change(setIn(ctx.value, typePath, withKind(getIn(ctx.value, typePath), value as ParameterKind, 'number')) as Record<string, unknown>, fieldId(typePath));
   };
   const body = [
     h('div', { class: 'grid two' }, [
@@ -57,13 +59,12 @@ function parameterItem(ctx: FormContext, list: readonly unknown[], index: number
   return listItem(
     {
       idPrefix: (i) => fieldId([...PARAMETERS, i]),
-      list: 'parameters',
       index,
       count: list.length,
       noun: 'parameter',
       title: name ? `${label}: ${name}` : label,
       draggable: true,
-      move: (from, to, focus) => ctx.change(setIn(ctx.value, PARAMETERS, moveItem(list, from, to)) as Record<string, unknown>, focus),
+      move: (from, to, focus) => ctx.change(setIn(ctx.value, PARAMETERS, moveItem(listAt(ctx.value, PARAMETERS), from, to)) as Record<string, unknown>, focus),
       remove: () => ctx.change(setIn(ctx.value, path, undefined) as Record<string, unknown>, list.length > 1 ? fieldId([...PARAMETERS, Math.min(index, list.length - 2), 'name']) : 'add-parameter'),
     },
     body,
@@ -74,10 +75,11 @@ function parameterItem(ctx: FormContext, list: readonly unknown[], index: number
 /** The choices of a single-choice or multiple-select parameter: an id (what main gets) and a label each. */
 function choicesEditor(ctx: FormContext, path: Path, owner: string): HTMLElement {
   const choices = listAt(ctx.value, path);
-  const ids = choices.map((c) => (isRecord(c) ? asText(c.id) : ''));
   const add = () => {
-    const id = uniqueName('option', ids);
-    ctx.change(setIn(ctx.value, [...path, choices.length], { id, label: '' }) as Record<string, unknown>, fieldId([...path, choices.length, 'label']));
+    const now = listAt(ctx.value, path);
+    const id = uniqueName('option', now.map((c) => (isRecord(c) ? asText(c.id) : '')));
+    // A label to replace rather than "": YAML would keep the quotes of an empty string on later edits.
+    ctx.change(setIn(ctx.value, [...path, now.length], { id, label: `Option ${id.slice('option'.length)}` }) as Record<string, unknown>, fieldId([...path, now.length, 'id']));
   };
   return h('div', { class: 'subsection' }, [
     h('h3', { text: 'Choices' }),
@@ -92,12 +94,11 @@ function choicesEditor(ctx: FormContext, path: Path, owner: string): HTMLElement
         return listItem(
           {
             idPrefix: (i) => fieldId([...path, i]),
-            list: fieldId(path),
             index,
             count: choices.length,
             noun: 'choice',
             title: label,
-            move: (from, to, focus) => ctx.change(setIn(ctx.value, path, moveItem(choices, from, to)) as Record<string, unknown>, focus),
+            move: (from, to, focus) => ctx.change(setIn(ctx.value, path, moveItem(listAt(ctx.value, path), from, to)) as Record<string, unknown>, focus),
             remove: () => ctx.change(setIn(ctx.value, at, undefined) as Record<string, unknown>, choices.length > 1 ? fieldId([...path, Math.min(index, choices.length - 2), 'id']) : fieldId(path) + '--add'),
           },
           [

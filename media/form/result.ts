@@ -17,7 +17,7 @@ export function resultSection(ctx: FormContext): HTMLElement {
   const kind = resultKind(type);
   const setKind = (value: string) => {
     if (value === kind) return;
-    ctx.change(setIn(ctx.value, TYPE, withKind(type, value as ResultKind, 'text')) as Record<string, unknown>, fieldId(TYPE));
+    ctx.change(setIn(ctx.value, TYPE, withKind(getIn(ctx.value, TYPE), value as ResultKind, 'text')) as Record<string, unknown>, fieldId(TYPE));
   };
   return h('section', { class: 'section', attrs: { 'aria-labelledby': 'result-heading' } }, [
     h('h2', { id: 'result-heading', text: 'Result' }),
@@ -49,8 +49,9 @@ function propertiesEditor(ctx: FormContext): HTMLElement {
   const entries = Object.entries(properties);
   const rowId = (i: number) => fieldId([...PROPERTIES, '#', i]);
   const add = () => {
-    const name = uniqueName('property', Object.keys(properties));
-    ctx.change(setIn(ctx.value, PROPERTIES, { ...properties, [name]: { type: 'text' } }) as Record<string, unknown>, `${rowId(entries.length)}--name`);
+    const now = currentProperties(ctx) ?? {};
+    const name = uniqueName('property', Object.keys(now));
+    ctx.change(setIn(ctx.value, PROPERTIES, { ...now, [name]: { type: 'text' } }) as Record<string, unknown>, `${rowId(Object.keys(now).length)}--name`);
   };
   return h('div', { class: 'subsection' }, [
     h('h3', { text: 'Properties' }),
@@ -92,7 +93,7 @@ function propertyItem(ctx: FormContext, properties: Record<string, unknown>, cou
 
   const setKind = (value: string) => {
     if (value === kind) return;
-    ctx.change(setIn(ctx.value, typePath(), withKind(type, value as ResultKind, 'text')) as Record<string, unknown>, `${rowId(index)}--type`);
+    ctx.change(setIn(ctx.value, typePath(), withKind(getIn(ctx.value, typePath()), value as ResultKind, 'text')) as Record<string, unknown>, `${rowId(index)}--type`);
   };
   // Ids follow the row, not the name, so focus survives a rename or a move.
   const typeSelect = selectField(ctx, { path: [...PROPERTIES, name, 'type'], label: 'Type', options: PROPERTY_OPTIONS, selected: kind, onChange: setKind, problemLabel: `Result property "${name}" type`, id: `${rowId(index)}--type` });
@@ -101,7 +102,6 @@ function propertyItem(ctx: FormContext, properties: Record<string, unknown>, cou
   return listItem(
     {
       idPrefix: rowId,
-      list: 'properties',
       index,
       count,
       noun: 'property',

@@ -30,10 +30,10 @@ describe('Metadata form model', () => {
     assert.equal(resultKind({ type: 'object', properties: {} }), 'object');
     const single = { type: 'single-choice', choices: [{ id: 'a', label: 'A' }], 'x-ui': 'radio' };
     assert.deepEqual(withKind(single, 'multiple-select'), { type: 'multiple-select', choices: [{ id: 'a', label: 'A' }], 'x-ui': 'radio' });
-    assert.deepEqual(withKind('text', 'single-choice'), { type: 'single-choice', choices: [] });
+    assert.deepEqual(withKind('text', 'single-choice'), { type: 'single-choice', choices: [{ id: 'option1', label: 'Option 1' }] });
     assert.deepEqual(withKind('text', 'collection', 'number'), { type: 'collection', items: 'number' });
     assert.deepEqual(withKind(single, 'datetime'), 'datetime');
-    assert.deepEqual(withKind('text', 'object'), { type: 'object', properties: {} });
+    assert.deepEqual(withKind('text', 'object'), { type: 'object', properties: { property1: { type: 'text' } } });
   });
 
   it('refuses property names with whitespace, empty or taken, and renames in place', () => {

@@ -94,6 +94,8 @@ export function propertyKind(type: unknown): PropertyKind | undefined {
 /**
  * A type of the new kind. Switching between the two choice kinds keeps the choices, and a type object
  * keeps its other fields; a new collection starts with the item type the spec shows for its place.
+ * New choices and properties start with one entry: the schema needs one, and an empty list would be
+ * written as `[]`, which YAML then grows in flow style.
  */
 export function withKind(type: unknown, kind: ParameterKind | ResultKind, collectionItems: SimpleType = 'text'): unknown {
   if (isSimple(kind)) return kind;
@@ -102,11 +104,11 @@ export function withKind(type: unknown, kind: ParameterKind | ResultKind, collec
   switch (kind) {
     case 'single-choice':
     case 'multiple-select':
-      return { type: kind, choices: Array.isArray(choices) ? choices : [], ...others };
+      return { type: kind, choices: Array.isArray(choices) ? choices : [{ id: 'option1', label: 'Option 1' }], ...others };
     case 'collection':
       return { type: kind, items: isSimple(items) ? items : collectionItems, ...others };
     case 'object':
-      return { type: kind, properties: isRecord(properties) ? properties : {}, ...others };
+      return { type: kind, properties: isRecord(properties) ? properties : { property1: { type: 'text' } }, ...others };
   }
 }
 

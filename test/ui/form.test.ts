@@ -1,0 +1,225 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { openWorkbench, repoRoot, runCommand, screenshot, webview, type Theme, type Workbench } from './support/workbench';
+
+const FIXTURE = path.join(repoRoot, 'test', 'host', 'fixtures', 'form');
+
+/** Opens a file through Quick Open, which uses its default editor: the form for action.yaml. */
+async function quickOpen(page: Page, file: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  await page.locator('.quick-input-widget input').fill(file);
+  // Rows show the name and, as description, the folder: pick the row of this folder, not a recent one.
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: path.dirname(file) }).filter({ hasText: path.basename(file) }).first().click();
+}
+
+/** Picks a color theme the way a user does, through the palette's theme picker. */
+async function pickTheme(page: Page, theme: Theme, themeClass: string): Promise<void> {
+  await runCommand(page, 'Preferences: Color Theme');
+  await page.locator('.quick-input-widget input').fill(theme);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator(`.monaco-workbench.${themeClass}`).waitFor({ timeout: 20_000 });
+  // The webview gets the new theme's variables a moment after the workbench repaints.
+  await page.waitForTimeout(800);
+}
+
+/** The native input inside a vscode-textfield or vscode-textarea (Playwright's CSS pierces shadow roots). */
+function input(form: FrameLocator, id: string): Locator {
+  return form.locator(`#${id}`).locator('input, textarea').first();
+}
+
+async function choose(form: FrameLocator, id: string, option: string): Promise<void> {
+  await form.locator(`#${id}`).click();
+  await form.locator(`#${id}`).locator('li[role="option"]', { hasText: option }).first().click();
+}
+
+/** Waits until the file on disk (after a save) or the text editor shows what the test expects. */
+async function eventually<T>(check: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/** Ctrl+S from inside the form: the webview hands the keybinding to the workbench, as in a text editor. */
+async function save(page: Page): Promise<void> {
+  await page.keyboard.press('Control+S');
+}
+
+describe('Metadata form (browser)', function () {
+  let wb: Workbench;
+  let page: Page;
+  let form: FrameLocator;
+  let file: string;
+  const disk = () => readFileSync(file, 'utf8');
+
+  before(async () => {
+    wb = await openWorkbench({ fixture: FIXTURE, settings: { 'workbench.editor.enablePreview': false } });
+    page = wb.page;
+    form = webview(page);
+    file = path.join(wb.workspace, 'greet', 'action.yaml');
+  });
+  after(async () => wb?.close());
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await screenshot(page, `form-failed-${this.currentTest.title.replace(/\W+/g, '-')}`);
+  });
+
+  it('opens action.yaml in the form, with no problems to report', async () => {
+    await quickOpen(page, 'greet/action.yaml');
+    await form.locator('h1', { hasText: 'Greet' }).waitFor({ timeout: 60_000 });
+    await form.locator('#summary', { hasText: 'No problems' }).waitFor();
+    assert.equal(await input(form, 'f-key').inputValue(), 'greet');
+    assert.equal(await input(form, 'f-parameters--1--name').inputValue(), 'times');
+  });
+
+  it('edits the action fields and shows problems as the user types', async () => {
+    await input(form, 'f-name').fill('Greet Someone');
+    await input(form, 'f-description').fill('Says hello, politely.');
+    await input(form, 'f-developerEmail').fill('not an address');
+    await form.locator('#summary', { hasText: 'will not be pushed' }).waitFor();
+    await form.locator('#summary li', { hasText: 'must be an e-mail address' }).waitFor();
+    await form.locator('.field:has(#f-developerEmail) .problem', { hasText: 'Must be an e-mail address' }).waitFor();
+    await screenshot(page, 'form-problem');
+    await input(form, 'f-developerEmail').fill('greeter@example.com');
+    await input(form, 'f-key').fill('greet-someone');
+    await form.locator('#summary', { hasText: 'No problems' }).waitFor();
+    await save(page);
+    const text = await eventually(() => (disk().includes('greeter@example.com') && disk().includes('greet-someone') ? disk() : undefined), 'the saved file');
+    assert.match(text, /^# Metadata of the greet action; comments like this one survive edits made in the form\.\n/);
+    assert.match(text, /^key: greet-someone\nname: Greet Someone\ndescription: Says hello, politely\.\ndeveloperEmail: greeter@example\.com\n/m);
+    assert.match(text, /x-owner: team-a # a field the form does not know\n/);
+  });
+
+  it('adds a single-choice parameter with choices and makes another one a collection', async () => {
+    await form.locator('#add-parameter').click();
+    await input(form, 'f-parameters--2--name').fill('tone');
+    await choose(form, 'f-parameters--2--type', 'Single choice');
+    // A new choice type starts with one choice to fill in.
+    await input(form, 'f-parameters--2--type--choices--0--id').fill('warm');
+    await input(form, 'f-parameters--2--type--choices--0--label').fill('Warm');
+    await form.locator('#f-parameters--2--type--choices--add').click();
+    await input(form, 'f-parameters--2--type--choices--1--id').fill('formal');
+    await input(form, 'f-parameters--2--type--choices--1--label').fill('Formal');
+    await choose(form, 'f-parameters--1--type', 'Collection');
+    await input(form, 'f-parameters--2--description').fill('How to greet');
+    await save(page);
+    const text = await eventually(() => (disk().includes('How to greet') ? disk() : undefined), 'the saved parameters');
+    assert.match(
+      text,
+      /parameters:\n {2}- name: who # the person to greet\n {4}type: text\n {4}description: Whom to greet\n {2}- name: times\n {4}type:\n {6}type: collection\n {6}items: number\n {2}- name: tone\n {4}type:\n {6}type: single-choice\n {6}choices:\n {8}- id: warm\n {10}label: Warm\n {8}- id: formal\n {10}label: Formal\n {4}description: How to greet\n/,
+    );
+    await choose(form, 'f-parameters--2--type', 'Multiple select');
+    await save(page);
+    await eventually(() => (disk().includes('type: multiple-select\n      choices:\n        - id: warm') ? true : undefined), 'choices kept when switching to multiple select');
+  });
+
+  it('reorders parameters with the buttons, Alt+Up/Down and drag and drop, and removes one', async () => {
+    const order = async () => {
+      const names: string[] = [];
+      for (let i = 0; i < 3; i++) names.push(await input(form, `f-parameters--${i}--name`).inputValue());
+      return names.join(',');
+    };
+    await form.locator('#f-parameters--2--up').click();
+    assert.equal(await order(), 'who,tone,times');
+    await input(form, 'f-parameters--1--name').focus();
+    await page.keyboard.press('Alt+ArrowUp');
+    await eventually(async () => ((await order()) === 'tone,who,times' ? true : undefined), 'Alt+Up to move the parameter');
+    // Focus follows the moved parameter, so the next Alt+Down moves it back.
+    await page.keyboard.press('Alt+ArrowDown');
+    await eventually(async () => ((await order()) === 'who,tone,times' ? true : undefined), 'Alt+Down to move it back');
+    await form.locator('#f-parameters--2 .grip').dragTo(form.locator('#f-parameters--0'), { targetPosition: { x: 40, y: 5 } });
+    await eventually(async () => ((await order()) === 'times,who,tone' ? true : undefined), 'a drag to the top');
+    await save(page);
+    await eventually(() => (/parameters:\n {2}- name: times\b[\s\S]*- name: who\b[\s\S]*- name: tone\b/.test(disk()) ? true : undefined), 'the saved order');
+    await form.locator('#f-parameters--0--remove').click();
+    await save(page);
+    const text = await eventually(() => (!disk().includes('name: times') ? disk() : undefined), 'the removed parameter');
+    assert.match(text, /parameters:\n {2}- name: who\b.*\n {4}type: text\n {4}description: Whom to greet\n {2}- name: tone\n/);
+    assert.match(text, /x-owner: team-a # a field the form does not know\n/);
+  });
+
+  it('edits an object result with properties, refusing names with whitespace', async () => {
+    await choose(form, 'f-result--type', 'Object');
+    const name = input(form, `f-result--type--properties--_23_--0--name`);
+    await name.fill('first name');
+    await form.locator('.problem', { hasText: 'must not contain whitespace' }).waitFor();
+    await name.fill('firstName');
+    await form.locator('#add-property').click();
+    await input(form, `f-result--type--properties--_23_--1--name`).fill('tags');
+    await choose(form, 'f-result--type--properties--_23_--1--type', 'Collection');
+    await input(form, 'f-result--description').fill('The greeting, split up');
+    await form.locator('#summary', { hasText: 'No problems' }).waitFor();
+    await screenshot(page, 'form-result-object');
+    await save(page);
+    const text = await eventually(() => (disk().includes('split up') ? disk() : undefined), 'the saved result');
+    assert.doesNotMatch(text, /first name/);
+    assert.match(text, /result:\n {2}type:\n {4}type: object\n {4}properties:\n {6}firstName:\n {8}type: text\n {6}tags:\n {8}type:\n {10}type: collection\n {10}items: text\n {2}description: The greeting, split up\n/);
+  });
+
+  it('undoes and redoes form edits as document edits', async () => {
+    await input(form, 'f-name').fill('Undo Me');
+    await eventually(async () => ((await form.locator('h1').innerText()) === 'Undo Me' ? true : undefined), 'the title');
+    await page.waitForTimeout(600);
+    await form.locator('h2', { hasText: 'Action' }).click();
+    await page.keyboard.press('Control+Z');
+    await eventually(async () => ((await input(form, 'f-name').inputValue()) === 'Greet Someone' ? true : undefined), 'the undone name');
+    await page.keyboard.press('Control+Shift+Z');
+    await eventually(async () => ((await input(form, 'f-name').inputValue()) === 'Undo Me' ? true : undefined), 'the redone name');
+  });
+
+  it('reverts to the file on disk', async () => {
+    await runCommand(page, 'File: Revert File');
+    await eventually(async () => ((await input(form, 'f-name').inputValue()) === 'Greet Someone' ? true : undefined), 'the reverted name');
+    assert.doesNotMatch(disk(), /Undo Me/);
+  });
+
+  it('follows the text editor beside it, and the text editor follows the form', async () => {
+    await runCommand(page, 'View: Split Editor Right');
+    await runCommand(page, 'View: Reopen Editor With...');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Text Editor' }).first().click();
+    const editor = page.locator('.monaco-editor .view-lines').first();
+    await editor.filter({ hasText: 'greet-someone' }).waitFor();
+    await editor.locator('.view-line', { hasText: 'name: Greet Someone' }).click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' Today');
+    await eventually(async () => ((await input(form, 'f-name').inputValue()) === 'Greet Someone Today' ? true : undefined), 'the form to show the text edit');
+    await input(form, 'f-key').fill('greet-today');
+    await editor.filter({ hasText: 'key: greet-today' }).waitFor();
+    await save(page);
+    await eventually(() => (disk().includes('key: greet-today\nname: Greet Someone Today\n') ? true : undefined), 'the saved text');
+    await runCommand(page, 'View: Close All Editors');
+  });
+
+  it('shows why a file it cannot read cannot be edited, and reopens it as text', async () => {
+    await quickOpen(page, 'broken/action.yaml');
+    await form.locator('.unreadable', { hasText: 'The form cannot read this action.yaml' }).waitFor({ timeout: 30_000 });
+    await form.locator('.unreadable', { hasText: 'line 2' }).waitFor();
+    await screenshot(page, 'form-unreadable');
+    await form.locator('#open-text').click();
+    await page.locator('.monaco-editor .view-lines', { hasText: 'name: [unclosed' }).waitFor();
+    assert.equal(await page.locator('iframe.webview.ready').count(), 0, 'the form tab was replaced');
+    await runCommand(page, 'View: Close All Editors');
+  });
+
+  it('looks like VS Code in the dark, light and high-contrast themes', async () => {
+    await quickOpen(page, 'greet/action.yaml');
+    await form.locator('h1', { hasText: 'Greet Someone Today' }).waitFor({ timeout: 30_000 });
+    await screenshot(page, 'form-dark');
+    await pickTheme(page, 'Default Light Modern', 'vs');
+    await screenshot(page, 'form-light');
+    await pickTheme(page, 'Default High Contrast', 'hc-black');
+    await screenshot(page, 'form-high-contrast');
+    const color = await form.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor);
+    assert.equal(color, 'rgb(0, 0, 0)', 'the form takes the theme’s editor background');
+  });
+});
