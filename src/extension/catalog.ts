@@ -19,6 +19,7 @@ interface Entry {
 export class ActionCatalog extends Disposable {
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<Entry>>();
+  private readonly generations = new Map<string, number>();
   private readonly changed = this.register(new vscode.EventEmitter<Application>());
   /** Fires for an application whose list came back different from before. */
   readonly onDidChange = this.changed.event;
@@ -41,9 +42,16 @@ export class ActionCatalog extends Disposable {
     return this.entries.get(app.id)?.actions;
   }
 
+  /**
+   * Drops what is known, and what is being fetched: a list requested before a change (a create, a
+   * delete) must not answer for after it.
+   */
   forget(app?: Application): void {
-    if (app) this.entries.delete(app.id);
-    else this.entries.clear();
+    for (const id of app ? [app.id] : [...new Set([...this.entries.keys(), ...this.inflight.keys()])]) {
+      this.entries.delete(id);
+      this.inflight.delete(id);
+      this.generations.set(id, (this.generations.get(id) ?? 0) + 1);
+    }
   }
 
   private entry(app: Application, refresh: boolean): Promise<Entry> {
@@ -51,16 +59,22 @@ export class ActionCatalog extends Disposable {
     if (existing && !refresh) return Promise.resolve(existing);
     let pending = this.inflight.get(app.id);
     if (!pending) {
-      pending = this.fetch(app, existing).finally(() => this.inflight.delete(app.id));
+      const started: Promise<Entry> = this.fetch(app, existing).finally(() => {
+        if (this.inflight.get(app.id) === started) this.inflight.delete(app.id);
+      });
+      pending = started;
       this.inflight.set(app.id, pending);
     }
     return pending;
   }
 
   private async fetch(app: Application, previous: Entry | undefined): Promise<Entry> {
+    const generation = this.generations.get(app.id) ?? 0;
     const actions = await this.connections.call(app, (client) => client.listActions(app.id), { waitForKey: false });
     const signature = JSON.stringify(actions.map((a) => [a.id, a.key, a.name, a.description]));
     const entry: Entry = { actions, byKey: new Map(actions.map((a) => [a.key, a])), signature };
+    // A list that was asked for before the last forget() is an answer about the past: use it, keep it not.
+    if (generation !== (this.generations.get(app.id) ?? 0)) return entry;
     this.entries.set(app.id, entry);
     if (previous && previous.signature !== signature) this.changed.fire(app);
     return entry;

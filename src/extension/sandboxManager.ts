@@ -23,7 +23,7 @@ export type SandboxState = { kind: 'stopped' } | { kind: 'starting' } | { kind: 
  */
 export class SandboxManager extends Disposable {
   private child: ChildProcess | undefined;
-  private starting: Promise<string> | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
   private ensured = new Set<string>();
   private demo = false;
   private current: SandboxState = { kind: 'stopped' };
@@ -48,24 +48,31 @@ export class SandboxManager extends Disposable {
     return this.current.kind === 'running' ? this.current.url : undefined;
   }
 
-  /** Starts the sandbox (or restarts it when new applications are needed) and returns its URL. */
-  async ensure(applications: readonly SandboxApplication[], demo: boolean): Promise<string> {
-    const missing = applications.some((a) => !this.ensured.has(a.id)) || (demo && !this.demo);
-    if (this.starting && !missing) return this.starting;
-    if (this.current.kind === 'running' && !missing) return this.current.url;
-    if (this.starting) await this.starting.catch(() => undefined);
-    this.kill();
-    this.starting = this.start(applications, demo);
-    try {
-      return await this.starting;
-    } finally {
-      this.starting = undefined;
-    }
+  /**
+   * Starts the sandbox (or restarts it when new applications are needed) and returns its URL. Calls
+   * run one at a time: two processes must never open the same data directory, or one loses the
+   * other's writes.
+   */
+  ensure(applications: readonly SandboxApplication[], demo: boolean): Promise<string> {
+    return this.serialized(async () => {
+      const missing = applications.some((a) => !this.ensured.has(a.id)) || (demo && !this.demo);
+      if (this.current.kind === 'running' && this.child && !missing) return this.current.url;
+      await this.killAndWait();
+      return this.start(applications, demo);
+    });
   }
 
-  async stop(): Promise<void> {
-    this.kill();
-    this.setState({ kind: 'stopped' });
+  stop(): Promise<void> {
+    return this.serialized(async () => {
+      await this.killAndWait();
+      this.setState({ kind: 'stopped' });
+    });
+  }
+
+  private serialized<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => undefined);
+    return next;
   }
 
   private async start(applications: readonly SandboxApplication[], demo: boolean): Promise<string> {
@@ -111,7 +118,24 @@ export class SandboxManager extends Disposable {
     const child = this.child;
     this.child = undefined;
     this.ensured.clear();
-    if (child && child.exitCode === null) child.kill('SIGTERM');
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  }
+
+  /** Stops the child and waits until it has exited (and closed its database), SIGKILL after 10 s. */
+  private async killAndWait(): Promise<void> {
+    const child = this.child;
+    this.kill();
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve();
+      }, 10_000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   private setState(state: SandboxState): void {

@@ -114,7 +114,16 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
     if (state.applications.length === 0) return this.setState('noApplications', []);
     if (this.unreachable) return this.setState('unreachable', []);
     if (!state.isSandbox && !(await this.anyKey(state.baseUrl, state.applications))) return this.setState('noKey', []);
-    this.appNodes = new Map(state.applications.map((app) => [app.id, { kind: 'application', app } satisfies ApplicationNode]));
+    // The same object for the same application, however often the roots are read (and they are read
+    // concurrently): VS Code refreshes a node only when it is handed the very object it was given.
+    const previous = this.appNodes;
+    this.appNodes = new Map(
+      state.applications.map((app) => {
+        const known = previous.get(app.id);
+        const same = known && known.app.label === app.label && known.app.folderUri.toString() === app.folderUri.toString();
+        return [app.id, same ? known : ({ kind: 'application', app } satisfies ApplicationNode)];
+      }),
+    );
     return this.setState('ready', [...this.appNodes.values()]);
   }
 
