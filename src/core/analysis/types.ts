@@ -3,18 +3,10 @@
  * the compiler (the analysis itself lives in its own lazily loaded bundle).
  */
 import { type Parameter, type Result } from '../schema/metadata';
+import { type Position, type Range } from '../workspace/positions';
 
-export interface Position {
-  /** 0-based, like VS Code's. */
-  readonly line: number;
-  readonly character: number;
-  readonly offset: number;
-}
-
-export interface Range {
-  readonly start: Position;
-  readonly end: Position;
-}
+// One shape for source positions in the whole core: the workspace's, which the YAML problems use too.
+export type { Position, Range };
 
 /** How main is written: `function main`, `const main = (…) =>` or `const main = function (…)`. */
 export type MainKind = 'function' | 'arrow' | 'function-expression';
