@@ -1,8 +1,8 @@
 // `npm test`: every check CI runs, in order, stopping at the first failure. Assumes installed
 // dependencies (CI runs `npm ci` first). `npm test -- host ui` runs only the stages named.
 // The last line counts the stages.
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -17,6 +17,8 @@ const stages = [
   ['build', ['run', 'package']],
   ['host', ['run', 'test:host']],
   ['ui', ['run', 'test:ui']],
+  // Last: greps what the stages above wrote (their captured output included) for API keys.
+  ['secrets', ['exec', '--', 'node', 'scripts/check-secrets.mjs']],
 ];
 
 const only = process.argv.slice(2);
@@ -26,8 +28,8 @@ for (const [name, args] of stages) {
   if (only.length && !only.includes(name)) continue;
   console.log(`\n━━ ${name} ━━`);
   const t0 = Date.now();
-  const result = spawnSync(npm, args, { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) {
+  const status = await runCaptured(args, path.join(root, 'test-results', 'stages', `${name}.log`));
+  if (status !== 0) {
     console.error(`\n✗ stage "${name}" failed after ${seconds(t0)}`);
     console.log(`stages: ${passed} passed, 1 failed`);
     process.exit(1);
@@ -40,4 +42,14 @@ console.log(`stages: ${passed} passed, 0 failed`);
 
 function seconds(since) {
   return `${Math.round((Date.now() - since) / 1000)} s`;
+}
+
+/** Runs a stage with its output shown and also kept in `log`, so the secrets stage can read what every stage printed. */
+function runCaptured(args, log) {
+  mkdirSync(path.dirname(log), { recursive: true });
+  const file = createWriteStream(log);
+  const child = spawn(npm, args, { cwd: root, stdio: ['inherit', 'pipe', 'pipe'], env: { FORCE_COLOR: '1', ...process.env } });
+  child.stdout.on('data', (chunk) => (process.stdout.write(chunk), file.write(chunk)));
+  child.stderr.on('data', (chunk) => (process.stderr.write(chunk), file.write(chunk)));
+  return new Promise((resolve) => child.on('close', (code) => file.end(() => resolve(code ?? 1))));
 }
