@@ -125,6 +125,7 @@ export class Deployer extends Disposable {
       this.failed(file.folder.toString(), key, kind, 0, error, () => void this.withTarget(file, key, { current: () => true }, options, push, kind));
       return { kind: 'failed', error, durationMs: 0 };
     }
+    this.status.recovered(file.folder.toString(), kind);
     if (!turn.current()) return { kind: 'superseded' };
     if (id === undefined) {
       this.offerCreate(file, key, kind === 'code' ? push : undefined);

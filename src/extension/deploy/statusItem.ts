@@ -60,6 +60,11 @@ export class DeployStatusItem extends Disposable {
     );
   }
 
+  /** Forgets a failure that no longer holds (the list could be read after all). */
+  recovered(id: string, kind: PushKind): void {
+    this.failed.delete(`${kind}:${id}`);
+  }
+
   /** A push that was not even attempted (errors in the file, no action on the server). */
   notPushed(label: string, reason: string): void {
     this.show(`$(warning) ${label} not pushed`, `Custom Actions: ${reason}`, new vscode.ThemeColor('statusBarItem.warningBackground'));
