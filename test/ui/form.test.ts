@@ -239,7 +239,8 @@ describe('Metadata form (browser)', function () {
     await screenshot(page, 'form-light');
     await pickTheme(page, 'Dark High Contrast', 'hc-black');
     await screenshot(page, 'form-high-contrast');
-    const color = await form.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor);
+    // A string, so the Node-side type check needs no DOM library.
+    const color = String(await form.locator('body').evaluate('(body) => getComputedStyle(body).backgroundColor'));
     assert.equal(color, 'rgb(0, 0, 0)', 'the form takes the theme’s editor background');
   });
 });

@@ -129,7 +129,12 @@ export class FormSession extends Disposable {
       state.kind === 'value'
         ? { type: 'state', ...common, origin, value: state.value, problems: state.problems }
         : { type: 'unreadable', ...common, message: state.message, line: state.line, column: state.column };
-    void Promise.resolve(this.channel.postMessage(message)).catch(() => undefined);
+    try {
+      // A webview that is being torn down refuses messages; its next `ready` gets the state again.
+      void Promise.resolve(this.channel.postMessage(message)).catch(() => undefined);
+    } catch {
+      this.ready = false;
+    }
   }
 
   private get name(): string {
