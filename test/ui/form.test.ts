@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { openWorkbench, repoRoot, runCommand, screenshot, showInPalette, webview, type Workbench } from './support/workbench';
+import { openWorkbench, repoRoot, screenshot, webview, type Workbench } from './support/workbench';
 
 const FIXTURE = path.join(repoRoot, 'test', 'host', 'fixtures', 'form');
 
@@ -23,11 +23,31 @@ async function quickOpen(page: Page, file: string): Promise<void> {
   await page.locator('.quick-input-list .monaco-list-row', { hasText: path.dirname(file) }).filter({ hasText: path.basename(file) }).first().click();
 }
 
+/**
+ * Runs a command by its title from the palette. The shared helper clicks the middle of the window
+ * first, which here is the form's webview; F1 pressed inside a webview that is reloading can be lost,
+ * so this one focuses the Explorer's title instead and picks the row by its label.
+ */
+async function command(page: Page, title: string): Promise<void> {
+  const box = page.locator('.quick-input-widget input');
+  const row = page.locator(`.quick-input-list .monaco-list-row[aria-label^="${title}"]`).first();
+  for (let attempt = 0; ; attempt++) {
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => page.keyboard.press('Escape'));
+    await page.locator('.part.sidebar .composite.title').click().catch(() => undefined);
+    await page.keyboard.press('F1');
+    const opened = await box.waitFor({ timeout: 3_000 }).then(() => true, () => false);
+    if (opened) {
+      await box.fill(`>${title}`);
+      if (await row.waitFor({ timeout: 5_000 }).then(() => true, () => false)) break;
+    }
+    if (attempt === 5) throw new Error(`The palette never listed "${title}"`);
+  }
+  await row.click();
+}
+
 /** Picks a color theme the way a user does, through the palette's theme picker. */
 async function pickTheme(page: Page, theme: string, themeClass: string): Promise<void> {
-  await showInPalette(page, 'Preferences: Color Theme');
-  // Enter would run the highlighted row, which may be "Browse Color Themes in Marketplace".
-  await page.locator('.quick-input-list .monaco-list-row[aria-label^="Preferences: Color Theme"]').first().click();
+  await command(page, 'Preferences: Color Theme');
   await page.locator('.quick-input-widget input').fill(theme);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor();
   await page.keyboard.press('Enter');
@@ -195,14 +215,14 @@ describe('Metadata form (browser)', function () {
   });
 
   it('reverts to the file on disk', async () => {
-    await runCommand(page, 'File: Revert File');
+    await command(page, 'File: Revert File');
     await eventually(async () => ((await input(form, 'f-name').inputValue()) === 'Greet Someone' ? true : undefined), 'the reverted name');
     assert.doesNotMatch(disk(), /Undo Me/);
   });
 
   it('follows the text editor beside it, and the text editor follows the form', async () => {
-    await runCommand(page, 'View: Split Editor Right');
-    await runCommand(page, 'View: Reopen Editor With...');
+    await command(page, 'View: Split Editor Right');
+    await command(page, 'View: Reopen Editor With...');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Text Editor' }).first().click();
     const editor = page.locator('.monaco-editor .view-lines').first();
     await editor.filter({ hasText: 'greet-someone' }).waitFor();
@@ -214,7 +234,7 @@ describe('Metadata form (browser)', function () {
     await editor.filter({ hasText: 'key: greet-today' }).waitFor();
     await save(page);
     await saved((t) => t.includes('key: greet-today\nname: Greet Someone Today\n'), 'the saved text');
-    await runCommand(page, 'View: Close All Editors');
+    await command(page, 'View: Close All Editors');
   });
 
   it('shows why a file it cannot read cannot be edited, and reopens it as text', async () => {
@@ -225,13 +245,13 @@ describe('Metadata form (browser)', function () {
     await form.locator('#open-text').click();
     await page.locator('.monaco-editor .view-lines', { hasText: 'name: [unclosed' }).waitFor();
     assert.equal(await page.locator('iframe.webview.ready').count(), 0, 'the form tab was replaced');
-    await runCommand(page, 'View: Close All Editors');
+    await command(page, 'View: Close All Editors');
   });
 
   it('looks like VS Code in the dark, light and high-contrast themes', async () => {
     await quickOpen(page, 'greet/action.yaml');
     // The file was last reopened as text in this window, and VS Code remembers that choice.
-    await runCommand(page, 'View: Reopen Editor With...');
+    await command(page, 'View: Reopen Editor With...');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Custom Action Metadata' }).first().click();
     await form.locator('h1', { hasText: 'Greet Someone Today' }).waitFor({ timeout: 30_000 });
     await screenshot(page, 'form-dark');
@@ -240,7 +260,7 @@ describe('Metadata form (browser)', function () {
     await pickTheme(page, 'Dark High Contrast', 'hc-black');
     await screenshot(page, 'form-high-contrast');
     // A string, so the Node-side type check needs no DOM library.
-    const color = String(await form.locator('body').evaluate('(body) => getComputedStyle(body).backgroundColor'));
+    const color = String(await form.locator('body').evaluate('getComputedStyle(document.body).backgroundColor'));
     assert.equal(color, 'rgb(0, 0, 0)', 'the form takes the theme’s editor background');
   });
 });

@@ -60,7 +60,9 @@ export class FormSession extends Disposable {
     const message = parsed.message;
     switch (message.type) {
       case 'ready':
+        // A webview shown again starts over: its edits are numbered from 1 again.
         this.ready = true;
+        this.handledSeq = 0;
         this.post('external');
         return;
       case 'edit':
