@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { type HostMessage } from '../../../src/core/webview';
 import { FormSession, METADATA_EDITOR_VIEW_TYPE } from '../../../src/extension/form';
+import { formHtml, formResourceRoots } from '../../../src/extension/form/html';
 import { eventually, workspaceRoot } from '../support';
 
 const ACTION = `# comments survive
@@ -46,6 +47,33 @@ describe('Metadata form host', () => {
     }, 'the form tab');
     assert.equal(input.viewType, METADATA_EDITOR_VIEW_TYPE);
     assert.equal(input.uri.toString(), uri.toString());
+  });
+
+  it('opens through vscode.openWith with its view type, as Edit Metadata does', async () => {
+    const uri = vscode.Uri.joinPath(workspaceRoot(), 'form-host', 'open-with', 'action.yaml');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(ACTION));
+    await vscode.commands.executeCommand('vscode.openWith', uri, METADATA_EDITOR_VIEW_TYPE);
+    await eventually(() => {
+      const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return tab?.input instanceof vscode.TabInputCustom && tab.input.uri.toString() === uri.toString() ? true : undefined;
+    }, 'the form tab');
+  });
+
+  it('serves a page whose CSP allows only its own nonce-bearing script and the extension’s styles', () => {
+    const extensionUri = vscode.Uri.file('/ext');
+    const webview = { cspSource: 'https://webview.test', asWebviewUri: (u: vscode.Uri) => u.with({ scheme: 'https', authority: 'webview.test' }) } as unknown as vscode.Webview;
+    const first = formHtml(webview, extensionUri, 'a/<b>/action.yaml');
+    const second = formHtml(webview, extensionUri, 'x');
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(first)?.[1] ?? '';
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1] ?? '';
+    assert.match(csp, /^default-src 'none'; /);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*/);
+    assert.equal(Buffer.from(nonce, 'base64').length, 16, 'a 128-bit nonce');
+    assert.ok(first.includes(`<script nonce="${nonce}" src="https://webview.test/ext/dist/webview/form.js">`));
+    assert.ok(!second.includes(nonce), 'a new nonce per page');
+    assert.ok(first.includes('<title>a/&#60;b&#62;/action.yaml</title>'), 'the title is escaped');
+    assert.doesNotMatch(first, /\son[a-z]+=/i, 'no inline handlers');
+    assert.deepEqual(formResourceRoots(extensionUri).map((u) => u.path), ['/ext/dist/webview', '/ext/media/form']);
   });
 
   it('answers ready with the value and the core validator’s problems', async () => {
