@@ -130,8 +130,8 @@ export async function deleteAction(s: Services, node?: unknown, args?: unknown):
         );
   if (!choice) return;
   const remote = action.remote;
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Deleting ${action.key}…` }, () =>
-    s.connections.call(app, (client) => client.deleteAction(remote.id)),
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Deleting ${action.key}…`, cancellable: true }, (_p, token) =>
+    s.connections.call(app, (client) => client.deleteAction(remote.id, { signal: abortOn(token) })),
   );
   if (choice !== 'Delete' && action.local) await vscode.workspace.fs.delete(action.local.folder, { recursive: true, useTrash: true });
   s.catalog.forget(app);
@@ -159,12 +159,17 @@ export async function pullAction(s: Services, node?: unknown): Promise<void> {
     );
     if (ok !== 'Replace') return;
   }
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pulling ${action.key}…` }, async () => {
-    const resource = await s.connections.call(app, (client) => client.getAction(remote.id));
+  const pulled = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pulling ${action.key}…`, cancellable: true }, async (_p, token) => {
+    const signal = abortOn(token);
+    const resource = await s.connections.call(app, (client) => client.getAction(remote.id, { signal }));
     const metadata = stripServerFields(resource);
-    const code = capabilities.getImplementation ? await s.connections.call(app, (client) => client.getImplementation(remote.id)) : undefined;
+    const code = capabilities.getImplementation ? await s.connections.call(app, (client) => client.getImplementation(remote.id, { signal })) : undefined;
+    // Nothing is written once the user has cancelled, so a pull is all or nothing.
+    if (token.isCancellationRequested) return false;
     await writeActionFolder(folder, metadata, code);
+    return true;
   });
+  if (!pulled) return;
   s.links.link(folder, remote.id);
   s.tree.refreshApplication(app.id);
   await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, MAIN_FILE));

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { ApiError } from '../../core/client';
 import { errorMessage } from '../connections';
 import { type Services } from '../services';
 import { isNode } from './pick';
@@ -40,6 +41,8 @@ export function registerCommands(s: Services, extra: Record<string, Handler> = {
       try {
         return await (handler as Handler)(s, ...args);
       } catch (error) {
+        // The user cancelled: nothing to report.
+        if (error instanceof ApiError && error.kind === 'cancelled') return undefined;
         // Commands report their own failures once, where the user is looking, and keep the details in the log.
         s.log.error(`${id}: ${errorMessage(error)}`);
         void vscode.window.showErrorMessage(errorMessage(error));
