@@ -127,6 +127,8 @@ if (withTests) {
     external: ['vscode', 'mocha'],
     plugins: [problemMatcher, hostTestSuites],
   });
+  // The benchmarks' extension-host payload (npm run bench), loaded by VS Code like the tests'.
+  configs.push({ ...node, minify: false, sourcemap: 'inline', entryPoints: existing({ index: 'bench/host/index.ts' }), outdir: at('out/bench/host'), external: ['vscode'] });
 }
 
 await generateSchemas();

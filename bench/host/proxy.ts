@@ -1,0 +1,74 @@
+import { createServer, request, type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
+
+export interface Exchange {
+  readonly method: string;
+  readonly path: string;
+  /** performance.now() when the request arrived and when the server's answer was complete. */
+  readonly arrived: number;
+  answered: number | undefined;
+  status: number | undefined;
+}
+
+/**
+ * Forwards to the sandbox and records every exchange with its times, and how many requests were in
+ * flight at most. The extension and the bare requests it is compared with go through the same proxy.
+ */
+export class TimingProxy {
+  readonly exchanges: Exchange[] = [];
+  inflight = 0;
+  maxInflight = 0;
+  /** Answers served by the proxy itself, by path (with its query): a list the sandbox would take a minute to fill. */
+  readonly fixed = new Map<string, { contentType: string; body: string }>();
+  private server: Server | undefined;
+
+  constructor(private readonly target: URL) {}
+
+  reset(): void {
+    this.exchanges.length = 0;
+    this.maxInflight = this.inflight;
+  }
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      const exchange: Exchange = { method: req.method ?? '', path: req.url ?? '', arrived: performance.now(), answered: undefined, status: undefined };
+      this.exchanges.push(exchange);
+      this.inflight++;
+      this.maxInflight = Math.max(this.maxInflight, this.inflight);
+      const fixed = req.method === 'GET' ? this.fixed.get(exchange.path) : undefined;
+      if (fixed) {
+        req.resume();
+        exchange.status = 200;
+        res.writeHead(200, { 'content-type': fixed.contentType, 'content-length': Buffer.byteLength(fixed.body) });
+        res.end(fixed.body, () => {
+          exchange.answered = performance.now();
+          this.inflight--;
+        });
+        return;
+      }
+      const done = () => {
+        if (exchange.answered !== undefined) return;
+        exchange.answered = performance.now();
+        this.inflight--;
+      };
+      const upstream = request(
+        { host: this.target.hostname, port: this.target.port, path: exchange.path, method: req.method, headers: { ...req.headers, host: this.target.host } },
+        (answer) => {
+          exchange.status = answer.statusCode;
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          answer.on('end', done);
+        },
+      );
+      upstream.on('error', () => (done(), res.destroy()));
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server?.address() as AddressInfo).port}`;
+  }
+
+  async close(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+}
