@@ -6,6 +6,7 @@ import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
 import { loadAnalysis } from './analysisLoader';
 import { type ActionFile, currentText, isCodeFile, isMetadataFile, locateActionFile, mainOf, readActionYaml, sameUri } from './locate';
+import { PerFileDebounce } from './perFileDebounce';
 
 export const DIAGNOSTIC_SOURCE = 'Custom Actions';
 const TYPING_PAUSE_MS = 300;
@@ -16,14 +17,13 @@ const TYPING_PAUSE_MS = 300;
  */
 export class CodeDiagnostics extends Disposable {
   readonly collection = this.register(vscode.languages.createDiagnosticCollection('customActions.code'));
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly debounce = this.register(new PerFileDebounce((uri) => void this.refresh(uri).catch((error: unknown) => this.s.log.warn(`Checking ${uri.path} against action.yaml failed: ${String(error)}`))));
   private readonly analyzed = this.register(new vscode.EventEmitter<vscode.Uri>());
   /** Fires after the diagnostics of a file were recomputed. */
   readonly onDidAnalyze = this.analyzed.event;
 
   constructor(private readonly s: Services) {
     super();
-    this.register({ dispose: () => this.timers.forEach((t) => clearTimeout(t)) });
     this.register(vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d.uri, 0)));
     this.register(
       vscode.workspace.onDidChangeTextDocument((e) => {
@@ -39,15 +39,7 @@ export class CodeDiagnostics extends Disposable {
 
   schedule(uri: vscode.Uri, delayMs: number): void {
     if (!/\.(ts|ya?ml)$/.test(uri.path)) return;
-    const key = uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        this.refresh(uri).catch((error: unknown) => this.s.log.warn(`Checking ${uri.path} against action.yaml failed: ${String(error)}`));
-      }, delayMs),
-    );
+    this.debounce.schedule(uri, delayMs);
   }
 
   /** Recomputes the diagnostics of a code file, or of the code beside an action.yaml. */

@@ -4,6 +4,7 @@ import { ACTION_FILE, GENERATED_FILE, parseActionYaml } from '../../core/workspa
 import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
 import { isMetadataFile, locateActionFile, openDocument, savedText } from './locate';
+import { PerFileDebounce } from './perFileDebounce';
 
 const TYPING_PAUSE_MS = 300;
 
@@ -13,14 +14,13 @@ const TYPING_PAUSE_MS = 300;
  * anything; it only writes the file when its bytes would differ.
  */
 export class GeneratedTypes extends Disposable {
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly debounce = this.register(new PerFileDebounce((uri) => void this.regenerate(uri).catch((error: unknown) => this.s.log.warn(`Regenerating the types of ${uri.path} failed: ${String(error)}`))));
   private readonly written = this.register(new vscode.EventEmitter<vscode.Uri>());
   /** Fires with the action folder after its generated types were rewritten. */
   readonly onDidWrite = this.written.event;
 
   constructor(private readonly s: Services) {
     super();
-    this.register({ dispose: () => this.timers.forEach((t) => clearTimeout(t)) });
     this.register(
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length > 0 && e.document.uri.path.endsWith(`/${ACTION_FILE}`)) this.schedule(e.document.uri, TYPING_PAUSE_MS);
@@ -33,15 +33,7 @@ export class GeneratedTypes extends Disposable {
   }
 
   private schedule(uri: vscode.Uri, delayMs: number): void {
-    const key = uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        this.regenerate(uri).catch((error: unknown) => this.s.log.warn(`Regenerating the types of ${uri.path} failed: ${String(error)}`));
-      }, delayMs),
-    );
+    this.debounce.schedule(uri, delayMs);
   }
 
   /** Writes the generated types of the action.yaml at `uri`, as the editor has it (or the disk, when closed). */
