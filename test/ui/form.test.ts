@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { openWorkbench, repoRoot, screenshot, webview, type Workbench } from './support/workbench';
+import { eventually } from '../support/eventually';
 
 const FIXTURE = path.join(repoRoot, 'test', 'host', 'fixtures', 'form');
 
@@ -66,21 +67,6 @@ async function choose(form: FrameLocator, id: string, option: string): Promise<v
   await form.locator(`#${id}`).locator('li[role="option"]', { hasText: option }).first().click();
 }
 
-/** Waits until the file on disk (after a save) or the text editor shows what the test expects. */
-async function eventually<T>(check: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 /** Ctrl+S from inside the form: the webview hands the keybinding to the workbench, as in a text editor. */
 async function save(page: Page): Promise<void> {
