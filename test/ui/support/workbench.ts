@@ -198,3 +198,22 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path: file });
   return file;
 }
+
+/**
+ * Opens a file through Quick Open, which uses its default editor (the form for action.yaml). `file` is
+ * relative to the workspace; the row of its folder is picked, not a recently opened namesake.
+ */
+export async function quickOpen(page: Page, file: string): Promise<void> {
+  const box = page.locator('.quick-input-widget input');
+  // A palette that just ran a command may still be fading out.
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => page.keyboard.press('Escape'));
+  // The first key may land nowhere (a fresh window, editors just closed): focus the editor area and ask again.
+  for (let attempt = 0; !(await box.isVisible()); attempt++) {
+    if (attempt > 0) await page.locator('.part.editor').click({ position: { x: 300, y: 300 } }).catch(() => undefined);
+    await page.keyboard.press('Control+P');
+    await box.waitFor({ timeout: 3_000 }).catch(() => undefined);
+    if (attempt === 5) throw new Error('Quick Open did not open');
+  }
+  await box.fill(file);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: path.dirname(file) }).filter({ hasText: path.basename(file) }).first().click();
+}
