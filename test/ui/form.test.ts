@@ -2,27 +2,10 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { openWorkbench, repoRoot, screenshot, webview, type Workbench } from './support/workbench';
+import { openWorkbench, quickOpen, repoRoot, screenshot, webview, type Workbench } from './support/workbench';
 import { eventually } from '../support/eventually';
 
 const FIXTURE = path.join(repoRoot, 'test', 'host', 'fixtures', 'form');
-
-/** Opens a file through Quick Open, which uses its default editor: the form for action.yaml. */
-async function quickOpen(page: Page, file: string): Promise<void> {
-  const box = page.locator('.quick-input-widget input');
-  // A palette that just ran a command may still be fading out.
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => page.keyboard.press('Escape'));
-  // After editors close, the first key may land nowhere: focus the editor area and ask again.
-  for (let attempt = 0; !(await box.isVisible()); attempt++) {
-    if (attempt > 0) await page.locator('.part.editor').click({ position: { x: 300, y: 300 } }).catch(() => undefined);
-    await page.keyboard.press('Control+P');
-    await box.waitFor({ timeout: 3_000 }).catch(() => undefined);
-    if (attempt === 5) throw new Error('Quick Open did not open');
-  }
-  await box.fill(file);
-  // Rows show the name and, as description, the folder: pick the row of this folder, not a recent one.
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: path.dirname(file) }).filter({ hasText: path.basename(file) }).first().click();
-}
 
 /**
  * Runs a command by its title from the palette. The shared helper clicks the middle of the window
