@@ -12,10 +12,18 @@ export class KeyStore extends Disposable {
   private readonly changed = this.register(new vscode.EventEmitter<{ baseUrl: string; applicationId: string }>());
   readonly onDidChange = this.changed.event;
 
+  /**
+   * Keys as SecretStorage answered, held in this process's memory only: every request needs its key,
+   * and asking SecretStorage crosses to the workbench and back (milliseconds in a remote or browser
+   * window, on the path of every save). A change, from this window or another, drops the entry.
+   */
+  private readonly known = new Map<string, Promise<string | undefined>>();
+
   constructor(private readonly secrets: vscode.SecretStorage) {
     super();
     this.register(
       secrets.onDidChange((e) => {
+        this.known.delete(e.key);
         const parsed = parseName(e.key);
         if (parsed) this.changed.fire(parsed);
       }),
@@ -24,7 +32,18 @@ export class KeyStore extends Disposable {
 
   /** The application's own key, else the base URL's default key. */
   async get(baseUrl: string, applicationId: string): Promise<string | undefined> {
-    return (await this.secrets.get(secretName(baseUrl, applicationId))) ?? (await this.secrets.get(secretName(baseUrl, ANY_APPLICATION)));
+    return (await this.read(secretName(baseUrl, applicationId))) ?? (await this.read(secretName(baseUrl, ANY_APPLICATION)));
+  }
+
+  private read(name: string): Promise<string | undefined> {
+    let known = this.known.get(name);
+    if (!known) {
+      known = Promise.resolve(this.secrets.get(name));
+      this.known.set(name, known);
+      // A failed read is not remembered: the next request asks again.
+      known.catch(() => this.known.get(name) === known && this.known.delete(name));
+    }
+    return known;
   }
 
   async has(baseUrl: string, applicationId: string): Promise<boolean> {
@@ -32,11 +51,17 @@ export class KeyStore extends Disposable {
   }
 
   async set(baseUrl: string, applicationId: string, key: string): Promise<void> {
-    await this.secrets.store(secretName(baseUrl, applicationId), key);
+    const name = secretName(baseUrl, applicationId);
+    this.known.delete(name);
+    await this.secrets.store(name, key);
+    this.known.delete(name);
   }
 
   async delete(baseUrl: string, applicationId: string): Promise<void> {
-    await this.secrets.delete(secretName(baseUrl, applicationId));
+    const name = secretName(baseUrl, applicationId);
+    this.known.delete(name);
+    await this.secrets.delete(name);
+    this.known.delete(name);
   }
 }
 

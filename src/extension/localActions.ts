@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { type ActionMetadata } from '../core/schema';
 import { ACTION_FILE, parseActionYaml } from '../core/workspace';
 import { type Application } from './project';
+import { readText } from './files';
 
 /** An action folder of the workspace: a sub-folder of the application's folder holding action.yaml. */
 export interface LocalAction {
@@ -31,7 +32,7 @@ export async function readLocalAction(folder: vscode.Uri): Promise<LocalAction |
   const file = vscode.Uri.joinPath(folder, ACTION_FILE);
   let text: string;
   try {
-    text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+    text = await readText(file);
   } catch {
     return undefined;
   }

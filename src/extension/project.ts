@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { LOCAL_SANDBOX, type ApplicationEntry, type ProjectFile } from '../core/schema';
 import { parseProjectFile, PROJECT_FILE } from '../core/workspace';
 import { Disposable } from './lifecycle';
+import { readText } from './files';
 
 export interface Application extends ApplicationEntry {
   /** What the sidebar shows. */
@@ -79,7 +80,7 @@ async function readProject(): Promise<ProjectState> {
     const uri = vscode.Uri.joinPath(folder.uri, PROJECT_FILE);
     let text: string;
     try {
-      text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      text = await readText(uri);
     } catch {
       continue;
     }

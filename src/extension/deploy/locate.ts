@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ACTION_FILE, GENERATED_FILE, MAIN_FILE, parseActionYaml, type ParsedAction } from '../../core/workspace';
 import { type Application, type ProjectModel } from '../project';
+import { readText } from '../files';
 
 /** A file inside an action folder: `<application folder>/<action folder>/<name>`. */
 export interface ActionFile {
@@ -57,7 +58,7 @@ export async function currentText(uri: vscode.Uri): Promise<string | undefined> 
 /** The text on disk: what the workspace holds, whatever an editor shows. */
 export async function savedText(uri: vscode.Uri): Promise<string | undefined> {
   try {
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    return await readText(uri);
   } catch {
     return undefined;
   }

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, EXTENSION_ID, workspaceRoot } from '../support';
+import { api, eventually, EXTENSION_ID, workspaceRoot } from '../support';
 
 describe('Activation in a real VS Code', () => {
   it('loads the extension under development and activates it', async () => {
@@ -51,5 +51,22 @@ describe('Activation in a real VS Code', () => {
     assert.equal(await services.keys.get('https://example.invalid', 'app-1'), 'secret-value-123');
     await services.keys.delete('https://example.invalid', 'app-1');
     assert.equal(await services.keys.get('https://example.invalid', 'app-1'), undefined);
+  });
+
+  it('reads a key changed behind its back (another window) afresh, though it remembers keys it has read', async () => {
+    const { services } = await api();
+    const { secrets } = services.context;
+    await services.keys.set('https://example.invalid', 'app-2', 'first-key-123456');
+    assert.equal(await services.keys.get('https://example.invalid', 'app-2'), 'first-key-123456');
+    // Straight into SecretStorage under the key store's name, as another window of the same profile would.
+    const name = `customActions.key/${encodeURIComponent('https://example.invalid')}/app-2`;
+    const heard = new Promise<void>((resolve) => {
+      const listener = secrets.onDidChange((e) => e.key === name && (listener.dispose(), resolve()));
+    });
+    await secrets.store(name, 'second-key-654321');
+    await heard;
+    assert.equal(await services.keys.get('https://example.invalid', 'app-2'), 'second-key-654321');
+    await secrets.delete(name);
+    await eventually(async () => ((await services.keys.get('https://example.invalid', 'app-2')) === undefined ? true : undefined), 'the deleted key forgotten');
   });
 });
