@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { mightDefineMain } from '../../core/analysis/quickCheck';
+import { type Mismatch } from '../../core/analysis/types';
 import { ApiError, type CustomActionsClient } from '../../core/client';
 import { PushQueue, type PushOutcome } from '../../core/deploy/pushQueue';
 import { type ActionMetadata } from '../../core/schema';
@@ -10,9 +10,9 @@ import { Disposable } from '../lifecycle';
 import { localActionFromText } from '../localActions';
 import { type Application } from '../project';
 import { type Services } from '../services';
-import { loadAnalysis } from './analysisLoader';
-import { DIAGNOSTIC_SOURCE, type CodeDiagnostics } from './diagnostics';
-import { type ActionFile, isCodeFile, isMetadataFile, locateActionFile, readActionYaml } from './locate';
+import { CodeChecks } from './codeCheck';
+import { DIAGNOSTIC_SOURCE, type CodeDiagnostics, toRange } from './diagnostics';
+import { type ActionFile, isMetadataFile, locateActionFile, readActionYaml } from './locate';
 import { type DeployStatusItem, type PushKind } from './statusItem';
 
 export interface PushOptions {
@@ -45,12 +45,15 @@ export class Deployer extends Disposable {
   private readonly latest = new Map<string, number>();
   private sequence = 0;
 
+  private readonly checks: CodeChecks;
+
   constructor(
     private readonly s: Services,
-    private readonly diagnostics: CodeDiagnostics,
+    diagnostics: CodeDiagnostics,
     private readonly status: DeployStatusItem,
   ) {
     super();
+    this.checks = new CodeChecks(s, diagnostics);
     this.code = new PushQueue({
       send: (id, content, signal) => this.call(id, (client) => client.putImplementation(id, content, { signal })),
     });
@@ -72,20 +75,29 @@ export class Deployer extends Disposable {
   /** Pushes `text` as the code of the action holding `uri`. */
   async pushCode(uri: vscode.Uri, text: string, options: PushOptions): Promise<PushResult> {
     const turn = this.turn(uri);
-    const file = await this.locate(uri);
-    if (!file || !isCodeFile(file)) return this.skip(options, `${basename(uri)} is not the code of an action folder.`);
-    if (!this.definesMain(file, text)) {
+    const check = await this.checks.take(uri, text);
+    if (check.kind === 'not-code') return this.skip(options, `${basename(uri)} is not the code of an action folder.`);
+    const { file } = check;
+    if (check.kind === 'no-main') {
       const reason = `${file.name} defines no function main, so it was not pushed.`;
       if (file.name === MAIN_FILE || options.manual) this.status.notPushed(file.name, reason);
       return this.skip(options, reason);
     }
-    const key = await this.keyOf(file);
-    if (!options.anyway && !this.s.config().pushWithErrors) {
-      const problems = await this.problems(file, text);
+    if (this.refusesErrors(options)) {
+      const problems = this.problems(file, await check.mismatches());
       if (!turn.current()) return { kind: 'superseded' };
-      if (problems.length > 0) return this.refuseWithErrors(file, key, text, problems, options);
+      if (problems.length > 0) return this.refuseWithErrors(file, check.key, text, problems, options);
     }
-    return this.withTarget(file, key, turn, options, (id) => this.code.push(id, text, { force: options.manual }), 'code');
+    return this.withTarget(file, check.key, turn, options, (id) => this.code.push(id, text, { force: options.manual }), 'code');
+  }
+
+  /** Begins the checks of a save's code as the save begins; its push (`pushCode` of the same text) takes them. */
+  prepareCode(uri: vscode.Uri, text: string): void {
+    this.checks.begin(uri, text, this.refusesErrors({ manual: false }));
+  }
+
+  private refusesErrors(options: PushOptions): boolean {
+    return !options.anyway && !this.s.config().pushWithErrors;
   }
 
   /** Pushes the saved action.yaml of `uri`: update when the action exists on the server, else an offer to create it. */
@@ -190,23 +202,12 @@ export class Deployer extends Disposable {
   }
 
   /** Errors in the text being pushed: mismatches with action.yaml, and TypeScript's errors for the file. */
-  private async problems(file: ActionFile, text: string): Promise<vscode.Diagnostic[]> {
-    const mismatches = await this.diagnostics.mismatches(file, text);
-    const ours = mismatches.map((m) => new vscode.Diagnostic(new vscode.Range(m.range.start.line, m.range.start.character, m.range.end.line, m.range.end.character), m.message));
+  private problems(file: ActionFile, mismatches: readonly Mismatch[]): vscode.Diagnostic[] {
+    const ours = mismatches.map((m) => new vscode.Diagnostic(toRange(m.range), m.message));
     const typescript = vscode.languages
       .getDiagnostics(file.uri)
       .filter((d) => d.severity === vscode.DiagnosticSeverity.Error && d.source !== DIAGNOSTIC_SOURCE);
     return [...ours, ...typescript];
-  }
-
-  private definesMain(file: ActionFile, text: string): boolean {
-    if (!mightDefineMain(text)) return false;
-    return loadAnalysis(this.s.context.extensionUri).findMain(text, file.name) !== undefined;
-  }
-
-  private async keyOf(file: ActionFile): Promise<string> {
-    const yaml = await readActionYaml(file.folder, 'saved');
-    return localActionFromText(file.folder, yaml?.text ?? '').key;
   }
 
   private locate(uri: vscode.Uri): Promise<ActionFile | undefined> {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { mightDefineMain } from '../../core/analysis/quickCheck';
 import { type Mismatch, type Range } from '../../core/analysis/types';
-import { MAIN_FILE } from '../../core/workspace';
+import { MAIN_FILE, type ParsedAction } from '../../core/workspace';
 import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
 import { loadAnalysis } from './analysisLoader';
@@ -62,11 +62,11 @@ export class CodeDiagnostics extends Disposable {
 
   /**
    * The mismatches of `text` as the code of `file` (the text being pushed, which the editor may have
-   * moved past already); sets them as the file's diagnostics when the editor still shows that text.
+   * moved past already), against `actionYaml` when the caller has read it already (as the editor has it).
    */
-  async mismatches(file: ActionFile, text: string): Promise<Mismatch[]> {
+  async mismatches(file: ActionFile, text: string, actionYaml?: ParsedAction): Promise<Mismatch[]> {
     if (file.name !== MAIN_FILE && !mightDefineMain(text)) return [];
-    const yaml = await readActionYaml(file.folder, 'current');
+    const yaml = actionYaml ?? (await readActionYaml(file.folder, 'current'));
     // An action.yaml with problems has its own diagnostics; comparing with half a metadata says nothing.
     if (!yaml?.metadata) return [];
     const analysis = loadAnalysis(this.s.context.extensionUri);

@@ -36,8 +36,15 @@ export class DeployFeature extends Disposable {
     this.register(
       vscode.languages.registerCodeActionsProvider({ language: 'typescript', pattern: '**/*.ts' }, new MetadataQuickFixes(s), MetadataQuickFixes.metadata),
     );
+    this.register(vscode.workspace.onWillSaveTextDocument((e) => this.willSave(e.document)));
     this.register(vscode.workspace.onDidSaveTextDocument((document) => this.saved(document)));
     this.register(vscode.commands.registerCommand('customActions.pushImplementation', (arg: unknown) => this.pushByHand(arg)));
+  }
+
+  /** A save begins: its code is checked while the editor writes it, so the push can go as soon as it is written. */
+  private willSave(document: vscode.TextDocument): void {
+    if (!document.uri.path.endsWith('.ts') || this.savingByHand.has(document.uri.toString()) || !this.s.config().deployOnSave) return;
+    this.deployer.prepareCode(document.uri, document.getText());
   }
 
   private saved(document: vscode.TextDocument): void {

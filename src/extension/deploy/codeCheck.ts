@@ -1,0 +1,80 @@
+import type * as vscode from 'vscode';
+import { mightDefineMain } from '../../core/analysis/quickCheck';
+import { type Mismatch } from '../../core/analysis/types';
+import { parseActionYaml, type ParsedAction } from '../../core/workspace';
+import { localActionFromText } from '../localActions';
+import { type Services } from '../services';
+import { loadAnalysis } from './analysisLoader';
+import { type CodeDiagnostics } from './diagnostics';
+import { type ActionFile, actionYamlOf, isCodeFile, locateActionFile, openDocument, readActionYaml } from './locate';
+
+/** What is known of a text about to be pushed as the code of an action, before anything is sent. */
+export type CodeCheck =
+  | { readonly kind: 'not-code' }
+  | { readonly kind: 'no-main'; readonly file: ActionFile }
+  | {
+      readonly kind: 'code';
+      readonly file: ActionFile;
+      /** The action's key, from action.yaml as saved: the action the server is asked about. */
+      readonly key: string;
+      /** Where the text disagrees with action.yaml as the editor has it; computed on first ask. */
+      mismatches(): Promise<readonly Mismatch[]>;
+    };
+
+/** A save's check stays good this long: from the start of the save to its end, not for a later save. */
+const REUSE_MS = 10_000;
+
+/**
+ * The checks a save's code goes through before it is pushed, begun when the save begins
+ * (`onWillSaveTextDocument`) so that reading action.yaml and running the compiler overlap the
+ * editor writing the file, instead of adding to the time from the save to the server's answer.
+ * A check is taken once, by the push of the same text; anything else starts afresh.
+ */
+export class CodeChecks {
+  private readonly ahead = new Map<string, { readonly text: string; readonly until: number; readonly check: Promise<CodeCheck> }>();
+
+  constructor(
+    private readonly s: Services,
+    private readonly diagnostics: CodeDiagnostics,
+  ) {}
+
+  /** Starts checking `text` as the code of `uri`, mismatches included when the push will refuse on them. */
+  begin(uri: vscode.Uri, text: string, withMismatches: boolean): void {
+    const now = Date.now();
+    for (const [key, entry] of this.ahead) if (entry.until <= now) this.ahead.delete(key);
+    const check = this.compute(uri, text);
+    this.ahead.set(uri.toString(), { text, until: now + REUSE_MS, check });
+    // Failures surface when the push takes the check; begun ahead, nobody may ever ask.
+    void check.then((c) => (withMismatches && c.kind === 'code' ? c.mismatches() : undefined)).catch(() => undefined);
+  }
+
+  /** The check of `text` begun ahead by its save, or a new one. */
+  take(uri: vscode.Uri, text: string): Promise<CodeCheck> {
+    const key = uri.toString();
+    const entry = this.ahead.get(key);
+    if (entry?.text === text) this.ahead.delete(key);
+    return entry?.text === text && entry.until > Date.now() ? entry.check : this.compute(uri, text);
+  }
+
+  private async compute(uri: vscode.Uri, text: string): Promise<CodeCheck> {
+    const file = await locateActionFile(this.s.project, uri);
+    if (!file || !isCodeFile(file)) return { kind: 'not-code' };
+    if (!mightDefineMain(text) || loadAnalysis(this.s.context.extensionUri).findMain(text, file.name) === undefined) return { kind: 'no-main', file };
+    const saved = await readActionYaml(file.folder, 'saved');
+    const key = saved?.metadata?.key ?? localActionFromText(file.folder, saved?.text ?? '').key;
+    let mismatches: Promise<readonly Mismatch[]> | undefined;
+    return {
+      kind: 'code',
+      file,
+      key,
+      mismatches: () => (mismatches ??= this.diagnostics.mismatches(file, text, asTheEditorHasIt(file, saved))),
+    };
+  }
+}
+
+/** action.yaml as an open editor shows it, else as saved (read once for both). */
+function asTheEditorHasIt(file: ActionFile, saved: (ParsedAction & { text: string }) | undefined): ParsedAction | undefined {
+  const open = openDocument(actionYamlOf(file.folder));
+  if (!open || open.getText() === saved?.text) return saved;
+  return parseActionYaml(open.getText());
+}
