@@ -175,6 +175,21 @@ describe('events poller against a misbehaving server', () => {
     assert.equal(h.printed[0]?.id, added?.id);
     assert.ok(h.server.listRequests > before);
   });
+
+  it('asks once at a glance in a quiet spell, and no more often than the fast pace', async () => {
+    const h = await watch({}, 1, { schedule: { ...FAST, fastMs: 200, fastForMs: 0, quietAfterMs: 0, quietMs: 60_000 } });
+    await new Promise((r) => setTimeout(r, 300));
+    const before = h.server.listRequests;
+    const [added] = h.server.add({});
+    h.poller.glance();
+    await until(() => h.printed.length === 1, 'the event seen at a glance', 5_000);
+    assert.equal(h.printed[0]?.id, added?.id);
+    assert.equal(h.server.listRequests, before + 1);
+    // Glances right after a request send nothing; the pace stays quiet.
+    for (let i = 0; i < 5; i++) h.poller.glance();
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(h.server.listRequests, before + 1);
+  });
 });
 
 function normalizedOf(raw: { id: string; data: { timings: { startTime: number } } }[]): { id: string }[] {

@@ -56,6 +56,7 @@ export class EventsPoller {
   private baselined = false;
   private failures = 0;
   private poked = false;
+  private lastAsked = 0;
   private running: Promise<void> | undefined;
   private readonly baselineWaiters: (() => void)[] = [];
   /** Requests sent, for diagnostics and tests. */
@@ -102,6 +103,15 @@ export class EventsPoller {
     else this.poked = true;
   }
 
+  /**
+   * Someone is looking (the window got the focus back, after testing the workflow elsewhere, say):
+   * ask once now instead of at the end of a quiet interval. It does not quicken the pace (a new event
+   * does that), and does nothing while a request is out or one left less than the fast interval ago.
+   */
+  glance(): void {
+    if (this.wake && this.now() - this.lastAsked >= this.schedule.fastMs) this.wake();
+  }
+
   /** Ends the loop and cancels the request in flight; nothing is sent afterwards. */
   async stop(): Promise<void> {
     if (!this.stopper.signal.aborted) this.stopper.abort();
@@ -118,6 +128,7 @@ export class EventsPoller {
   private async loop(): Promise<void> {
     while (!this.stopped) {
       const started = this.now();
+      this.lastAsked = started;
       let delay: number;
       let held = false;
       try {

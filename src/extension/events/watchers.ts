@@ -54,6 +54,13 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
   ) {
     super();
     this.register({ dispose: () => void this.unwatchAll(true) });
+    // Back from the browser where the workflow was tried: its events are asked for at once, not at the
+    // end of a quiet interval (which keeps idle watchers at 6 requests a minute).
+    this.register(
+      vscode.window.onDidChangeWindowState((state) => {
+        if (state.focused) for (const watch of this.watches.values()) watch.poller.glance();
+      }),
+    );
   }
 
   attachTree(refresher: EnvironmentRefresher): void {
