@@ -1,46 +1,24 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import os from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { openWorkbench, runCommand, screenshot, type Workbench } from './support/workbench';
+import { ACTION_ID, greetWorkspace, signInToUiApp, type StandIn, standInServer } from './support/standIn';
+import { openWorkbench, screenshot, type Workbench } from './support/workbench';
 
-const IMPLEMENTATION = '/api/actions/act-1/implementation';
+const IMPLEMENTATION = `/api/actions/${ACTION_ID}/implementation`;
 
-/** A stand-in server with one action that records the code pushed to it. */
-function pushServer(): Promise<{ server: Server; port: number; pushes: { contentType: string | undefined; body: string }[] }> {
+/** A stand-in server that records the code pushed to its one action. */
+async function pushServer(): Promise<StandIn & { pushes: { contentType: string | undefined; body: string }[] }> {
   const pushes: { contentType: string | undefined; body: string }[] = [];
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const json = (status: number, body: unknown): void => {
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    };
-    if (!(req.headers.authorization ?? '').startsWith('Bearer ')) {
-      res.writeHead(401).end();
-      return;
-    }
-    if (url.pathname === '/api/application/ui-app/actions' && req.method === 'GET') {
-      const events = '/api/actions/act-1/environments/env-test/events';
-      return json(200, [{ id: 'act-1', key: 'greet', name: 'Greet', description: '', eventsUrls: { Test: events, Live: events.replace('env-test', 'env-live') } }]);
-    }
-    if (url.pathname === IMPLEMENTATION && req.method === 'PUT') {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      req.on('end', () => {
-        pushes.push({ contentType: req.headers['content-type'], body });
-        // A server that takes a moment, as real ones do: the status bar shows the push in flight.
-        setTimeout(() => res.writeHead(204).end(), 300);
-      });
-      return;
-    }
-    json(404, { title: 'Not Found' });
+  const server = await standInServer((req, url, reply) => {
+    if (url.pathname !== IMPLEMENTATION || req.method !== 'PUT') return false;
+    reply.body((body) => {
+      pushes.push({ contentType: req.headers['content-type'], body });
+      // A server that takes a moment, as real ones do: the status bar shows the push in flight.
+      setTimeout(() => reply.empty(204), 300);
+    });
+    return true;
   });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      resolve({ server, port: typeof address === 'object' && address ? address.port : 0, pushes });
-    }),
-  );
+  return { ...server, pushes };
 }
 
 describe('Save to deploy in the workbench (browser)', function () {
@@ -50,18 +28,11 @@ describe('Save to deploy in the workbench (browser)', function () {
 
   before(async () => {
     stand = await pushServer();
-    fixture = mkdtempSync(path.join(os.tmpdir(), 'custom-actions-ui-deploy-'));
-    mkdirSync(path.join(fixture, 'ui-app', 'greet'), { recursive: true });
-    writeFileSync(path.join(fixture, 'customactions.yaml'), `baseUrl: http://127.0.0.1:${stand.port}\napplications:\n  - id: ui-app\n    name: UI App\n    folder: ui-app\n`);
-    writeFileSync(
-      path.join(fixture, 'ui-app', 'greet', 'action.yaml'),
-      'key: greet\nname: Greet\ndescription: Says hello\ndeveloperEmail: dev@example.com\nparameters:\n  - name: times\n    type: number\nresult:\n  type: text\n',
-    );
-    writeFileSync(path.join(fixture, 'ui-app', 'greet', 'main.ts'), "export function main(times: number): string {\n  return 'hello';\n}\n");
+    fixture = greetWorkspace('deploy', stand.port);
   });
   after(async () => {
     await wb?.close();
-    stand.server.close();
+    stand.close();
     rmSync(fixture, { recursive: true, force: true });
   });
 
@@ -69,14 +40,7 @@ describe('Save to deploy in the workbench (browser)', function () {
     wb = await openWorkbench({ fixture });
     const page = wb.page;
     const input = page.locator('.quick-input-widget input');
-    await runCommand(page, 'Custom Actions: Sign In');
-    const appRow = page.locator('.quick-input-list .monaco-list-row', { hasText: 'UI App' });
-    await page.locator('.quick-input-widget', { hasText: 'Key for UI App' }).or(appRow).first().waitFor();
-    if (await appRow.count()) await appRow.first().click();
-    await page.locator('.quick-input-widget', { hasText: 'Key for UI App' }).waitFor();
-    await input.fill('ui-key');
-    await input.press('Enter');
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
+    await signInToUiApp(page, 'ui-key');
 
     await page.keyboard.press('Control+P');
     await input.fill('main.ts');
