@@ -1,8 +1,9 @@
 // The last stage of `npm test`: no API key may appear in anything the suites produced. Every key the
 // sandbox mints has the form ca_sk_<43 base64url characters>, so a whole key is recognizable wherever it
 // lands: the captured output of every stage (test-results/stages/*.log, written by scripts/test.mjs, which
-// includes the host run's output), screenshots' neighbours in test-results/, the code-server profiles and
-// logs under .vscode-test/ (settings, output channels), and sandbox data directories (.sandbox-data/).
+// includes the host run's output), the rest of test-results/ (screenshots, and under leftovers/ the
+// profile and workspace of every code-server window the host, UI and bench runs opened: settings, state,
+// every output channel's log), .vscode-test/ (desktop runs), and sandbox data directories (.sandbox-data/).
 // A redacted key ("Bearer …", "ca_sk_…") does not match; only a whole one does.
 // `node scripts/check-secrets.mjs [more folders or files]`.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';

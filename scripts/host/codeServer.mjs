@@ -1,9 +1,10 @@
 // Starts the real VS Code (code-server, VS Code 1.139 with a Node 24 extension host) and Chromium to
 // drive it. Shared by the extension-host tests, the browser UI tests, `npm start` and the benchmarks.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { clearInterval, setInterval } from 'node:timers';
 
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 const cache = process.env.CUSTOM_ACTIONS_HOST_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'custom-actions-vscode');
@@ -148,4 +149,75 @@ function chromiumPath() {
 export function build({ tests = true } = {}) {
   const result = spawnSync(process.execPath, [path.join(root, 'esbuild.mjs'), ...(tests ? ['--tests'] : [])], { stdio: 'inherit', cwd: root });
   if (result.status !== 0) throw new Error('The build failed.');
+}
+
+/**
+ * Runs a payload (`testsPath`, a module exporting `run()`) in the extension host of a fresh code-server
+ * on a copy of the host fixture workspace, the way VS Code runs extension tests: the page is opened with
+ * the payload and reports the host's exit through `codeAutomationExit`. The payload writes its lines
+ * to the file named by `outputVariable`; `onOutput` gets them as they come. Resolves to the exit code,
+ * or 'timeout', and everything the payload wrote; the scratch folder goes, what could hold a key by
+ * mistake is kept under test-results/leftovers/<label> (keepForSecretsCheck).
+ */
+export async function runInExtensionHost({ label, testsPath, outputVariable, env = {}, timeoutMs, onOutput }) {
+  const host = ensureHost();
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'custom-actions-host-'));
+  const workspace = path.join(scratch, 'workspace');
+  cpSync(path.join(root, 'test', 'host', 'fixtures', 'workspace'), workspace, { recursive: true });
+  const output = path.join(scratch, 'output.log');
+  writeFileSync(output, '');
+  const debug = process.env.CUSTOM_ACTIONS_TEST_DEBUG === '1';
+  const server = await startCodeServer({
+    host,
+    workspace,
+    // Inside the scratch folder, so the profile goes with it.
+    userDataDir: path.join(scratch, 'profile'),
+    env: { [outputVariable]: output, ...env },
+    log: (text) => debug && process.stderr.write(text),
+  });
+  const browser = await launchBrowser();
+  let printed = 0;
+  const flush = () => {
+    const text = readFileSync(output, 'utf8');
+    // Whole lines only, so a reader can parse each.
+    const end = text.lastIndexOf('\n') + 1;
+    if (end > printed) onOutput(text.slice(printed, end));
+    printed = Math.max(printed, end);
+  };
+  const tail = setInterval(flush, 250);
+  try {
+    const page = await browser.newPage();
+    if (debug) page.on('console', (m) => process.stderr.write(`[page] ${m.text()}\n`));
+    const exit = new Promise((resolve) => void page.exposeFunction('codeAutomationExit', (code) => resolve(Number(code))));
+    await page.exposeFunction('codeAutomationLog', (...args) => debug && process.stderr.write(`[host] ${args.join(' ')}\n`));
+    await page.goto(server.url({ testsPath }));
+    const timeout = new Promise((resolve) => setTimeout(() => resolve('timeout'), timeoutMs));
+    const result = await Promise.race([exit, timeout]);
+    flush();
+    const rest = readFileSync(output, 'utf8').slice(printed);
+    if (rest) onOutput(rest);
+    return { result, output: readFileSync(output, 'utf8') };
+  } finally {
+    clearInterval(tail);
+    await browser.close().catch(() => {});
+    await server.stop();
+    keepForSecretsCheck(path.join(scratch, 'profile'), workspace, label);
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * What a run leaves behind that could hold a key by mistake (the VS Code profile: settings, state,
+ * logs with every output channel; the workspace the extension wrote to) is copied to
+ * test-results/leftovers/<label> before the scratch folder goes, so `npm test`'s last stage can read
+ * it. Caches of VS Code itself are left out.
+ */
+export function keepForSecretsCheck(profile, workspace, label) {
+  const into = path.join(root, 'test-results', 'leftovers', label);
+  rmSync(into, { recursive: true, force: true });
+  const skip = new Set(['CachedData', 'CachedProfilesData', 'CachedExtensionVSIXs', 'extensions', 'node_modules']);
+  // Sockets (code-server's IPC) cannot be copied, and hold nothing.
+  const filter = (source) => !skip.has(path.basename(source)) && !statSync(source, { throwIfNoEntry: false })?.isSocket();
+  if (existsSync(profile)) cpSync(profile, path.join(into, 'profile'), { recursive: true, filter });
+  if (existsSync(workspace)) cpSync(workspace, path.join(into, 'workspace'), { recursive: true, filter });
 }

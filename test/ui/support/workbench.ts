@@ -18,6 +18,7 @@ interface CodeServerModule {
   startCodeServer(options: Record<string, unknown>): Promise<{ address: string; dataDir: string; url(o?: { testsPath?: string }): string; stop(): Promise<void> }>;
   launchBrowser(): Promise<Browser>;
   launchPersistentBrowser(profileDir: string): Promise<BrowserContext>;
+  keepForSecretsCheck(profile: string, workspace: string, label: string): void;
 }
 
 async function codeServer(): Promise<CodeServerModule> {
@@ -104,6 +105,8 @@ export async function openWorkbench(options: OpenOptions = {}): Promise<Workbenc
     async close() {
       await close().catch(() => undefined);
       await server.stop();
+      // Kept for the secrets check, after each window (a persistent one's profile grows from run to run).
+      cs.keepForSecretsCheck(path.join(scratch, 'profile'), workspace, path.join('ui', path.basename(scratch)));
       if (!state) rmSync(scratch, { recursive: true, force: true });
     },
   };
