@@ -113,6 +113,22 @@ describe('action.yaml', () => {
     assert.equal(updateActionYaml(HAND_WRITTEN, value), HAND_WRITTEN.replace('parameters:\n', 'parameters:\n- name: z\n  type: email\n'));
   });
 
+  it('writes the first items of an empty `[]` as a block, and a filled-in `""` without its quotes', () => {
+    const text = 'key: greet\nname: Greet\ndescription: ""\ndeveloperEmail: dev@example.com\nparameters: []\nresult:\n  type: text\n';
+    const value = { ...(parseActionYaml(text).value as Record<string, unknown>), description: 'Says hello', parameters: [{ name: 'times', type: 'number' }] };
+    assert.equal(updateActionYaml(text, value), text.replace('description: ""', 'description: Says hello').replace('parameters: []\n', 'parameters:\n  - name: times\n    type: number\n'));
+    // Quotes that were chosen stay, and so does a flow list that already had items.
+    const chosen = "key: greet\nname: 'Greet'\ndescription: \"\"\ndeveloperEmail: dev@example.com\nparameters: []\nresult:\n  type: {type: single-choice, choices: [{id: a, label: A}]}\n";
+    const next = structuredClone(parseActionYaml(chosen).value) as { name: string; description: string; result: { type: { choices: unknown[] } } };
+    next.name = 'Hello';
+    next.description = 'needs: quotes';
+    next.result.type.choices.push({ id: 'b', label: 'B' });
+    assert.equal(
+      updateActionYaml(chosen, next),
+      chosen.replace("'Greet'", "'Hello'").replace('description: ""', 'description: "needs: quotes"').replace('[{id: a, label: A}]}', '[ { id: a, label: A }, { id: b, label: B } ] }').replace('{type: single', '{ type: single'),
+    );
+  });
+
   it('keeps a renamed item\'s comments with it', () => {
     const value = structuredClone(parseActionYaml(ACTION).value) as { parameters: { name: string }[] };
     value.parameters[0]!.name = 'firm';

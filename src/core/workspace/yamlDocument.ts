@@ -103,19 +103,24 @@ export function applyValue(doc: Document, value: unknown): void {
 
 function reconcile(doc: Document, node: unknown, next: unknown): unknown {
   if (isPlainObject(next) && isMap(node)) {
+    unfoldWhenFilled(node, Object.keys(next).length);
     reconcileMap(doc, node, next);
     return node;
   }
   if (Array.isArray(next) && isSeq(node)) {
+    unfoldWhenFilled(node, next.length);
     reconcileSeq(doc, node, next);
     return node;
   }
   if (isScalar(node) && isPrimitive(next) && typeof node.value === typeof next) {
     // Keeps the scalar's comments and quoting; only the value changes.
     if (node.value !== next) {
+      const wasEmptyString = node.value === '';
       node.value = next;
       // A block scalar (`|`, `>`) for a text that no longer has a line break would read oddly.
       if (typeof next === 'string' && !next.includes('\n') && (node.type === 'BLOCK_FOLDED' || node.type === 'BLOCK_LITERAL')) delete node.type;
+      // An empty string has to be quoted; the text filled in later was never meant to be.
+      if (node.value !== '' && wasEmptyString && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE')) delete node.type;
     }
     return node;
   }
@@ -163,6 +168,14 @@ function reconcileSeq(doc: Document, node: YAMLSeq, next: readonly unknown[]): v
   }
   fillGap(old.length, next.length);
   node.items = items;
+}
+
+/**
+ * `[]` and `{}` are how an empty collection is written, not a chosen style: once it gets items it is
+ * written as a block, like the rest of the file. A flow collection that had items keeps its style.
+ */
+function unfoldWhenFilled(node: YAMLMap | YAMLSeq, size: number): void {
+  if (node.flow && node.items.length === 0 && size > 0) node.flow = false;
 }
 
 function keyText(pair: Pair): string {
