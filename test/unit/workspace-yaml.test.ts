@@ -129,6 +129,19 @@ describe('action.yaml', () => {
     );
   });
 
+  it('moves a reordered item with its comments; a comment above the first item stays with the list', () => {
+    const text = 'key: k\nname: N\ndescription: d\ndeveloperEmail: a@b.co\nparameters:\n  # the order is the call order\n  - name: a # first\n    type: text\n  # about b\n  - name: b\n    type: number\n  - name: c\n    type: email\nresult:\n  type: text\n';
+    const value = structuredClone(parseActionYaml(text).value) as { parameters: unknown[] };
+    value.parameters.push(...value.parameters.splice(0, 2));
+    assert.equal(
+      updateActionYaml(text, value),
+      text.replace(
+        '  - name: a # first\n    type: text\n  # about b\n  - name: b\n    type: number\n  - name: c\n    type: email\n',
+        '  - name: c\n    type: email\n  - name: a # first\n    type: text\n  # about b\n  - name: b\n    type: number\n',
+      ),
+    );
+  });
+
   it('keeps a renamed item\'s comments with it', () => {
     const value = structuredClone(parseActionYaml(ACTION).value) as { parameters: { name: string }[] };
     value.parameters[0]!.name = 'firm';

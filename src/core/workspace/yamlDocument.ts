@@ -152,21 +152,35 @@ function reconcileSeq(doc: Document, node: YAMLSeq, next: readonly unknown[]): v
   const old = node.items;
   const oldIds = old.map((item) => identity(isNode(item) ? item.toJSON() : item));
   const newIds = next.map(identity);
-  const items: unknown[] = [];
-  let io = 0;
-  let inext = 0;
-  // Between two items matched by identity, the others pair up by position (an edit in place).
-  const fillGap = (oldEnd: number, newEnd: number) => {
-    for (; inext < newEnd; inext++, io++) items.push(io < oldEnd ? reconcile(doc, old[io], next[inext]) : doc.createNode(next[inext]));
-    io = oldEnd;
+  const items: unknown[] = new Array<unknown>(next.length);
+  const used = new Set<number>();
+  const take = (oi: number, ni: number) => {
+    items[ni] = reconcile(doc, old[oi], next[ni]);
+    used.add(oi);
   };
-  for (const [oi, ni] of commonSubsequence(oldIds, newIds)) {
-    fillGap(oi, ni);
-    items.push(reconcile(doc, old[oi], next[ni]));
-    io = oi + 1;
-    inext = ni + 1;
+  const anchors = commonSubsequence(oldIds, newIds);
+  for (const [oi, ni] of anchors) take(oi, ni);
+  // An item that moved (its identity outside the common order) takes its own node, comments and all.
+  next.forEach((_, ni) => {
+    if (items[ni] !== undefined) return;
+    const oi = oldIds.findIndex((id, i) => !used.has(i) && id === newIds[ni]);
+    if (oi >= 0) take(oi, ni);
+  });
+  // Between two anchors, what is left pairs up by position (an item edited in place, renamed say);
+  // an old item whose identity is still wanted elsewhere has been taken already.
+  const wanted = new Set(newIds);
+  const bounds = [[-1, -1], ...anchors, [old.length, next.length]] as const;
+  for (let k = 1; k < bounds.length; k++) {
+    const [oldFrom, newFrom] = bounds[k - 1]!;
+    const [oldTo, newTo] = bounds[k]!;
+    let oi = oldFrom + 1;
+    for (let ni = newFrom + 1; ni < newTo; ni++) {
+      if (items[ni] !== undefined) continue;
+      while (oi < oldTo && (used.has(oi) || wanted.has(oldIds[oi]!))) oi++;
+      if (oi < oldTo) take(oi, ni);
+      else items[ni] = doc.createNode(next[ni]);
+    }
   }
-  fillGap(old.length, next.length);
   node.items = items;
 }
 
