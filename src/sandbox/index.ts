@@ -49,7 +49,7 @@ export const MAX_APPLICATION_ID_LENGTH = 200;
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const limits: SandboxLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
-  const store = new Store(await openDatabase(options.dataDir));
+  const store = new Store(await openDatabase(options.dataDir), { log });
   const runner = new WorkerPool(limits);
   const changes = new Changes();
   const server = createSandboxServer({ store, runner, limits, changes, log });

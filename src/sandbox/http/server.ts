@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import {
-  type ActionListEntry,
   type ActionResource,
   formatPath,
   MEDIA_TYPES,
@@ -20,7 +19,7 @@ import { capabilityIndex } from './capabilities';
 import { changeKey, type Changes } from './changes';
 import { listEvents } from './events';
 import { HttpProblem, notFound, sendProblem } from './problem';
-import { sendEmpty, sendJson } from './respond';
+import { sendEmpty, sendJson, sendJsonText } from './respond';
 import { type Match, route } from './router';
 
 export interface ServerContext {
@@ -78,15 +77,8 @@ async function dispatch(ctx: ServerContext, req: IncomingMessage, res: ServerRes
     case 'listActions': {
       await ownApplication(ctx, p.applicationId!, applicationId);
       const app = (await store.application(applicationId))!;
-      const rows = await store.listActions(applicationId);
-      const entries: ActionListEntry[] = rows.map((a) => ({
-        key: a.key,
-        name: a.metadata.name,
-        description: a.metadata.description,
-        id: a.id,
-        eventsUrls: eventsUrls(a.id, app.environments),
-      }));
-      return sendJson(res, 200, entries, { 'Content-Type': `${MEDIA_TYPES.list}; charset=utf-8` });
+      const list = await store.listActionsJson(applicationId, (id) => eventsUrls(id, app.environments));
+      return sendJsonText(res, 200, list, { 'Content-Type': `${MEDIA_TYPES.list}; charset=utf-8` });
     }
     case 'createAction': {
       await ownApplication(ctx, p.applicationId!, applicationId);

@@ -27,7 +27,20 @@ export async function openDatabase(dataDir: string | undefined): Promise<PGlite>
     await db.close().catch(() => undefined);
     throw error;
   }
+  // Statistics only steer the planner: without them the database still answers, only slower.
+  await analyze(db).catch(() => undefined);
   return db;
+}
+
+/**
+ * Gathers the planner's statistics of the tables that grow. PGlite runs no autovacuum, so without this
+ * they are never gathered, and the planner, guessing a few rows per environment, reads and sorts all
+ * of an environment's events for its newest page instead of walking the index. It samples at most
+ * 30,000 rows a table: about a millisecond when empty, some tens of ms at 100,000 events. Not the
+ * whole database: that would analyse the system catalogs too and take a second.
+ */
+export async function analyze(db: PGlite): Promise<void> {
+  await db.exec('ANALYZE actions, events');
 }
 
 async function migrate(db: PGlite): Promise<void> {

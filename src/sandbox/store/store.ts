@@ -1,7 +1,8 @@
 import { type PGlite, type Transaction } from '@electric-sql/pglite';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type ActionEvent, type ActionMetadata, type Environment } from '../../core/schema';
+import { type ActionEvent, type ActionListEntry, type ActionMetadata, type Environment } from '../../core/schema';
 import { hashKey, mintKey, sameHash } from '../keys';
+import { analyze } from './database';
 
 export interface ApplicationRow {
   id: string;
@@ -44,15 +45,64 @@ export class StoreConflict extends Error {
 
 type Queryable = PGlite | Transaction;
 
+export interface StoreOptions {
+  /** Rows written (events recorded, actions created, changed or deleted) after which the planner's statistics are gathered again. */
+  analyzeEvery?: number;
+  /** Where a failed gathering of statistics is reported; it never fails a request. */
+  log?: (message: string) => void;
+}
+
+const ANALYZE_EVERY = 1_000;
+/** The gathering waits this long after the write that called for it, so the request that wrote finishes its own queries first. */
+const ANALYZE_DELAY_MS = 100;
+
 /**
  * Every read and write of the sandbox's data. Each change runs in one transaction; PGlite resolves a
  * query only once it has been written to the data directory, so an answer means the change is kept.
  */
 export class Store {
-  constructor(private readonly db: PGlite) {}
+  private readonly analyzeEvery: number;
+  private readonly log: (message: string) => void;
+  private writes = 0;
+  private analysisTimer: NodeJS.Timeout | undefined;
+  private analysis: Promise<void> | undefined;
+  private closing = false;
 
-  close(): Promise<void> {
-    return this.db.close();
+  constructor(
+    private readonly db: PGlite,
+    options: StoreOptions = {},
+  ) {
+    this.analyzeEvery = options.analyzeEvery ?? ANALYZE_EVERY;
+    this.log = options.log ?? (() => undefined);
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.analysisTimer);
+    await this.analysis;
+    await this.db.close();
+  }
+
+  /**
+   * Counts written rows; every `analyzeEvery` of them the statistics are gathered again (PGlite has no
+   * autovacuum to do it), off the request path: after a short delay, one statement, and a failure is
+   * only logged. A request that arrives meanwhile waits for it, as for any other query.
+   */
+  private wrote(): void {
+    this.writes++;
+    if (this.writes < this.analyzeEvery || this.analysisTimer !== undefined || this.analysis !== undefined || this.closing) return;
+    this.analysisTimer = setTimeout(() => {
+      this.analysisTimer = undefined;
+      this.writes = 0;
+      this.analysis = analyze(this.db)
+        .catch((error: unknown) => {
+          if (!this.closing) this.log(`sandbox: gathering planner statistics failed (queries still work, maybe slower): ${error instanceof Error ? error.message : String(error)}`);
+        })
+        .finally(() => {
+          this.analysis = undefined;
+        });
+    }, ANALYZE_DELAY_MS);
+    this.analysisTimer.unref();
   }
 
   /** Every row of every table in a fixed order, JSON as stored: tests compare two dumps to prove a request left no trace. */
@@ -114,6 +164,48 @@ export class Store {
     return result.rows.map(toAction);
   }
 
+  /**
+   * The list of operation 5 as JSON text: `ActionListEntry[]`, oldest first, exactly the bytes
+   * `JSON.stringify` gives for the entries. Postgres builds it from the fields the list carries and
+   * hands over one text value, so no action's whole metadata is read into JavaScript (5,000 actions:
+   * about 30 ms instead of 75).
+   *
+   * `name` and `description` are the JSON text of those values as stored (the metadata is stored as
+   * `JSON.stringify` wrote it, and `json ->` returns a value's text as is), the key is quoted by
+   * `to_json`, and the id goes in as it is: the store mints ids as UUIDs, which neither JSON nor a URL
+   * path escapes. The events URLs come from `eventsUrls` with a placeholder for the id. Postgres cannot
+   * extract a field from JSON that holds `\u0000` anywhere (it fails the whole statement), so metadata
+   * with any `\u` escape is left out and the whole list is built in JavaScript instead, as it is for
+   * a missing field or URLs without exactly one place for the id each.
+   */
+  async listActionsJson(applicationId: string, eventsUrls: (actionId: string) => Record<Environment, string>): Promise<string> {
+    const urls = JSON.stringify(eventsUrls(ID_PLACEHOLDER)).split(ID_PLACEHOLDER);
+    if (urls.length === 3) {
+      const result = await this.db.query<{ fallback: boolean | null; list: string }>(
+        `SELECT bool_or(entry IS NULL) AS fallback, '[' || coalesce(string_agg(entry, ',' ORDER BY created_at, id), '') || ']' AS list
+         FROM (
+           SELECT created_at, id, CASE WHEN strpos(metadata::text, '\\u') = 0 THEN
+             '{"key":' || to_json(key)::text || ',"name":' || (metadata -> 'name')::text || ',"description":' || (metadata -> 'description')::text
+             || ',"id":"' || id || '","eventsUrls":' || $2 || id || $3 || id || $4 || '}'
+           END AS entry
+           FROM actions WHERE application_id = $1
+           OFFSET 0 -- keeps the subquery whole: inlined, each entry would be built twice, once per aggregate
+         ) entries`,
+        [applicationId, ...urls],
+      );
+      const row = result.rows[0];
+      if (row && !row.fallback) return row.list;
+    }
+    const entries: ActionListEntry[] = (await this.listActions(applicationId)).map((a) => ({
+      key: a.key,
+      name: a.metadata.name,
+      description: a.metadata.description,
+      id: a.id,
+      eventsUrls: eventsUrls(a.id),
+    }));
+    return JSON.stringify(entries);
+  }
+
   async action(id: string, q: Queryable = this.db): Promise<ActionRow | undefined> {
     const result = await q.query<RawAction>(`${SELECT_ACTION} WHERE id = $1`, [id]);
     const row = result.rows[0];
@@ -123,7 +215,7 @@ export class Store {
   async createAction(applicationId: string, metadata: ActionMetadata, maxActions: number): Promise<ActionRow> {
     const id = randomUUID();
     const now = Date.now();
-    return this.db.transaction(async (tx) => {
+    const created = await this.db.transaction(async (tx) => {
       const count = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM actions WHERE application_id = $1', [applicationId]);
       if ((count.rows[0]?.n ?? 0) >= maxActions) throw new StoreConflict('limit-reached', `an application holds at most ${maxActions} actions`);
       await this.assertKeyFree(tx, applicationId, metadata.key, undefined);
@@ -136,16 +228,20 @@ export class Store {
       ]);
       return (await this.action(id, tx))!;
     });
+    this.wrote();
+    return created;
   }
 
   async updateAction(id: string, metadata: ActionMetadata): Promise<ActionRow> {
-    return this.db.transaction(async (tx) => {
+    const updated = await this.db.transaction(async (tx) => {
       const current = await this.action(id, tx);
       if (!current) throw new StoreConflict('not-found', 'no such action');
       await this.assertKeyFree(tx, current.applicationId, metadata.key, id);
       await tx.query('UPDATE actions SET key = $2, metadata = $3, updated_at = $4 WHERE id = $1', [id, metadata.key, JSON.stringify(metadata), Date.now()]);
       return (await this.action(id, tx))!;
     });
+    this.wrote();
+    return updated;
   }
 
   /** Returns false when the action does not exist (any more). */
@@ -162,7 +258,9 @@ export class Store {
   /** Deletes the action and its events; returns false when it did not exist. */
   async deleteAction(id: string): Promise<boolean> {
     const result = await this.db.transaction((tx) => tx.query('DELETE FROM actions WHERE id = $1', [id]));
-    return (result.affectedRows ?? 0) > 0;
+    const deleted = (result.affectedRows ?? 0) > 0;
+    if (deleted) this.wrote();
+    return deleted;
   }
 
   async environment(id: string): Promise<EnvironmentRow | undefined> {
@@ -173,7 +271,7 @@ export class Store {
 
   /** Records an event and drops the oldest of the environment beyond `keep`. Returns false when the action is gone. */
   async recordEvent(actionId: string, environmentId: string, event: ActionEvent, keep: number): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
+    const recorded = await this.db.transaction(async (tx) => {
       const exists = await tx.query('SELECT 1 FROM actions WHERE id = $1 FOR UPDATE', [actionId]);
       if (exists.rows.length === 0) return false;
       await tx.query('INSERT INTO events (id, action_id, environment_id, name, data, recorded_at) VALUES ($1, $2, $3, $4, $5, $6)', [
@@ -191,6 +289,8 @@ export class Store {
       );
       return true;
     });
+    if (recorded) this.wrote();
+    return recorded;
   }
 
   /** Newest first; `before` is the sequence number the previous page ended at. One more than `limit` is read to tell whether a next page exists. */
@@ -233,6 +333,9 @@ interface RawAction {
   created_at: number;
   updated_at: number;
 }
+
+/** Stands for an action id in the events URLs the list builds in SQL: a UUID, so encoding leaves it alone, that the store never mints. */
+const ID_PLACEHOLDER = '00000000-0000-0000-0000-000000000000';
 
 const SELECT_ACTION = 'SELECT id, application_id, key, metadata, implementation IS NOT NULL AS has_implementation, created_at, updated_at FROM actions';
 
