@@ -64,3 +64,14 @@ export async function inParallel<T, R>(items: readonly T[], width: number, task:
   await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
   return results;
 }
+
+/** Runs a plain-Node bench: exit 0 when it measured (whatever the figures), 1 when it could not. */
+export function runBench(name: string, measure: () => Promise<void>): void {
+  measure().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`${name} bench could not measure: ${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -9,7 +9,7 @@
 import { closeAllPools, createClient } from '../../src/core/client';
 import { EventsPoller } from '../../src/core/events';
 import { EVENTS_PATH, EventsServer } from '../../test/unit/events-server';
-import { emit, median, percentile, sleep } from '../lib';
+import { emit, median, percentile, runBench, sleep } from '../lib';
 
 const BENCH = 'events';
 const WINDOW_MS = 30_500;
@@ -91,10 +91,4 @@ async function main(): Promise<void> {
   if (quietLags.length < struck.length || activeLags.length === 0) throw new Error('some events were never reported');
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`events bench could not measure: ${error instanceof Error ? error.stack : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBench('events', main);

@@ -10,7 +10,7 @@ import { closeAllPools, createClient } from '../../src/core/client';
 import { EventsPoller, fetchNewest, formatEvent } from '../../src/core/events';
 import { startSandbox } from '../../src/sandbox';
 import { loadTemplate } from '../../src/sandbox/store/database';
-import { emit, median, sleep } from '../lib';
+import { emit, median, runBench, sleep } from '../lib';
 import { addEvents } from './fill';
 
 const BENCH = 'history';
@@ -104,10 +104,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`history bench could not measure: ${error instanceof Error ? error.stack : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBench('history', main);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { startSandbox } from '../../src/sandbox';
 import { loadTemplate } from '../../src/sandbox/store/database';
-import { emit, median } from '../lib';
+import { emit, median, runBench } from '../lib';
 import { addActions } from './fill';
 
 const BENCH = 'sandbox';
@@ -111,10 +111,4 @@ async function listMany(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`sandbox bench could not measure: ${error instanceof Error ? error.stack : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBench('sandbox', main);
