@@ -7,20 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError, closeAllPools, createClient, type CustomActionsClient, type NormalizedEvent } from '../../src/core/client';
-import { type ActionMetadata } from '../../src/core/schema';
 import { startSandbox } from '../../src/sandbox';
-
-const ADD: ActionMetadata = {
-  key: 'add',
-  name: 'Add',
-  description: 'Adds two numbers',
-  developerEmail: 'dev@example.com',
-  parameters: [
-    { name: 'a', type: 'number', description: 'first' },
-    { name: 'b', type: 'number', description: 'second' },
-  ],
-  result: { type: 'number', description: 'the sum' },
-};
+import { ADD_ACTION as ADD } from '../support/metadata';
 
 const ADD_CODE = `export function main(a: number, b: number): number {
   console.log('adding', a, b);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { type ServerResponse } from 'node:http';
 import { ApiError } from '../../src/core/client';
 import { client, closeServers, entry, type Recorded, rejection, reset, send, startServer } from './client-server.test';
-import { METADATA } from './client-operations.test';
+import { ADD_ACTION as METADATA } from '../support/metadata';
 
 const CREATE = '/api/application/app/actions';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/core/client';
 import { client, closeServers, KEY, rejection, reset, send, startServer } from './client-server.test';
-import { METADATA } from './client-operations.test';
+import { ADD_ACTION as METADATA } from '../support/metadata';
 
 async function failure(fn: () => Promise<unknown>): Promise<ApiError> {
   const error = await rejection(fn);

@@ -1,18 +1,6 @@
 import assert from 'node:assert/strict';
-import { type ActionMetadata } from '../../src/core/schema';
 import { client, closeServers, entry, KEY, send, startServer } from './client-server.test';
-
-export const METADATA: ActionMetadata = {
-  key: 'add',
-  name: 'Add',
-  description: 'Adds two numbers',
-  developerEmail: 'dev@example.com',
-  parameters: [
-    { name: 'a', type: 'number', description: 'first' },
-    { name: 'b', type: 'number', description: 'second' },
-  ],
-  result: { type: 'number', description: 'the sum' },
-};
+import { ADD_ACTION as METADATA } from '../support/metadata';
 
 describe('client operations: what goes over the wire', () => {
   afterEach(closeServers);

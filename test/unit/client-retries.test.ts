@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { ApiError } from '../../src/core/client';
 import { backoff } from '../../src/core/client/http';
 import { client, closeServers, rejection, reset, send, startServer } from './client-server.test';
-import { METADATA } from './client-operations.test';
+import { ADD_ACTION as METADATA } from '../support/metadata';
 
 describe('client retries', () => {
   afterEach(closeServers);
