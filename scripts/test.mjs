@@ -15,6 +15,8 @@ const stages = [
   ...(existsSync(path.join(root, 'test', 'sandbox', '.mocharc.json')) ? [['sandbox', ['run', 'test:sandbox']]] : []),
   // The production build, packed as the .vsix: it also proves the .vscodeignore allowlist packs.
   ['build', ['run', 'package']],
+  // The real VS Code the next stages run in, installed (or found) the way a user's first run installs it.
+  ['install', ['run', 'test:install']],
   ['host', ['run', 'test:host']],
   ['ui', ['run', 'test:ui']],
   // Last: greps what the stages above wrote (their captured output included) for API keys.

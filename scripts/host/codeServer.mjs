@@ -13,7 +13,9 @@ const cache = process.env.CUSTOM_ACTIONS_HOST_CACHE ?? path.join(process.env.XDG
 export function ensureHost() {
   const manifest = path.join(cache, 'host.json');
   const result = spawnSync('bash', [path.join(root, 'scripts', 'host', 'install.sh')], { stdio: 'inherit', env: { ...process.env, CUSTOM_ACTIONS_HOST_CACHE: cache } });
-  if (result.status !== 0 || !existsSync(manifest)) throw new Error('Installing the test host failed (see above).');
+  if (result.status !== 0 || !existsSync(manifest)) {
+    throw new Error(`Installing the real VS Code (code-server) into ${cache} failed: the step that failed and its error are printed above.`);
+  }
   return JSON.parse(readFileSync(manifest, 'utf8'));
 }
 
