@@ -103,6 +103,8 @@ export type ProblemCode =
   | 'invalid-inputs'
   | 'invalid-query'
   | 'too-many-requests'
+  /** Extension: an If-Match named a version of the code or metadata that is no longer the current one. */
+  | 'precondition-failed'
   | 'internal';
 
 /** Extension: the capability document at GET /api. A server without it offers only the spec's operations. */
@@ -120,7 +122,33 @@ export interface CapabilityIndex {
     eventsPaging?: { limitParam: string; cursorParam: string; maxLimit: number };
     /** The events list answers If-None-Match with 304 and, given `wait` seconds, holds the request until something changes. */
     eventsLongPoll?: { waitParam: string; maxWaitSeconds: number };
+    /**
+     * GET of an action and of its implementation sends `ETag`; PUT of either with `If-Match` answers
+     * 412 `precondition-failed` (with the current `ETag`) when it changed since, so checking for a
+     * colleague's change and writing are one step.
+     */
+    conditionalWrites?: { header: 'If-Match'; resources: ('metadata' | 'implementation')[] };
+    /** GET /api/actions/{id}/versions lists the accepted writes of code and metadata, newest first; each can be read back. */
+    versions?: { maxKeptPerKind: number };
   };
+}
+
+/** Extension: one accepted write of an action's code or metadata, as GET …/versions lists it. */
+export interface ActionVersion {
+  kind: 'implementation' | 'metadata';
+  /** 1, 2, … per kind and action; the `ETag` the write answered with names the same version. */
+  version: number;
+  etag: string;
+  /** ISO 8601. */
+  createdAt: string;
+  /** Length of the content in UTF-8 bytes. */
+  size: number;
+  /** The client that wrote it, as its User-Agent said (at most 200 characters; untrusted text). */
+  client?: string;
+}
+
+export interface ActionVersionList {
+  versions: ActionVersion[];
 }
 
 export interface RunRequest {

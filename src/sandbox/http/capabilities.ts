@@ -1,5 +1,6 @@
 import { type CapabilityIndex } from '../../core/schema';
 import { type SandboxLimits } from '../limits';
+import { VERSIONS_KEPT } from '../store/versions';
 
 export const SERVICE_NAME = 'custom-actions-sandbox';
 export const SERVICE_VERSION = '1';
@@ -14,6 +15,8 @@ export function capabilityIndex(limits: SandboxLimits): CapabilityIndex {
       run: true,
       eventsPaging: { limitParam: 'limit', cursorParam: 'cursor', maxLimit: limits.maxPageSize },
       eventsLongPoll: { waitParam: 'wait', maxWaitSeconds: limits.maxWaitSeconds },
+      conditionalWrites: { header: 'If-Match', resources: ['metadata', 'implementation'] },
+      versions: { maxKeptPerKind: VERSIONS_KEPT },
     },
   };
 }

@@ -17,6 +17,7 @@ const TITLES: Record<ProblemCode, string> = {
   'invalid-inputs': 'Invalid inputs',
   'invalid-query': 'Invalid query parameter',
   'too-many-requests': 'Too many requests',
+  'precondition-failed': 'Changed since your version',
   internal: 'Internal error',
 };
 

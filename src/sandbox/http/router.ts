@@ -10,11 +10,13 @@ export type RouteName =
   | 'getImplementation'
   | 'putImplementation'
   | 'listEvents'
-  | 'runAction';
+  | 'runAction'
+  | 'listVersions'
+  | 'getVersion';
 
 export interface Match {
   name: RouteName;
-  params: { applicationId?: string; actionId?: string; environmentId?: string };
+  params: { applicationId?: string; actionId?: string; environmentId?: string; versionKind?: string; version?: string };
 }
 
 type Methods = Partial<Record<string, RouteName>>;
@@ -39,6 +41,13 @@ export function route(method: string, pathname: string): Match {
     params.actionId = id;
     if (segments.length === 3) methods = { GET: 'getAction', PUT: 'updateAction', DELETE: 'deleteAction' };
     else if (sub === 'implementation' && segments.length === 4) methods = { GET: 'getImplementation', PUT: 'putImplementation' };
+    else if (sub === 'versions' && segments.length === 4) methods = { GET: 'listVersions' };
+    else if (sub === 'versions' && segments.length === 6 && (envId === 'implementation' || envId === 'metadata') && /^[1-9][0-9]{0,8}$/.test(leaf ?? '')) {
+      // …/versions/{implementation|metadata}/{n}
+      params.versionKind = envId;
+      params.version = leaf;
+      methods = { GET: 'getVersion' };
+    }
     else if (sub === 'environments' && envId && rest.length === 0) {
       params.environmentId = envId;
       if (leaf === 'events') methods = { GET: 'listEvents' };

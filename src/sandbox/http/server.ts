@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import {
   type ActionResource,
+  type ActionVersion,
+  type ActionVersionList,
   formatPath,
   MEDIA_TYPES,
   paths,
@@ -14,10 +16,12 @@ import { checkInputs } from '../runner/inputs';
 import { toEvent } from '../runner/event';
 import { type ActionRunner } from '../runner/types';
 import { type ActionRow, type Store, StoreConflict } from '../store/store';
+import { type VersionKind } from '../store/versions';
 import { contentType, decodeText, readBody, readJson } from './body';
 import { capabilityIndex } from './capabilities';
 import { changeKey, type Changes } from './changes';
 import { listEvents } from './events';
+import { clientOf, etagOf, expectedFrom } from './preconditions';
 import { HttpProblem, notFound, sendProblem } from './problem';
 import { sendEmpty, sendJson, sendJsonText } from './respond';
 import { type Match, route } from './router';
@@ -83,16 +87,18 @@ async function dispatch(ctx: ServerContext, req: IncomingMessage, res: ServerRes
     case 'createAction': {
       await ownApplication(ctx, p.applicationId!, applicationId);
       const metadata = checkMetadata(await readJson(req, limits.jsonBodyBytes));
-      const row = await conflicts(() => store.createAction(applicationId, metadata, limits.actionsPerApplication));
-      return sendJson(res, 201, await resource(ctx, row), { Location: paths.createdLocation(row.id) });
+      const row = await conflicts('metadata', () => store.createAction(applicationId, metadata, limits.actionsPerApplication, clientOf(req)));
+      return sendJson(res, 201, await resource(ctx, row), { Location: paths.createdLocation(row.id), ETag: etagOf('metadata', row.metadataVersion) });
     }
-    case 'getAction':
-      return sendJson(res, 200, await resource(ctx, await ownAction(ctx, p.actionId!, applicationId)));
+    case 'getAction': {
+      const row = await ownAction(ctx, p.actionId!, applicationId);
+      return sendJson(res, 200, await resource(ctx, row), { ETag: etagOf('metadata', row.metadataVersion) });
+    }
     case 'updateAction': {
       await ownAction(ctx, p.actionId!, applicationId);
       const metadata = checkMetadata(await readJson(req, limits.jsonBodyBytes));
-      const row = await conflicts(() => store.updateAction(p.actionId!, metadata));
-      return sendJson(res, 200, await resource(ctx, row));
+      const row = await conflicts('metadata', () => store.updateAction(p.actionId!, metadata, expectedFrom(req, 'metadata'), clientOf(req)));
+      return sendJson(res, 200, await resource(ctx, row), { ETag: etagOf('metadata', row.metadataVersion) });
     }
     case 'deleteAction': {
       await ownAction(ctx, p.actionId!, applicationId);
@@ -101,12 +107,10 @@ async function dispatch(ctx: ServerContext, req: IncomingMessage, res: ServerRes
       return sendEmpty(res, 204);
     }
     case 'getImplementation': {
-      await ownAction(ctx, p.actionId!, applicationId);
+      const row = await ownAction(ctx, p.actionId!, applicationId);
       const code = await store.implementation(p.actionId!);
       if (code == null) throw new HttpProblem(404, 'no-implementation', 'the action has no code yet; PUT it to …/implementation');
-      res.writeHead(200, { 'Content-Type': `${MEDIA_TYPES.typescript}; charset=utf-8`, 'Content-Length': Buffer.byteLength(code), 'Cache-Control': 'no-store' });
-      res.end(code);
-      return;
+      return sendCode(res, code, { ETag: etagOf('implementation', row.codeVersion) });
     }
     case 'putImplementation': {
       await ownAction(ctx, p.actionId!, applicationId);
@@ -122,8 +126,29 @@ async function dispatch(ctx: ServerContext, req: IncomingMessage, res: ServerRes
           { path: compiled.error.line === undefined ? '' : `line ${compiled.error.line}`, message: compiled.error.message },
         ]);
       }
-      if (!(await store.setImplementation(p.actionId!, code))) throw notFound('no such action');
-      return sendEmpty(res, 204);
+      const version = await conflicts('implementation', () => store.setImplementation(p.actionId!, code, expectedFrom(req, 'implementation'), clientOf(req)));
+      if (version === undefined) throw notFound('no such action');
+      return sendEmpty(res, 204, { ETag: etagOf('implementation', version) });
+    }
+    case 'listVersions': {
+      await ownAction(ctx, p.actionId!, applicationId);
+      const versions: ActionVersion[] = (await store.versions(p.actionId!)).map((v) => ({
+        kind: v.kind,
+        version: v.version,
+        etag: etagOf(v.kind, v.version),
+        createdAt: new Date(v.createdAt).toISOString(),
+        size: v.size,
+        ...(v.client === undefined ? {} : { client: v.client }),
+      }));
+      return sendJson(res, 200, { versions } satisfies ActionVersionList);
+    }
+    case 'getVersion': {
+      await ownAction(ctx, p.actionId!, applicationId);
+      const kind = p.versionKind as VersionKind;
+      const content = await store.versionContent(p.actionId!, kind, Number(p.version));
+      if (content === undefined) throw notFound(`no ${kind} version ${p.version} is kept for this action`);
+      const headers = { ETag: etagOf(kind, Number(p.version)) };
+      return kind === 'implementation' ? sendCode(res, content, headers) : sendJsonText(res, 200, content, headers);
     }
     case 'listEvents': {
       const action = await ownAction(ctx, p.actionId!, applicationId);
@@ -170,12 +195,22 @@ function checkMetadata(body: unknown) {
   return metadata as typeof checked.value;
 }
 
-async function conflicts<T>(write: () => Promise<T>): Promise<T> {
+function sendCode(res: ServerResponse, code: string, headers: Record<string, string>): void {
+  res.writeHead(200, { 'Content-Type': `${MEDIA_TYPES.typescript}; charset=utf-8`, 'Content-Length': Buffer.byteLength(code), 'Cache-Control': 'no-store', ...headers });
+  res.end(code);
+}
+
+async function conflicts<T>(kind: VersionKind, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
     if (!(error instanceof StoreConflict)) throw error;
     if (error.reason === 'not-found') throw notFound(error.message);
+    if (error.reason === 'precondition-failed') {
+      // The current tag, so a client can fetch what changed and retry against it.
+      const headers: Record<string, string> = error.currentVersion ? { ETag: etagOf(kind, error.currentVersion) } : {};
+      throw new HttpProblem(412, 'precondition-failed', error.message, undefined, headers);
+    }
     throw new HttpProblem(409, error.reason, error.message, error.reason === 'key-conflict' ? [{ path: 'key', message: error.message }] : undefined);
   }
 }

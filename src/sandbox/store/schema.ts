@@ -2,7 +2,7 @@
  * The sandbox's tables. Bump SCHEMA_VERSION with any change: it names the cached template data
  * directory, so a stale template is never copied.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS sandbox_meta (
@@ -48,5 +48,21 @@ CREATE TABLE IF NOT EXISTS events (
   recorded_at double precision NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_by_environment ON events (action_id, environment_id, seq DESC);
-INSERT INTO sandbox_meta (name, value) VALUES ('schema_version', '${SCHEMA_VERSION}') ON CONFLICT (name) DO NOTHING;
+-- Schema 2: versions of code and metadata, for conditional writes (If-Match) and the deploy history.
+-- Added to a schema-1 data directory in place: its actions start at metadata version 1, code version
+-- 1 when they have code (0 when not), with no history before.
+ALTER TABLE actions ADD COLUMN IF NOT EXISTS metadata_version integer NOT NULL DEFAULT 1;
+ALTER TABLE actions ADD COLUMN IF NOT EXISTS code_version integer NOT NULL DEFAULT 0;
+UPDATE actions SET code_version = 1 WHERE code_version = 0 AND implementation IS NOT NULL;
+CREATE TABLE IF NOT EXISTS action_versions (
+  action_id text NOT NULL REFERENCES actions(id) ON DELETE CASCADE,
+  kind text NOT NULL CHECK (kind IN ('implementation', 'metadata')),
+  version integer NOT NULL,
+  content text NOT NULL,
+  client text,
+  created_at double precision NOT NULL,
+  PRIMARY KEY (action_id, kind, version)
+);
+INSERT INTO sandbox_meta (name, value) VALUES ('schema_version', '${SCHEMA_VERSION}')
+  ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value WHERE sandbox_meta.value::int < EXCLUDED.value::int;
 `;

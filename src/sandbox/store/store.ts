@@ -2,7 +2,11 @@ import { type PGlite, type Transaction } from '@electric-sql/pglite';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type ActionEvent, type ActionListEntry, type ActionMetadata, type Environment } from '../../core/schema';
 import { hashKey, mintKey, sameHash } from '../keys';
+import { StoreConflict } from './conflict';
 import { analyze } from './database';
+import { checkExpected, type Expected, recordVersion, type VersionKind } from './versions';
+
+export { StoreConflict } from './conflict';
 
 export interface ApplicationRow {
   id: string;
@@ -16,8 +20,21 @@ export interface ActionRow {
   key: string;
   metadata: ActionMetadata;
   hasImplementation: boolean;
+  /** Counted from 1 by every accepted write of the metadata; the `ETag` of the action resource. */
+  metadataVersion: number;
+  /** Counted from 1 by every accepted write of the code; 0 while there is none. The `ETag` of the implementation. */
+  codeVersion: number;
   createdAt: number;
   updatedAt: number;
+}
+
+/** One kept version of an action's code or metadata, without its content. */
+export interface VersionRow {
+  kind: VersionKind;
+  version: number;
+  size: number;
+  client: string | undefined;
+  createdAt: number;
 }
 
 export interface EnvironmentRow {
@@ -31,16 +48,6 @@ export interface EventsVersion {
   newest: number;
   /** When the list last changed, ms since the epoch. */
   modifiedAt: number;
-}
-
-/** A write the store refuses; the HTTP layer maps `reason` to a problem response. */
-export class StoreConflict extends Error {
-  constructor(
-    readonly reason: 'key-conflict' | 'limit-reached' | 'not-found',
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 type Queryable = PGlite | Transaction;
@@ -206,13 +213,14 @@ export class Store {
     return JSON.stringify(entries);
   }
 
-  async action(id: string, q: Queryable = this.db): Promise<ActionRow | undefined> {
-    const result = await q.query<RawAction>(`${SELECT_ACTION} WHERE id = $1`, [id]);
+  /** `lock` holds the row until the transaction `q` ends, so a check of its versions and the write after it are one step. */
+  async action(id: string, q: Queryable = this.db, lock = false): Promise<ActionRow | undefined> {
+    const result = await q.query<RawAction>(`${SELECT_ACTION} WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
     const row = result.rows[0];
     return row ? toAction(row) : undefined;
   }
 
-  async createAction(applicationId: string, metadata: ActionMetadata, maxActions: number): Promise<ActionRow> {
+  async createAction(applicationId: string, metadata: ActionMetadata, maxActions: number, client?: string): Promise<ActionRow> {
     const id = randomUUID();
     const now = Date.now();
     const created = await this.db.transaction(async (tx) => {
@@ -226,28 +234,60 @@ export class Store {
         JSON.stringify(metadata),
         now,
       ]);
+      await recordVersion(tx, id, 'metadata', 1, JSON.stringify(metadata), client);
       return (await this.action(id, tx))!;
     });
     this.wrote();
     return created;
   }
 
-  async updateAction(id: string, metadata: ActionMetadata): Promise<ActionRow> {
+  /** Replaces the metadata; with `expected`, only if its version is still that one (else `precondition-failed`). */
+  async updateAction(id: string, metadata: ActionMetadata, expected?: Expected, client?: string): Promise<ActionRow> {
     const updated = await this.db.transaction(async (tx) => {
-      const current = await this.action(id, tx);
+      const current = await this.action(id, tx, true);
       if (!current) throw new StoreConflict('not-found', 'no such action');
+      checkExpected('metadata', current.metadataVersion, expected);
       await this.assertKeyFree(tx, current.applicationId, metadata.key, id);
-      await tx.query('UPDATE actions SET key = $2, metadata = $3, updated_at = $4 WHERE id = $1', [id, metadata.key, JSON.stringify(metadata), Date.now()]);
+      const text = JSON.stringify(metadata);
+      const version = current.metadataVersion + 1;
+      await tx.query('UPDATE actions SET key = $2, metadata = $3, metadata_version = $4, updated_at = $5 WHERE id = $1', [id, metadata.key, text, version, Date.now()]);
+      await recordVersion(tx, id, 'metadata', version, text, client);
       return (await this.action(id, tx))!;
     });
     this.wrote();
     return updated;
   }
 
-  /** Returns false when the action does not exist (any more). */
-  async setImplementation(id: string, code: string): Promise<boolean> {
-    const result = await this.db.transaction((tx) => tx.query('UPDATE actions SET implementation = $2, updated_at = $3 WHERE id = $1', [id, code, Date.now()]));
-    return (result.affectedRows ?? 0) > 0;
+  /**
+   * Replaces the code; with `expected`, only if its version is still that one (else
+   * `precondition-failed`). Returns the new version, or undefined when the action does not exist (any more).
+   */
+  async setImplementation(id: string, code: string, expected?: Expected, client?: string): Promise<number | undefined> {
+    return this.db.transaction(async (tx) => {
+      const current = await this.action(id, tx, true);
+      if (!current) return undefined;
+      checkExpected('implementation', current.codeVersion, expected);
+      const version = current.codeVersion + 1;
+      await tx.query('UPDATE actions SET implementation = $2, code_version = $3, updated_at = $4 WHERE id = $1', [id, code, version, Date.now()]);
+      await recordVersion(tx, id, 'implementation', version, code, client);
+      return version;
+    });
+  }
+
+  /** The kept versions of an action's code and metadata, newest first. */
+  async versions(actionId: string): Promise<VersionRow[]> {
+    const result = await this.db.query<{ kind: VersionKind; version: number; size: number; client: string | null; created_at: number }>(
+      `SELECT kind, version, octet_length(content) AS size, client, created_at FROM action_versions
+       WHERE action_id = $1 ORDER BY created_at DESC, version DESC, kind`,
+      [actionId],
+    );
+    return result.rows.map((r) => ({ kind: r.kind, version: r.version, size: r.size, client: r.client ?? undefined, createdAt: r.created_at }));
+  }
+
+  /** The content of one kept version, or undefined when it is not (or no longer) kept. */
+  async versionContent(actionId: string, kind: VersionKind, version: number): Promise<string | undefined> {
+    const result = await this.db.query<{ content: string }>('SELECT content FROM action_versions WHERE action_id = $1 AND kind = $2 AND version = $3', [actionId, kind, version]);
+    return result.rows[0]?.content;
   }
 
   async implementation(id: string): Promise<string | null | undefined> {
@@ -330,6 +370,8 @@ interface RawAction {
   key: string;
   metadata: ActionMetadata;
   has_implementation: boolean;
+  metadata_version: number;
+  code_version: number;
   created_at: number;
   updated_at: number;
 }
@@ -337,7 +379,7 @@ interface RawAction {
 /** Stands for an action id in the events URLs the list builds in SQL: a UUID, so encoding leaves it alone, that the store never mints. */
 const ID_PLACEHOLDER = '00000000-0000-0000-0000-000000000000';
 
-const SELECT_ACTION = 'SELECT id, application_id, key, metadata, implementation IS NOT NULL AS has_implementation, created_at, updated_at FROM actions';
+const SELECT_ACTION = 'SELECT id, application_id, key, metadata, implementation IS NOT NULL AS has_implementation, metadata_version, code_version, created_at, updated_at FROM actions';
 
 function toAction(row: RawAction): ActionRow {
   return {
@@ -346,6 +388,8 @@ function toAction(row: RawAction): ActionRow {
     key: row.key,
     metadata: row.metadata,
     hasImplementation: row.has_implementation,
+    metadataVersion: row.metadata_version,
+    codeVersion: row.code_version,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
