@@ -4,7 +4,7 @@ import { ApiError, type Operation } from './errors';
 import { Http, type HttpResponse } from './http';
 import { normalizeEvent, type NormalizedEvent } from './normalizeEvent';
 import { type ListedAction, parseJson, protocol, readId, readList, readListEntry, readResource, record, type RemoteAction, tryJson } from './readers';
-import { apiUrl, idFromLocation, nextLink, normalizeBase, resolveServerUrl } from './urls';
+import { apiUrl, idFromLocation, nextLink, normalizeBase, onBaseOrigin, resolveServerUrl } from './urls';
 
 export interface ClientOptions {
   readonly baseUrl: string;
@@ -66,6 +66,7 @@ const RUN_TIMEOUT_MS = 120_000;
 export function createClient(options: ClientOptions) {
   const base = normalizeBase(options.baseUrl);
   const http = new Http({
+    base,
     getKey: options.getKey,
     timeoutMs: options.timeoutMs ?? 30_000,
     retries: options.retries ?? 3,
@@ -94,11 +95,23 @@ export function createClient(options: ClientOptions) {
       signal,
     });
     const location = response.headers['content-location'] && !response.headers.location ? undefined : response.headers.location;
+    if (location) onBaseOriginIfUrl(location, 'createAction');
     const body = tryJson(response.text);
     const idFromHeader = location ? idFromLocation(location) : undefined;
     const id = idFromHeader ?? readId(body) ?? readId(record(body).action ?? record(body).data);
     if (!id) throw new CreatedWithoutId();
     return { id, location, resource: readResource(body, base, id), recovered: false };
+  }
+
+  /** A URL the server named without a request following it; one that does not parse names no origin and is only read for its id. */
+  function onBaseOriginIfUrl(text: string, operation: Operation): void {
+    let url: URL;
+    try {
+      url = resolveServerUrl(base, text);
+    } catch {
+      return;
+    }
+    onBaseOrigin(base, url, operation);
   }
 
   /** The action with this key in the list, or undefined; a failing list counts as "don't know". */
@@ -188,6 +201,7 @@ export function createClient(options: ClientOptions) {
     const etag = response.headers.etag ?? q.etag;
     const lastModified = response.headers['last-modified'] ?? q.lastModified;
     const next = nextLink(response.headers.link, target);
+    if (next) onBaseOrigin(base, next, 'listEvents');
     if (response.status === 304) return { events: [], notModified: true, etag, lastModified, nextCursor: undefined, nextUrl: undefined };
     const items = readList('listEvents', response.text);
     const nextCursor = cursorOf(next, caps) ?? wrapperCursor(response);

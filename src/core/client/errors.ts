@@ -78,6 +78,7 @@ export class ApiError extends Error {
     serverMessage?: string;
     fields?: readonly FieldProblem[];
     retryAfterMs?: number;
+    hint?: string;
   }) {
     const reason = init.serverMessage ?? defaultReason(init.kind, init.status);
     const fields = init.fields?.length ? ` (${init.fields.map((f) => (f.path ? `${f.path}: ${f.message}` : f.message)).join('; ')})` : '';
@@ -90,10 +91,33 @@ export class ApiError extends Error {
     this.serverMessage = init.serverMessage;
     this.fields = init.fields ?? [];
     // A 409 is not always a taken key: a full application answers it too.
-    this.hint = init.code === 'limit-reached' ? 'The application holds as many actions as the server allows; delete one first.' : HINTS[init.kind];
+    this.hint = init.hint ?? (init.code === 'limit-reached' ? 'The application holds as many actions as the server allows; delete one first.' : HINTS[init.kind]);
     this.retryAfterMs = init.retryAfterMs;
     // 501 says the server will never do it, so asking again is pointless.
     this.retryable = ['network', 'timeout', 'rate-limited'].includes(init.kind) || (init.kind === 'server' && init.status !== 501);
+  }
+}
+
+/**
+ * The server handed back a URL (an events URL, a Location, a next page) on another origin than the
+ * base URL's: the key is sent to the base URL's origin only, so the URL was refused before anything
+ * was sent to it. Not retried: the same answer would point to the same place.
+ */
+export class ForeignOriginError extends ApiError {
+  /** Where the server pointed: an origin, or the scheme of a URL that has none. */
+  readonly target: string;
+  readonly baseOrigin: string;
+
+  constructor(operation: Operation, target: URL, base: URL) {
+    const where = /^https?:$/.test(target.protocol) ? target.origin : `a ${target.protocol} URL`;
+    super({
+      kind: 'protocol',
+      operation,
+      serverMessage: `the server pointed to ${where}, another origin than the base URL's (${base.origin}); nothing was sent there`,
+      hint: 'The key only ever goes to the base URL in customactions.yaml. If the server moved, change the base URL; otherwise the server names the wrong address for itself.',
+    });
+    this.target = where;
+    this.baseOrigin = base.origin;
   }
 }
 

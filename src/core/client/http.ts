@@ -1,8 +1,11 @@
 import { ApiError, kindOfStatus, type ErrorKind, type FieldProblem, type Operation } from './errors';
 import { poolFor } from './pools';
 import { redactKey } from './redact';
+import { onBaseOrigin } from './urls';
 
 export interface HttpOptions {
+  /** Requests go to this URL's origin and no other. */
+  readonly base: URL;
   readonly getKey: () => Promise<string | undefined>;
   readonly timeoutMs: number;
   /** How many times an idempotent request is tried again after a transient failure. */
@@ -61,6 +64,8 @@ export class Http {
   /** One try, no retry: for requests whose repetition must be decided by the caller (create). */
   async once(request: HttpRequest): Promise<HttpResponse> {
     if (request.signal?.aborted) throw cancelled(request);
+    // Before the key is even read: a URL elsewhere gets nothing.
+    const url = onBaseOrigin(this.options.base, request.url, request.operation);
     const key = await this.options.getKey();
     if (!key) throw new ApiError({ kind: 'auth', operation: request.operation, serverMessage: 'no key is stored for this application' });
     const timeoutMs = request.timeoutMs ?? this.options.timeoutMs;
@@ -70,8 +75,8 @@ export class Http {
     let headers: Record<string, string | undefined>;
     let text: string;
     try {
-      const response = await poolFor(request.url.origin).request({
-        path: request.url.pathname + request.url.search,
+      const response = await poolFor(url.origin).request({
+        path: url.pathname + url.search,
         method: request.method,
         headers: {
           accept: 'application/json',

@@ -15,7 +15,11 @@ function load(): UndiciModule {
   return undici;
 }
 
-/** One connection pool per origin, shared by every client of that server. */
+/**
+ * One connection pool per origin, shared by every client of that server. A plain Pool follows no
+ * redirect (undici does only through its redirect interceptor, never composed here): a 3xx is an
+ * error, so the key cannot be bounced to another origin.
+ */
 export function poolFor(origin: string): Undici.Pool {
   let pool = pools.get(origin);
   if (!pool) {

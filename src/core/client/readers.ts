@@ -56,6 +56,7 @@ export function readEventsUrls(value: unknown, base: URL): Partial<Record<Enviro
     const raw = urls[env] ?? urls[env.toLowerCase()] ?? urls[env.toUpperCase()];
     if (typeof raw !== 'string' || !raw) continue;
     try {
+      // One on another origin is kept: the listing sends nothing, and using it fails with the reason.
       out[env] = resolveServerUrl(base, raw).toString();
     } catch {
       // An unusable URL is left out rather than failing the whole list.

@@ -1,7 +1,9 @@
 /**
  * Where requests go. The spec gives every path relative to the base URL, and servers hand back
- * Location headers and events URLs either relative or absolute; these helpers settle both.
+ * Location headers and events URLs either relative or absolute; these helpers settle both, and
+ * `onBaseOrigin` keeps every one of them on the base URL's origin.
  */
+import { ForeignOriginError, type Operation } from './errors';
 
 /** The base URL with exactly one trailing slash, so relative paths resolve beneath it. */
 export function normalizeBase(baseUrl: string): URL {
@@ -14,7 +16,18 @@ export function apiUrl(base: URL, path: string): URL {
 }
 
 /**
- * A URL the server handed out (an events URL, a next link), used verbatim when absolute. A
+ * The one origin check: a URL is used only on the base URL's origin (scheme, host and port), so the
+ * key never reaches another server, nor the same one over plain http when the base says https.
+ * Every request passes it (`Http`), and so does every URL the server hands back that is read
+ * without a request (a Location, a next link). Redirects are never followed (`pools.ts`).
+ */
+export function onBaseOrigin(base: URL, url: URL, operation: Operation): URL {
+  if (url.protocol === base.protocol && url.host === base.host && /^https?:$/.test(url.protocol)) return url;
+  throw new ForeignOriginError(operation, url, base);
+}
+
+/**
+ * A URL the server handed out (an events URL, a next link), taken as is when absolute. A
  * root-relative one is read as the spec reads paths, relative to the base URL: a base with a path
  * prefix gets it prepended unless the server already included it.
  */
