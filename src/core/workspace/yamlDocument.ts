@@ -102,6 +102,10 @@ export function applyValue(doc: Document, value: unknown): void {
 }
 
 function reconcile(doc: Document, node: unknown, next: unknown): unknown {
+  // The form's values cross JSON on their way out and back (postMessage): .inf and .nan return as
+  // null, integers beyond 2^53 rounded, aliases expanded. A node that reads as `next` once it has
+  // crossed JSON itself was not edited, so it stays as written, byte for byte.
+  if (isNode(node) && sameData(throughJson(node.toJS(doc, { maxAliasCount: 100 })), next)) return node;
   if (isPlainObject(next) && isMap(node)) {
     unfoldWhenFilled(node, Object.keys(next).length);
     reconcileMap(doc, node, next);
@@ -150,7 +154,7 @@ function reconcileMap(doc: Document, node: YAMLMap, next: Record<string, unknown
 
 function reconcileSeq(doc: Document, node: YAMLSeq, next: readonly unknown[]): void {
   const old = node.items;
-  const oldIds = old.map((item) => identity(isNode(item) ? item.toJSON() : item));
+  const oldIds = old.map((item) => identity(isNode(item) ? item.toJS(doc, { maxAliasCount: 100 }) : item));
   const newIds = next.map(identity);
   const items: unknown[] = new Array<unknown>(next.length);
   const used = new Set<number>();
@@ -202,6 +206,12 @@ function identity(value: unknown): string {
     if (typeof value.id === 'string') return `id:${value.id}`;
   }
   return `value:${JSON.stringify(value)}`;
+}
+
+/** A value as it reads after JSON.stringify and JSON.parse, which is how it reaches the form and comes back. */
+function throughJson(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  return text === undefined ? undefined : (JSON.parse(text) as unknown);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
