@@ -1,0 +1,3 @@
+export * from './expectation';
+export * from './inputSetFile';
+export * from './resultCheck';
