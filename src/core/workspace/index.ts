@@ -4,3 +4,4 @@ export * from './positions';
 export * from './actionYaml';
 export * from './projectFile';
 export * from './template';
+export * from './actionFolder';
