@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { normalizeEvent } from '../../src/core/client';
+import { EVENT_LIMITS, normalizeEvent } from '../../src/core/client';
 import { formatDuration, formatEvent, formatLocalTime } from '../../src/core/events';
 
 const START = new Date(2024, 4, 1, 14, 3, 22, 123).getTime();
@@ -66,6 +66,63 @@ describe('events formatter', () => {
     assert.deepEqual(formatEvent(bare, ctx), ['[Test] send-invoice failure at no start time (no duration)']);
     const other = normalizeEvent({ id: 'e5', status: 'completed', timestamp: new Date(START).toISOString() });
     assert.equal(formatEvent(other, ctx)[0], '[Test] send-invoice success (completed) at 2024-05-01 14:03:22.123 (no duration)');
+  });
+
+  it('shows control characters as escapes instead of letting them act: ANSI, lone CR, backspace, NUL, C1, separators, bidi', () => {
+    const event = normalizeEvent({
+      id: 'c1',
+      name: 'success',
+      data: {
+        timings: { startTime: START, duration: 1 },
+        logs: [
+          { time: START, level: 'info', message: '\u001b[31mred\u001b[0m and \u001b]8;;http://x.test\u0007link\u001b]8;;\u0007' },
+          { time: START, level: 'info', message: 'progress 10%\rprogress 99%\bdone\u0000\u007f\u009b2J' },
+          { time: START, level: 'info', message: 'fake\u2028[Test] k success at 2024-01-01\u2029x' },
+          { time: START, level: 'info', message: 'abc\u202edcba\u2066x\u2069' },
+          { time: START, level: 'info', message: 'windows\r\nline\tand a tab\nlast' },
+        ],
+      },
+    });
+    assert.deepEqual(formatEvent(event, ctx).slice(1), [
+      '    14:03:22.123 info  \\x1b[31mred\\x1b[0m and \\x1b]8;;http://x.test\\x07link\\x1b]8;;\\x07',
+      '    14:03:22.123 info  progress 10%\\rprogress 99%\\x08done\\x00\\x7f\\x9b2J',
+      '    14:03:22.123 info  fake\\u2028[Test] k success at 2024-01-01\\u2029x',
+      '    14:03:22.123 info  abc\\u202edcba\\u2066x\\u2069',
+      '    14:03:22.123 info  windows',
+      '                       line\tand a tab',
+      '                       last',
+    ]);
+    for (const line of formatEvent(event, ctx)) assert.doesNotMatch(line, /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+  });
+
+  it('keeps what the server names on its own line: a key, a name, a level or an error cannot start a new one', () => {
+    const event = normalizeEvent({
+      id: 'c2',
+      name: 'boom\n[Live] k success',
+      data: { timings: { startTime: START }, logs: [{ level: 'warn\nx', message: 'm' }], error: { name: 'E\u001b[2K', message: 'bad\rworse', stack: 'E: bad\n    at main (\u001b[8mmain.ts:1:1)' } },
+    });
+    assert.deepEqual(formatEvent(event, { environment: 'Test', actionKey: 'k\nfake' }), [
+      '[Test] k\\nfake failure (boom\\n[Live] k success) at 2024-05-01 14:03:22.123 (no duration)',
+      '                 warn\\nx m',
+      '    error: E\\x1b[2K: bad\\rworse',
+      '        at main (\\x1b[8mmain.ts:1:1)',
+    ]);
+  });
+
+  it('says that an event could not be read, and what is known of it', () => {
+    const deep = JSON.parse(`${'['.repeat(10_000)}${']'.repeat(10_000)}`) as unknown;
+    const event = normalizeEvent({ id: 'u1', name: 'success', data: { timings: { startTime: START, duration: 45 }, result: deep } });
+    assert.deepEqual(formatEvent(event, ctx), [
+      '[Test] send-invoice unreadable event at 2024-05-01 14:03:22.123 (45 ms)',
+      '    nested deeper than 64 levels; Open Event in the tree shows what could be read',
+    ]);
+  });
+
+  it('says how many log entries were left out', () => {
+    const logs = Array.from({ length: EVENT_LIMITS.logEntries + 3 }, (_, i) => ({ time: START, level: 'info', message: `n${i}` }));
+    const lines = formatEvent(normalizeEvent({ id: 'many', name: 'success', data: { timings: { startTime: START, duration: 1 }, logs } }), ctx);
+    assert.equal(lines.length, 1 + EVENT_LIMITS.logEntries + 1);
+    assert.equal(lines.at(-1), '    (3 more log entries not shown; Open Event has them all)');
   });
 
   it('formats times and durations', () => {

@@ -1,4 +1,5 @@
 import { type NormalizedEvent, type NormalizedLog } from '../client';
+import { visible } from './visible';
 
 export interface EventContext {
   readonly environment: string;
@@ -12,19 +13,22 @@ const STACK_LINES = 8;
 /**
  * The lines one event becomes in the events channel: a header (environment, action, outcome, local
  * start time with milliseconds, duration), then each log entry indented with its own time and level,
- * then, for a failure, its error. Whatever the server left out is said, not guessed.
+ * then, for a failure, its error. Whatever the server left out is said, not guessed. Every piece of
+ * text from the server passes `visible`, so it shows on the line it belongs to and cannot act.
  */
 export function formatEvent(event: NormalizedEvent, context: EventContext): string[] {
-  // The spec names two outcomes; another name a server uses is kept beside the one it maps to.
-  const outcome = (event.ok ? 'success' : 'failure') + (['success', 'failure', 'unknown'].includes(event.name) ? '' : ` (${event.name})`);
   const start = event.startTime === undefined ? 'no start time' : formatLocalTime(event.startTime, true);
   const duration = event.duration === undefined ? 'no duration' : formatDuration(event.duration);
-  const lines = [`[${context.environment}] ${context.actionKey} ${outcome} at ${start} (${duration})`];
+  const header = (outcome: string) => visible(`[${context.environment}] ${context.actionKey} ${outcome} at ${start} (${duration})`);
+  if (event.unreadable !== undefined) return [header('unreadable event'), `${INDENT}${visible(event.unreadable)}; Open Event in the tree shows what could be read`];
+  // The spec names two outcomes; another name a server uses is kept beside the one it maps to.
+  const lines = [header((event.ok ? 'success' : 'failure') + (['success', 'failure', 'unknown'].includes(event.name) ? '' : ` (${event.name})`))];
   for (const log of event.logs) lines.push(...formatLog(log));
+  if (event.logsOmitted > 0) lines.push(`${INDENT}(${event.logsOmitted.toLocaleString('en-US')} more log entries not shown; Open Event has them all)`);
   if (!event.ok && event.error) {
     lines.push(...continued(`${INDENT}error: `, event.error.message));
     const stack = (event.error.stack ?? '').split('\n').filter((l) => /^\s*at\s/.test(l)).slice(0, STACK_LINES);
-    for (const frame of stack) lines.push(`${INDENT}${INDENT}${frame.trim()}`);
+    for (const frame of stack) lines.push(`${INDENT}${INDENT}${visible(frame.trim())}`);
   }
   if (event.logs.length === 0 && event.ok) lines.push(`${INDENT}(no log entries)`);
   return lines;
@@ -32,13 +36,18 @@ export function formatEvent(event: NormalizedEvent, context: EventContext): stri
 
 export function formatLog(log: NormalizedLog): string[] {
   const time = log.time === undefined ? ' '.repeat(12) : formatLocalTime(log.time, false);
-  const level = log.level.padEnd(5);
+  const level = visible(log.level).padEnd(5);
   return continued(`${INDENT}${time} ${level} `, log.message);
 }
 
-/** A message of several lines keeps its first line beside the prefix and aligns the others under it. */
+/**
+ * A message of several lines keeps its first line beside the prefix and aligns the others under it.
+ * LF and CRLF end a line; a lone CR is shown, not obeyed (it would overwrite the line in a terminal).
+ */
 function continued(prefix: string, message: string): string[] {
-  const [first = '', ...rest] = message.replace(/\r\n?/g, '\n').replace(/\n+$/, '').split('\n');
+  const lines = message.split(/\r?\n/);
+  while (lines.length > 1 && lines.at(-1) === '') lines.pop();
+  const [first = '', ...rest] = lines.map(visible);
   const pad = ' '.repeat(prefix.length);
   return [prefix + first, ...rest.map((line) => pad + line)].map((l) => l.trimEnd());
 }
