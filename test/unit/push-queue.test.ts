@@ -148,6 +148,29 @@ describe('PushQueue', () => {
     assert.equal(queue.retry('a'), undefined);
   });
 
+  it('a retry while newer content is on its way sends nothing: the failed content never takes its place', async () => {
+    const server = new Server();
+    const queue = new PushQueue({ send: server.send });
+    void queue.push('a', 'old');
+    await tick();
+    await server.answerNext(new Error('timeout'));
+    assert.equal(queue.failedContent('a'), 'old');
+    const newer = queue.push('a', 'new');
+    await tick();
+    assert.equal(queue.retry('a'), undefined, 'in flight: nothing to retry');
+    void queue.push('a', 'newest');
+    assert.equal(queue.retry('a'), undefined, 'waiting: nothing to retry');
+    await server.answerNext();
+    await server.answerNext();
+    assert.equal((await newer).kind, 'accepted');
+    assert.deepEqual(
+      server.received.map((r) => r.content),
+      ['old', 'new', 'newest'],
+    );
+    assert.equal(server.holds.get('a'), 'newest');
+    assert.equal(queue.retry('a'), undefined, 'accepted: nothing to retry');
+  });
+
   it('after a failure with saves queued, sends the latest save and keeps it for retry if that fails too', async () => {
     const server = new Server();
     const queue = new PushQueue({ send: server.send });

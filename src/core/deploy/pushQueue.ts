@@ -84,10 +84,15 @@ export class PushQueue {
     });
   }
 
-  /** Pushes again the latest content that failed for `id`, if any. */
+  /**
+   * Pushes again the latest content that failed for `id`, if any. While a push is in flight or
+   * waiting, that push carries content saved after the failure: a retry then sends nothing, since as
+   * a push it would take the place of the newer content.
+   */
   retry(id: string): Promise<PushOutcome> | undefined {
-    const content = this.slots.get(id)?.failed;
-    return content === undefined ? undefined : this.push(id, content);
+    const slot = this.slots.get(id);
+    if (!slot || slot.failed === undefined || slot.inflight || slot.pending) return undefined;
+    return this.push(id, slot.failed);
   }
 
   failedContent(id: string): string | undefined {

@@ -12,7 +12,8 @@ import { type Application } from '../project';
 import { type Services } from '../services';
 import { CodeChecks } from './codeCheck';
 import { DIAGNOSTIC_SOURCE, type CodeDiagnostics, toRange } from './diagnostics';
-import { type ActionFile, isMetadataFile, locateActionFile, readActionYaml } from './locate';
+import { type ActionFile, isMetadataFile, locateActionFile, readActionYaml, savedText } from './locate';
+import { Notices } from './notices';
 import { type DeployStatusItem, type PushKind } from './statusItem';
 
 export interface PushOptions {
@@ -33,14 +34,17 @@ interface Target {
 /**
  * Pushes the code and the metadata of actions through two PushQueues (one request in flight per
  * action, saves meanwhile coalesced, identical content skipped), and tells the user what happened
- * once: in the status bar always, in a notification with Retry when it failed.
+ * once: in the status bar always, in a notification with Retry when it failed. Retry and Push Anyway
+ * send the file as it is when they are clicked, so a notification can never put back an older save.
  */
 export class Deployer extends Disposable {
   private readonly code: PushQueue;
   private readonly metadata: PushQueue;
   private readonly targets = new Map<string, Target>();
-  /** Notifications on screen, so a failure repeated by the next saves is not stacked up. */
-  private readonly notifying = new Set<string>();
+  /** Notifications open, so a failure repeated by the next saves is not stacked up. */
+  private readonly notices: Notices;
+  /** The file each action's code and metadata were last pushed from (`<kind>:<id>`): what Retry reads. */
+  private readonly sources = new Map<string, vscode.Uri>();
   /** The latest save of each file: an older save still being prepared gives way to it. */
   private readonly latest = new Map<string, number>();
   private sequence = 0;
@@ -54,6 +58,7 @@ export class Deployer extends Disposable {
   ) {
     super();
     this.checks = new CodeChecks(s, diagnostics);
+    this.notices = new Notices(s.log);
     this.code = new PushQueue({
       send: (id, content, signal) => this.call(id, (client) => client.putImplementation(id, content, { signal })),
     });
@@ -73,8 +78,24 @@ export class Deployer extends Disposable {
   }
 
   /** Pushes `text` as the code of the action holding `uri`. */
-  async pushCode(uri: vscode.Uri, text: string, options: PushOptions): Promise<PushResult> {
+  pushCode(uri: vscode.Uri, text: string, options: PushOptions): Promise<PushResult> {
+    return this.pushCodeIn(this.turn(uri), uri, text, options);
+  }
+
+  /**
+   * Pushes the file as it is now, what Retry and Push Anyway send: never the text of the save that
+   * raised the notification, which a newer save may have replaced on the server since.
+   */
+  async pushAsItIs(uri: vscode.Uri, kind: PushKind, options: PushOptions): Promise<PushResult> {
+    if (kind === 'metadata') return this.pushMetadata(uri, options);
+    // The turn is taken before the read, so a save made meanwhile wins over this push.
     const turn = this.turn(uri);
+    const text = await savedText(uri);
+    if (text === undefined) return this.skip(options, `${basename(uri)} cannot be read, so it was not pushed.`);
+    return this.pushCodeIn(turn, uri, text, options);
+  }
+
+  private async pushCodeIn(turn: { current(): boolean }, uri: vscode.Uri, text: string, options: PushOptions): Promise<PushResult> {
     const check = await this.checks.take(uri, text);
     if (check.kind === 'not-code') return this.skip(options, `${basename(uri)} is not the code of an action folder.`);
     const { file } = check;
@@ -86,7 +107,7 @@ export class Deployer extends Disposable {
     if (this.refusesErrors(options)) {
       const problems = this.problems(file, await check.mismatches());
       if (!turn.current()) return { kind: 'superseded' };
-      if (problems.length > 0) return this.refuseWithErrors(file, check.key, text, problems, options);
+      if (problems.length > 0) return this.refuseWithErrors(file, check.key, problems, options);
     }
     return this.withTarget(file, check.key, turn, options, (id) => this.code.push(id, text, { force: options.manual }), 'code');
   }
@@ -114,7 +135,7 @@ export class Deployer extends Disposable {
       const detail = first ? `line ${first.range.start.line + 1}: ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}` : 'the file cannot be read';
       const reason = `${ACTION_FILE} of ${key} was not pushed: ${detail}. The file is kept as it is.`;
       this.status.notPushed(key, reason);
-      this.notifyOnce(`invalid:${uri.toString()}`, () => vscode.window.showErrorMessage(reason));
+      this.notices.show(`invalid:${uri.toString()}`, () => vscode.window.showErrorMessage(reason), () => undefined);
       return { kind: 'not-pushed', reason };
     }
     const metadata = yaml.metadata;
@@ -133,18 +154,24 @@ export class Deployer extends Disposable {
     try {
       id = await this.resolveId(file, key);
     } catch (error) {
-      // The list could not be read: the same failure path as a refused push, Retry runs it all again.
-      this.failed(file.folder.toString(), key, kind, 0, error, () => void this.withTarget(file, key, { current: () => true }, options, push, kind));
+      // The list could not be read: the same failure path as a refused push, Retry pushes the file anew.
+      this.failed(file.folder.toString(), key, kind, 0, error, () => this.pushAsItIs(file.uri, kind, { manual: false }));
       return { kind: 'failed', error, durationMs: 0 };
     }
     this.status.recovered(file.folder.toString(), kind);
     if (!turn.current()) return { kind: 'superseded' };
     if (id === undefined) {
-      this.offerCreate(file, key, kind === 'code' ? push : undefined);
+      this.offerCreate(file, key, kind === 'code' ? file.uri : undefined);
       return { kind: 'not-pushed', reason: `${key} does not exist on the server yet.` };
     }
     this.targets.set(id, { app: file.app, label: key });
+    this.sources.set(`${kind}:${id}`, file.uri);
     const outcome = await push(id);
+    if (outcome.kind !== 'failed') {
+      // The server holds this file now: whatever failed before it is over.
+      const folder = file.folder.toString();
+      this.notices.end(`failed:${kind}:${id}`, `failed:${kind}:${folder}`, `${kind === 'code' ? 'errors' : 'invalid'}:${file.uri.toString()}`, `create:${folder}`);
+    }
     if (outcome.kind === 'accepted') {
       this.s.links.link(file.folder, id);
       if (kind === 'metadata') {
@@ -165,14 +192,11 @@ export class Deployer extends Disposable {
     return linked !== undefined && (this.s.catalog.cached(file.app) ?? []).some((a) => a.id === linked) ? linked : undefined;
   }
 
-  private offerCreate(file: ActionFile, key: string, thenPush: ((id: string) => Promise<PushOutcome>) | undefined): void {
+  private offerCreate(file: ActionFile, key: string, thenPush: vscode.Uri | undefined): void {
     const reason = `${key} does not exist on the server yet.`;
     this.status.notPushed(key, reason);
-    this.notifyOnce(`create:${file.folder.toString()}`, async () => {
-      const choice = await vscode.window.showInformationMessage(
-        `${reason} Create it from its ${ACTION_FILE}${thenPush ? ', then push the code' : ''}?`,
-        'Create on Server',
-      );
+    const ask = () => vscode.window.showInformationMessage(`${reason} Create it from its ${ACTION_FILE}${thenPush ? ', then push the code' : ''}?`, 'Create on Server');
+    this.notices.show(`create:${file.folder.toString()}`, ask, async (choice) => {
       if (choice !== 'Create on Server') return;
       const yaml = await readActionYaml(file.folder, 'saved');
       if (!yaml?.metadata) {
@@ -182,20 +206,19 @@ export class Deployer extends Disposable {
       }
       const id = await createOnServer(this.s, file.app, file.folder, yaml.metadata);
       if (id === undefined || !thenPush) return;
-      this.targets.set(id, { app: file.app, label: key });
       this.code.forget(id);
-      await thenPush(id);
+      await this.pushAsItIs(thenPush, 'code', { manual: false });
     });
   }
 
-  private async refuseWithErrors(file: ActionFile, key: string, text: string, problems: readonly vscode.Diagnostic[], options: PushOptions): Promise<PushResult> {
+  private refuseWithErrors(file: ActionFile, key: string, problems: readonly vscode.Diagnostic[], options: PushOptions): PushResult {
     const first = problems[0];
     const where = first ? ` (line ${first.range.start.line + 1}: ${first.message})` : '';
     const reason = `${file.name} of ${key} has ${problems.length} error${problems.length === 1 ? '' : 's'}${where}, so it was not pushed.`;
     this.status.notPushed(key, reason);
-    this.notifyOnce(`errors:${file.uri.toString()}`, async () => {
-      const choice = await vscode.window.showWarningMessage(`${reason} (customActions.pushWithErrors is off.)`, 'Push Anyway', 'Show Problems');
-      if (choice === 'Push Anyway') await this.pushCode(file.uri, text, { ...options, anyway: true });
+    const ask = () => vscode.window.showWarningMessage(`${reason} (customActions.pushWithErrors is off.)`, 'Push Anyway', 'Show Problems');
+    this.notices.show(`errors:${file.uri.toString()}`, ask, async (choice) => {
+      if (choice === 'Push Anyway') await this.pushAsItIs(file.uri, 'code', { ...options, anyway: true });
       if (choice === 'Show Problems') await vscode.commands.executeCommand('workbench.actions.view.problems');
     });
     return { kind: 'not-pushed', reason };
@@ -220,14 +243,15 @@ export class Deployer extends Disposable {
     await this.s.connections.call(target.app, operation);
   }
 
-  /** What the Retry button does: the latest content that failed for the action, sent again. */
-  retry(kind: PushKind, id: string): Promise<PushOutcome> | undefined {
-    return (kind === 'code' ? this.code : this.metadata).retry(id);
+  /** What the Retry button does: the file the action was last pushed from, sent as it is now. */
+  retry(kind: PushKind, id: string): Promise<PushResult> | undefined {
+    const uri = this.sources.get(`${kind}:${id}`);
+    return uri && this.pushAsItIs(uri, kind, { manual: false });
   }
 
-  /** Notifications on screen (`failed:code:<id>`, `errors:<uri>`, `create:<folder>`, …), for tests. */
+  /** Notifications open (`failed:code:<id>`, `errors:<uri>`, `create:<folder>`, …), for tests. */
   get offers(): readonly string[] {
-    return [...this.notifying];
+    return this.notices.keys;
   }
 
   private settled(id: string, kind: PushKind, outcome: PushOutcome, more: boolean): void {
@@ -243,29 +267,20 @@ export class Deployer extends Disposable {
         return;
       case 'failed':
         if (outcome.error instanceof ApiError && outcome.error.kind === 'cancelled') return;
-        this.failed(id, label, kind, outcome.durationMs, outcome.error, () => void this.retry(kind, id));
+        this.failed(id, label, kind, outcome.durationMs, outcome.error, () => this.retry(kind, id));
         return;
     }
   }
 
-  private failed(id: string, label: string, kind: PushKind, durationMs: number, error: unknown, retry: () => void): void {
+  private failed(id: string, label: string, kind: PushKind, durationMs: number, error: unknown, retry: () => Promise<unknown> | undefined): void {
     const reason = errorMessage(error);
     this.s.log.error(`The ${kind} of ${label} was not pushed: ${reason}`);
     this.status.failedPush(id, label, kind, durationMs, reason);
-    this.notifyOnce(`failed:${kind}:${id}`, async () => {
-      const choice = await vscode.window.showErrorMessage(`The ${kind} of ${label} was not pushed: ${reason} Your file is unchanged.`, 'Retry', 'Show Log');
-      if (choice === 'Retry') retry();
+    const ask = () => vscode.window.showErrorMessage(`The ${kind} of ${label} was not pushed: ${reason} Your file is unchanged.`, 'Retry', 'Show Log');
+    this.notices.show(`failed:${kind}:${id}`, ask, async (choice) => {
+      if (choice === 'Retry') await retry();
       if (choice === 'Show Log') this.s.log.show();
     });
-  }
-
-  /** Shows a notification unless the same one is on screen already. */
-  private notifyOnce(key: string, show: () => Thenable<unknown> | Promise<unknown>): void {
-    if (this.notifying.has(key)) return;
-    this.notifying.add(key);
-    void Promise.resolve(show())
-      .catch((error: unknown) => this.s.log.error(errorMessage(error)))
-      .finally(() => this.notifying.delete(key));
   }
 
   private turn(uri: vscode.Uri): { current(): boolean } {

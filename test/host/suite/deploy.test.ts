@@ -11,6 +11,7 @@ import { type PushResult } from '../../../src/extension/deploy/deployer';
 import { FROM_METADATA, FROM_SIGNATURE } from '../../../src/extension/deploy/quickFixes';
 import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
+import { NotificationSpy } from '../notifications';
 import { api, eventually, workspaceRoot } from '../support';
 
 const APP = 'test-app';
@@ -23,6 +24,8 @@ class PushProxy {
   readonly requests: { method: string; path: string }[] = [];
   delayImplementationMs = 0;
   failures: { status: number; body: string }[] = [];
+  /** While set, every read of an action list times out (408, as a gateway would say). */
+  failLists = false;
   private inflight = new Map<string, number>();
   maxInflight = 0;
   private server: Server | undefined;
@@ -42,7 +45,12 @@ class PushProxy {
       const path = req.url ?? '';
       this.requests.push({ method: req.method ?? '', path });
       const isPush = req.method === 'PUT' && path.endsWith('/implementation');
-      const failure = isPush ? this.failures.shift() : undefined;
+      const isList = req.method === 'GET' && /^\/api\/application\/[^/]+\/actions(\?|$)/.test(path);
+      const failure = isPush
+        ? this.failures.shift()
+        : isList && this.failLists
+          ? { status: 408, body: JSON.stringify({ title: 'Request Timeout', status: 408, detail: 'the list took too long' }) }
+          : undefined;
       if (failure) {
         req.resume();
         res.writeHead(failure.status, { 'content-type': 'application/problem+json' });
@@ -172,6 +180,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
   afterEach(async () => {
     proxy.delayImplementationMs = 0;
     proxy.failures = [];
+    proxy.failLists = false;
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
@@ -375,5 +384,54 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     assert.equal(await read(uri), invalid, 'the file is kept');
     assert.ok(deploy.deployer.offers.includes(`invalid:${uri.toString()}`), 'the reason is shown');
     await vscode.commands.executeCommand('notifications.clearAll');
+  });
+
+  /** What a click came to: the status bar says up to date, or the server was given something else than `kept`. */
+  const clickHandled = (id: string, kept: string) =>
+    eventually(async () => ((await onServer(id)) !== kept ? 'overwritten' : /is up to date/.test(deploy.status.text) ? 'up to date' : undefined), 'the click handled');
+
+  it('a Retry clicked after a newer save was pushed sends what the file holds, never the older save', async () => {
+    const id = await action('deploy-stale-retry', codeReturning('n'));
+    const e = await editor(mainUri('deploy-stale-retry'));
+    const spy = new NotificationSpy();
+    try {
+      // Save A while the action list times out: nothing is pushed, the failure offers Retry.
+      proxy.failLists = true;
+      await saveAs(e, codeReturning('n + 1 /* A */'));
+      const notice = await eventually(() => spy.matching(/deploy-stale-retry was not pushed/).find((n) => n.items.includes('Retry')), 'the failure offering Retry');
+      proxy.failLists = false;
+      // Save B goes through.
+      const b = codeReturning('n + 2 /* B */');
+      await saveAs(e, b);
+      await eventually(async () => ((await onServer(id)) === b ? true : undefined), 'B on the server');
+      const puts = proxy.implementationPuts(id);
+      notice.answer('Retry');
+      assert.equal(await clickHandled(id, b), 'up to date');
+      assert.equal(await onServer(id), b, 'the server keeps the newer save');
+      assert.equal(e.document.getText(), b);
+      assert.equal(proxy.implementationPuts(id), puts, 'nothing was sent: the server holds the file already');
+    } finally {
+      spy.dispose();
+    }
+  });
+
+  it('a Push Anyway clicked after the file was fixed and pushed sends the file as it is, never the refused text', async () => {
+    const id = await action('deploy-stale-anyway', codeReturning('n'));
+    const e = await editor(mainUri('deploy-stale-anyway'));
+    const spy = new NotificationSpy();
+    try {
+      await saveAs(e, 'export function main(n: string): number {\n  return n.length;\n}\n');
+      const notice = await eventually(() => spy.matching(/deploy-stale-anyway has \d+ errors?/).find((n) => n.items.includes('Push Anyway')), 'the refusal offering Push Anyway');
+      const fixed = codeReturning('n + 5');
+      await saveAs(e, fixed);
+      await eventually(async () => ((await onServer(id)) === fixed ? true : undefined), 'the fixed code on the server');
+      const puts = proxy.implementationPuts(id);
+      notice.answer('Push Anyway');
+      assert.equal(await clickHandled(id, fixed), 'up to date');
+      assert.equal(await onServer(id), fixed, 'the server keeps the fixed code');
+      assert.equal(proxy.implementationPuts(id), puts);
+    } finally {
+      spy.dispose();
+    }
   });
 });
