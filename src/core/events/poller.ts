@@ -1,4 +1,4 @@
-import { ApiError, type Capabilities, type EventsPage, type EventsQuery, type NormalizedEvent } from '../client';
+import { ApiError, type Capabilities, type EventsPage, type EventsQuery, ForeignOriginError, type NormalizedEvent } from '../client';
 import { byStartTime, RecentEvents } from './recent';
 import { DEFAULT_SCHEDULE, failureDelay, pollDelay, type ScheduleOptions } from './schedule';
 import { DEFAULT_SEEN_CAP, SeenEvents } from './seen';
@@ -13,7 +13,10 @@ export type PollerStatus =
   | { readonly kind: 'watching'; readonly earlier: number }
   | { readonly kind: 'retrying'; readonly error: unknown; readonly failures: number; readonly delayMs: number }
   | { readonly kind: 'resumed' }
-  | { readonly kind: 'stopped'; readonly reason: 'auth' | 'gone' | 'refused'; readonly error: unknown };
+  | { readonly kind: 'stopped'; readonly reason: StopReason; readonly error: unknown };
+
+/** Why a watch ended on its own: the key was refused, the events are gone, reading them is forbidden, or the server pointed elsewhere. */
+export type StopReason = 'auth' | 'gone' | 'refused' | 'foreign-origin';
 
 export interface PollerOptions {
   readonly eventsUrl: string;
@@ -106,10 +109,11 @@ export class EventsPoller {
   /**
    * Someone is looking (the window got the focus back, after testing the workflow elsewhere, say):
    * ask once now instead of at the end of a quiet interval. It does not quicken the pace (a new event
-   * does that), and does nothing while a request is out or one left less than the fast interval ago.
+   * does that), and does nothing while a request is out, one left less than the fast interval ago, or
+   * the poller is backing off after failures (focus changes must not undo the backoff).
    */
   glance(): void {
-    if (this.wake && this.now() - this.lastAsked >= this.schedule.fastMs) this.wake();
+    if (this.wake && this.failures === 0 && this.now() - this.lastAsked >= this.schedule.fastMs) this.wake();
   }
 
   /** Ends the loop and cancels the request in flight; nothing is sent afterwards. */
@@ -140,6 +144,7 @@ export class EventsPoller {
         delay = held ? Math.max(0, interval - (this.now() - started)) : interval;
       } catch (error) {
         if (this.stopped) break;
+        // Anything else, an answer the client could not read or a bug alike, backs off below.
         const fatal = fatalReason(error);
         if (fatal) {
           this.stopper.abort();
@@ -225,8 +230,9 @@ export class EventsPoller {
   }
 }
 
-/** Failures no retry can fix: the key is refused, or the action is gone. */
-function fatalReason(error: unknown): 'auth' | 'gone' | 'refused' | undefined {
+/** Failures no retry can fix: the key is refused, the action is gone, or the server points the key elsewhere. */
+function fatalReason(error: unknown): StopReason | undefined {
+  if (error instanceof ForeignOriginError) return 'foreign-origin';
   if (!(error instanceof ApiError)) return undefined;
   if (error.kind === 'auth') return 'auth';
   if (error.kind === 'not-found') return 'gone';

@@ -167,7 +167,9 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
             ? 'the server refused the key (401)'
             : status.reason === 'gone'
               ? 'the server no longer knows this action or environment (404)'
-              : `the key may not read these events (${errorMessage(status.error)})`;
+              : status.reason === 'foreign-origin'
+                ? errorMessage(status.error)
+                : `the key may not read these events (${errorMessage(status.error)})`;
         this.channel.appendLines([`-- Stopped watching ${label}: ${why}`]);
         const actions = status.reason === 'auth' ? ['Sign In'] : [];
         void vscode.window.showErrorMessage(`Stopped watching ${label}: ${why}.`, ...actions).then((choice) => {
