@@ -93,6 +93,14 @@ describe('analysis: compareWithMetadata', () => {
     assert.deepEqual(brief(compareWithMetadata(empty, metadata)), [{ kind: 'count', index: undefined, expected: '5', actual: '0', at: span(empty, '()') }]);
   });
 
+  it('count: says "1 parameter", not "1 parameters"', () => {
+    const one = compareWithMetadata(plainMain('company: string'), metadata);
+    assert.equal(one[0]?.message, 'main takes 1 parameter but the metadata declares 5 (company, tier, channels, scores, foundedAt).');
+    const single: ActionMetadata = { ...metadata, parameters: [{ name: 'company', type: 'text' }] };
+    const two = compareWithMetadata(plainMain('company: string, extra: number'), single);
+    assert.equal(two[0]?.message, 'main takes 2 parameters but the metadata declares 1 (company); the platform passes nothing for extra.');
+  });
+
   it('order: swapped parameters are one order mismatch each, on their names, and no name or type mismatches', () => {
     const source = plainMain("tier: 'silver' | 'gold', company: string, channels: ('mail' | 'sms')[], scores: number[], foundedAt: string");
     const result = compareWithMetadata(source, metadata);

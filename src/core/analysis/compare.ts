@@ -51,8 +51,8 @@ function compareParameters(file: ts.SourceFile, checker: ts.TypeChecker, main: L
       kind: 'count',
       message:
         actual.length > expected.length
-          ? `main takes ${actual.length} parameters but the metadata declares ${expected.length}${names ? ` (${names})` : ''}; the platform passes nothing for ${extra.map((p) => p.name.getText(file)).join(', ')}.`
-          : `main takes ${actual.length} parameters but the metadata declares ${expected.length} (${names}).`,
+          ? `main takes ${count(actual.length, 'parameter')} but the metadata declares ${expected.length}${names ? ` (${names})` : ''}; the platform passes nothing for ${extra.map((p) => p.name.getText(file)).join(', ')}.`
+          : `main takes ${count(actual.length, 'parameter')} but the metadata declares ${expected.length} (${names}).`,
       expected: String(expected.length),
       actual: String(actual.length),
       range,
@@ -131,4 +131,9 @@ function detail(have: TypeForm, want: TypeForm): string {
   else if (have.kind === 'object' && want.kind === 'object') difference = propertyDifference(have, want);
   else if (have.kind === 'unsupported') difference = have.reason;
   return difference ? ` (${difference})` : '';
+}
+
+/** `1 parameter`, `2 parameters`, `0 parameters`. */
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
