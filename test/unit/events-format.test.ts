@@ -92,6 +92,7 @@ describe('events formatter', () => {
       '                       line\tand a tab',
       '                       last',
     ]);
+    // eslint-disable-next-line no-control-regex -- no control character but the tab may reach the channel
     for (const line of formatEvent(event, ctx)) assert.doesNotMatch(line, /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
   });
 

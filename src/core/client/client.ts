@@ -95,7 +95,7 @@ export function createClient(options: ClientOptions) {
       signal,
     });
     const location = response.headers['content-location'] && !response.headers.location ? undefined : response.headers.location;
-    if (location) onBaseOriginIfUrl(location, 'createAction');
+    if (location) checkLocation(location);
     const body = tryJson(response.text);
     const idFromHeader = location ? idFromLocation(location) : undefined;
     const id = idFromHeader ?? readId(body) ?? readId(record(body).action ?? record(body).data);
@@ -103,15 +103,15 @@ export function createClient(options: ClientOptions) {
     return { id, location, resource: readResource(body, base, id), recovered: false };
   }
 
-  /** A URL the server named without a request following it; one that does not parse names no origin and is only read for its id. */
-  function onBaseOriginIfUrl(text: string, operation: Operation): void {
+  /** A create's Location is only read for its id, but one elsewhere is refused all the same; one that does not parse names no origin. */
+  function checkLocation(location: string): void {
     let url: URL;
     try {
-      url = resolveServerUrl(base, text);
+      url = resolveServerUrl(base, location);
     } catch {
       return;
     }
-    onBaseOrigin(base, url, operation);
+    onBaseOrigin(base, url, 'createAction');
   }
 
   /** The action with this key in the list, or undefined; a failing list counts as "don't know". */
