@@ -2,11 +2,12 @@ import * as vscode from 'vscode';
 import { type ActionMetadata, limits, formatProblem, validateMetadata } from '../../core/schema';
 import { generateTypes } from '../../core/typegen';
 import { ACTION_FILE, GENERATED_FILE, MAIN_FILE, newActionTemplate, serializeActionYaml } from '../../core/workspace';
+import { abortOn } from '../cancellation';
 import { errorMessage } from '../connections';
 import { readLocalAction } from '../localActions';
 import { type Application } from '../project';
+import { offerPull } from '../pull';
 import { type Services } from '../services';
-import { type ActionNode } from '../tree/nodes';
 import { isNode, pickAction, pickApplication } from './pick';
 
 const LAST_EMAIL = 'customActions.lastDeveloperEmail';
@@ -138,43 +139,6 @@ export async function deleteAction(s: Services, node?: unknown, args?: unknown):
   s.tree.refreshApplication(app.id);
 }
 
-export async function pullAction(s: Services, node?: unknown): Promise<void> {
-  const action = await pickAction(s, node, (a) => a.remote !== undefined);
-  if (!action?.remote) return;
-  const app = action.parent.app;
-  const remote = action.remote;
-  const capabilities = await s.connections.call(app, (client) => client.capabilities());
-  if (!capabilities.getAction) {
-    void vscode.window.showWarningMessage(
-      `The server lists ${action.key} without its parameters or result and offers no way to read them, so it cannot be pulled in full. Ask its developer for the action's folder.`,
-    );
-    return;
-  }
-  const folder = action.local?.folder ?? vscode.Uri.joinPath(app.folderUri, action.key);
-  if (action.local) {
-    const ok = await vscode.window.showWarningMessage(
-      `Replace the local ${ACTION_FILE}${capabilities.getImplementation ? ` and ${MAIN_FILE}` : ''} of ${action.key} with the server's?`,
-      { modal: true },
-      'Replace',
-    );
-    if (ok !== 'Replace') return;
-  }
-  const pulled = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pulling ${action.key}…`, cancellable: true }, async (_p, token) => {
-    const signal = abortOn(token);
-    const resource = await s.connections.call(app, (client) => client.getAction(remote.id, { signal }));
-    const metadata = stripServerFields(resource);
-    const code = capabilities.getImplementation ? await s.connections.call(app, (client) => client.getImplementation(remote.id, { signal })) : undefined;
-    // Nothing is written once the user has cancelled, so a pull is all or nothing.
-    if (token.isCancellationRequested) return false;
-    await writeActionFolder(folder, metadata, code);
-    return true;
-  });
-  if (!pulled) return;
-  s.links.link(folder, remote.id);
-  s.tree.refreshApplication(app.id);
-  await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, MAIN_FILE));
-}
-
 export async function copyActionId(s: Services, node?: unknown): Promise<void> {
   const action = await pickAction(s, node, (a) => a.remote !== undefined);
   if (!action?.remote) return;
@@ -203,12 +167,6 @@ export async function openEvent(s: Services, node?: unknown): Promise<void> {
   await s.eventDocuments.open([env.parent.parent.app.id, env.parent.key, env.environment, node.event.id], node.event.raw);
 }
 
-async function offerPull(s: Services, action: ActionNode | undefined): Promise<void> {
-  if (!action) return;
-  const pull = await vscode.window.showInformationMessage(`${action.key} is only on the server. Pull it into the workspace first.`, 'Pull Action');
-  if (pull) await pullAction(s, action);
-}
-
 /** Writes action.yaml and the generated types; main.ts is replaced only by code that came from the server. */
 async function writeActionFolder(folder: vscode.Uri, metadata: ActionMetadata, code: string | undefined): Promise<void> {
   const write = async (name: string, text: string, always: boolean) => {
@@ -219,13 +177,6 @@ async function writeActionFolder(folder: vscode.Uri, metadata: ActionMetadata, c
   await write(ACTION_FILE, serializeActionYaml(metadata), true);
   await write(GENERATED_FILE, generateTypes(metadata), true);
   await write(MAIN_FILE, code ?? newActionTemplate(metadata), code !== undefined);
-}
-
-function stripServerFields(resource: object): ActionMetadata {
-  const { id: _id, eventsUrls: _urls, hasImplementation: _has, updatedAt: _at, ...rest } = resource as Record<string, unknown>;
-  const checked = validateMetadata(rest);
-  if (!checked.ok) throw new Error(`The server's metadata is not valid here: ${checked.problems.map(formatProblem).join('; ')}`);
-  return checked.value;
 }
 
 function readNewActionArgs(args: unknown): NewActionArgs | undefined {
@@ -259,11 +210,4 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-export function abortOn(token: vscode.CancellationToken): AbortSignal {
-  const controller = new AbortController();
-  if (token.isCancellationRequested) controller.abort();
-  token.onCancellationRequested(() => controller.abort());
-  return controller.signal;
 }

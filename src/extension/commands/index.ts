@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ApiError } from '../../core/client';
 import { errorMessage } from '../connections';
+import { pullAction } from '../pull';
 import { type Services } from '../services';
 import { isNode } from './pick';
 import * as actions from './actions';
@@ -27,7 +28,7 @@ export const COMMANDS = {
   'customActions.openCode': actions.openCode,
   'customActions.editMetadata': actions.editMetadata,
   'customActions.deleteAction': actions.deleteAction,
-  'customActions.pullAction': actions.pullAction,
+  'customActions.pullAction': pullAction,
   'customActions.copyActionId': actions.copyActionId,
   'customActions.copyEventsUrl': actions.copyEventsUrl,
   'customActions.openEvent': actions.openEvent,

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { type NormalizedEvent } from '../../core/client';
+import { serverMarkdown, serverText } from '../../core/text';
+import { untrustedMarkdown } from '../markdown';
 import { type ActionNode, type TreeNode } from './nodes';
 
 /** Command ids the tree items invoke; contributed in package.json like every other command. */
@@ -8,10 +10,11 @@ export const OPEN_EVENT_COMMAND = 'customActions.openEvent';
 export function toTreeItem(node: TreeNode): vscode.TreeItem {
   switch (node.kind) {
     case 'application': {
-      const item = new vscode.TreeItem(node.app.label, vscode.TreeItemCollapsibleState.Collapsed);
+      // The label, id and folder come from customactions.yaml: a cloned workspace's text, shown as text.
+      const item = new vscode.TreeItem(serverText(node.app.label, 120), vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `app/${node.app.id}`;
-      item.description = node.app.id;
-      item.tooltip = new vscode.MarkdownString(`**${node.app.label}**\n\nApplication \`${node.app.id}\`, folder \`${node.app.folder}\``);
+      item.description = serverText(node.app.id, 120);
+      item.tooltip = untrustedMarkdown(`**${serverMarkdown(node.app.label)}**\n\nApplication ${serverMarkdown(node.app.id)}, folder ${serverMarkdown(node.app.folder)}`);
       item.iconPath = new vscode.ThemeIcon('project');
       item.contextValue = 'application';
       item.resourceUri = node.app.folderUri;
@@ -24,26 +27,27 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
       item.id = `env/${node.parent.parent.app.id}/${node.parent.key}/${node.environment}`;
       item.iconPath = new vscode.ThemeIcon(node.environment === 'Live' ? 'globe' : 'beaker');
       item.contextValue = `environment;${node.environment}`;
-      item.tooltip = `${node.environment} events of ${node.parent.key}`;
+      item.tooltip = `${node.environment} events of ${serverText(node.parent.key, 120)}`;
       return item;
     }
     case 'event': {
       const { event } = node;
       const item = new vscode.TreeItem(formatStart(event), vscode.TreeItemCollapsibleState.None);
       item.id = `event/${node.parent.parent.parent.app.id}/${node.parent.parent.key}/${node.parent.environment}/${event.id}`;
-      item.description = [event.name, formatDuration(event.duration)].filter(Boolean).join(' · ');
+      item.description = [serverText(event.name, 80), formatDuration(event.duration)].filter(Boolean).join(' · ');
       item.iconPath = event.ok
         ? new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'))
         : new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
-      item.tooltip = event.error ? `${event.name}: ${event.error.message}` : event.name;
+      item.tooltip = serverText(event.error ? `${event.name}: ${event.error.message}` : event.name);
       item.contextValue = `event;${event.ok ? 'success' : 'failure'}`;
       item.command = { command: OPEN_EVENT_COMMAND, title: 'Open Event', arguments: [node] };
       return item;
     }
     case 'message': {
-      const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+      // Messages carry server text (an error's detail): shown as text.
+      const item = new vscode.TreeItem(serverText(node.text), vscode.TreeItemCollapsibleState.None);
       item.id = node.id;
-      item.tooltip = node.tooltip ?? node.text;
+      item.tooltip = serverText(node.tooltip ?? node.text);
       item.iconPath =
         node.icon === 'error'
           ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'))
@@ -57,25 +61,28 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
 
 function actionItem(node: ActionNode): vscode.TreeItem {
   const hasEnvironments = node.remote !== undefined;
+  // Keys, names, descriptions and ids come from the server or the workspace: each is shown as text.
   const item = new vscode.TreeItem(
-    node.local?.name ?? node.remote?.name ?? node.key,
+    serverText(node.local?.name ?? node.remote?.name ?? node.key, 120),
     hasEnvironments ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
   );
-  item.id = `action/${node.parent.app.id}/${node.key}`;
+  // An invalid key may be listed twice, or be anything: its row is told apart by the server's id.
+  item.id = node.state === 'invalid' && node.remote ? `action/${node.parent.app.id}/invalid/${node.remote.id}` : `action/${node.parent.app.id}/${node.key}`;
   const hints: Record<typeof node.state, [string, string]> = {
     synced: ['symbol-event', ''],
     local: ['cloud-upload', 'not created on the server yet'],
     remote: ['cloud', 'only on the server'],
     changed: ['diff-modified', node.change ?? 'changed locally'],
+    invalid: ['error', `cannot be pulled: ${node.change ?? 'the key is not valid'}`],
   };
   const [icon, hint] = hints[node.state];
   const problems = node.local && node.local.problemCount > 0 ? `${node.local.problemCount} problem(s) in action.yaml` : '';
-  item.description = [node.key, hint, problems].filter(Boolean).join(' · ');
+  item.description = [serverText(node.key, 120), serverText(hint, 200), problems].filter(Boolean).join(' · ');
   item.iconPath = new vscode.ThemeIcon(problems ? 'warning' : icon);
-  const lines = [`**${node.key}**`, node.remote?.description ?? '', hint && `_${hint}_`];
+  const lines = [`**${serverMarkdown(node.key, 120)}**`, serverMarkdown(node.remote?.description ?? ''), hint && `_${serverMarkdown(hint, 200)}_`];
   if (node.state === 'remote') lines.push('The server lists no parameters or result: pull the action to get its full metadata.');
-  if (node.remote) lines.push(`Id: \`${node.remote.id}\``);
-  item.tooltip = new vscode.MarkdownString(lines.filter(Boolean).join('\n\n'));
+  if (node.remote) lines.push(`Id: ${serverMarkdown(node.remote.id, 120)}`);
+  item.tooltip = untrustedMarkdown(lines.filter(Boolean).join('\n\n'));
   item.contextValue = `action;${node.state}${node.local ? ';local' : ''}${node.remote ? ';remote' : ''}`;
   if (node.local) {
     item.resourceUri = node.local.folder;

@@ -1,0 +1,147 @@
+/**
+ * A server that lists what it likes, and the test workspace pointed at it for the length of a suite.
+ * The security suites use it to play a hostile or broken platform: keys that climb out of the
+ * application's folder, text that would be a link, details of a 422 that would run a command.
+ * It listens on 127.0.0.1 only, and records every request with whether it carried a key.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import * as vscode from 'vscode';
+import { api, eventually, workspaceRoot } from './support';
+
+export const HOSTILE_APP = 'hostile-app';
+/** The application's folder, at the workspace root: `../../outside` from it leaves the workspace. */
+export const HOSTILE_FOLDER = 'hostile';
+/** Not the form of a real key (which the secrets check looks for): a marker to find in requests. */
+export const HOSTILE_KEY = 'hostile-test-key-1';
+
+export interface ListedByServer {
+  readonly id: string;
+  readonly key: unknown;
+  readonly name?: unknown;
+  readonly description?: unknown;
+  /** What GET /api/actions/{id} answers: the full metadata. */
+  readonly metadata?: Record<string, unknown>;
+  /** What GET /api/actions/{id}/implementation answers. */
+  readonly code?: string;
+}
+
+export interface HeardRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly authorization: string | undefined;
+}
+
+export interface HostileServer {
+  readonly baseUrl: string;
+  readonly requests: HeardRequest[];
+  /** What the list answers; change it at will (the tree is refreshed by `refreshTree`). */
+  actions: ListedByServer[];
+  /** Answers for requests the list and reads do not cover (creates, updates, pushes): status and body. */
+  reject: { status: number; body: Record<string, unknown> };
+  close(): Promise<void>;
+}
+
+export async function startHostileServer(): Promise<HostileServer> {
+  const requests: HeardRequest[] = [];
+  const state = {
+    actions: [] as ListedByServer[],
+    reject: { status: 422, body: { type: 'about:blank', title: 'Unprocessable', status: 422, detail: 'refused' } as Record<string, unknown> },
+  };
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://placeholder').pathname;
+    requests.push({ method: req.method ?? '', path, authorization: req.headers.authorization });
+    req.resume();
+    req.on('end', () => answer(req, res, path));
+  });
+  const answer = (req: IncomingMessage, res: ServerResponse, path: string) => {
+    const json = (status: number, body: unknown, type = 'application/json') => {
+      res.writeHead(status, { 'content-type': type });
+      res.end(JSON.stringify(body));
+    };
+    if (req.headers.authorization !== `Bearer ${HOSTILE_KEY}`) return json(401, { status: 401, detail: 'no key' }, 'application/problem+json');
+    if (req.method === 'GET' && path === '/api') return json(200, { extensions: { getAction: true, getImplementation: true } });
+    if (req.method === 'GET' && path === `/api/application/${HOSTILE_APP}/actions`) {
+      return json(
+        200,
+        state.actions.map((a) => ({
+          id: a.id,
+          key: a.key,
+          name: a.name ?? a.key,
+          description: a.description ?? '',
+          eventsUrls: { Test: `/api/actions/${a.id}/environments/test/events`, Live: `/api/actions/${a.id}/environments/live/events` },
+        })),
+      );
+    }
+    const read = /^\/api\/actions\/([^/]+)(\/implementation)?$/.exec(path);
+    const action = read && state.actions.find((a) => a.id === decodeURIComponent(read[1]!));
+    if (req.method === 'GET' && action && read?.[2]) {
+      res.writeHead(200, { 'content-type': 'application/typescript' });
+      res.end(action.code ?? '');
+      return;
+    }
+    if (req.method === 'GET' && action) return json(200, { id: action.id, ...action.metadata });
+    if (req.method === 'GET' && /\/events$/.test(path)) return json(200, []);
+    return json(state.reject.status, state.reject.body, 'application/problem+json');
+  };
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    get actions() {
+      return state.actions;
+    },
+    set actions(value) {
+      state.actions = value;
+    },
+    get reject() {
+      return state.reject;
+    },
+    set reject(value) {
+      state.reject = value;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export interface HostileProject {
+  readonly server: HostileServer;
+  readonly appFolder: vscode.Uri;
+  /** Puts customactions.yaml back as it was and stops the server. */
+  restore(): Promise<void>;
+}
+
+/**
+ * Points the workspace's customactions.yaml at a hostile server with one application and stores its
+ * key, as a user who cloned a repository and signed in would have. `restore()` puts the file back.
+ */
+export async function useHostileProject(): Promise<HostileProject> {
+  const { services } = await api();
+  const server = await startHostileServer();
+  const projectUri = vscode.Uri.joinPath(workspaceRoot(), 'customactions.yaml');
+  const original = await vscode.workspace.fs.readFile(projectUri);
+  const text = `baseUrl: ${server.baseUrl}\napplications:\n  - id: ${HOSTILE_APP}\n    name: Hostile\n    folder: ${HOSTILE_FOLDER}\n`;
+  await vscode.workspace.fs.writeFile(projectUri, new TextEncoder().encode(text));
+  await services.project.reload();
+  await eventually(() => (services.project.state.kind === 'ok' && services.project.state.baseUrl === server.baseUrl ? true : undefined), 'the project on the hostile server');
+  await services.keys.set(server.baseUrl, HOSTILE_APP, HOSTILE_KEY);
+  const appFolder = vscode.Uri.joinPath(workspaceRoot(), HOSTILE_FOLDER);
+  await vscode.workspace.fs.createDirectory(appFolder);
+  return {
+    server,
+    appFolder,
+    restore: async () => {
+      await services.keys.delete(server.baseUrl, HOSTILE_APP);
+      await vscode.workspace.fs.writeFile(projectUri, original);
+      await services.project.reload();
+      await server.close();
+    },
+  };
+}
