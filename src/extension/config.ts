@@ -3,14 +3,24 @@ import * as vscode from 'vscode';
 /** Every setting of the extension, read in one place and checked at run time. */
 export const SETTINGS = {
   deployOnSave: 'customActions.deployOnSave',
+  deployOnAutoSave: 'customActions.deploy.onAutoSave',
   pushWithErrors: 'customActions.pushWithErrors',
   requestTimeoutSeconds: 'customActions.requestTimeoutSeconds',
   recentEvents: 'customActions.tree.recentEvents',
   eventsQuietIntervalSeconds: 'customActions.events.quietIntervalSeconds',
 } as const;
 
+/**
+ * What a save VS Code made by itself (files.autoSave: after a delay, on focus change) does.
+ * `pushWhenValid`: push only code that passes the checks, and tell nothing but the status bar and
+ * the Problems panel, so typing is never interrupted. `off`: only a save by hand pushes.
+ */
+export const AUTO_SAVE_MODES = ['pushWhenValid', 'off'] as const;
+export type AutoSaveMode = (typeof AUTO_SAVE_MODES)[number];
+
 export interface Config {
   readonly deployOnSave: boolean;
+  readonly deployOnAutoSave: AutoSaveMode;
   readonly pushWithErrors: boolean;
   readonly requestTimeoutMs: number;
   readonly recentEvents: number;
@@ -21,6 +31,7 @@ export function readConfig(scope?: vscode.ConfigurationScope): Config {
   const c = vscode.workspace.getConfiguration(undefined, scope);
   return {
     deployOnSave: bool(c.get(SETTINGS.deployOnSave), true),
+    deployOnAutoSave: oneOf(c.get(SETTINGS.deployOnAutoSave), AUTO_SAVE_MODES, 'pushWhenValid'),
     pushWithErrors: bool(c.get(SETTINGS.pushWithErrors), false),
     requestTimeoutMs: 1000 * clamp(c.get(SETTINGS.requestTimeoutSeconds), 30, 1, 600),
     recentEvents: clamp(c.get(SETTINGS.recentEvents), 20, 1, 200),
@@ -34,6 +45,10 @@ export function affectsConfig(event: vscode.ConfigurationChangeEvent): boolean {
 
 function bool(value: unknown, fallback: boolean): boolean {
   return typeof value === 'boolean' ? value : fallback;
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
+  return allowed.find((a) => a === value) ?? fallback;
 }
 
 function clamp(value: unknown, fallback: number, min: number, max: number): number {

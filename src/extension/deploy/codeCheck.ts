@@ -1,11 +1,11 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { mightDefineMain } from '../../core/analysis/quickCheck';
 import { type Mismatch } from '../../core/analysis/types';
 import { parseActionYaml, type ParsedAction } from '../../core/workspace';
 import { localActionFromText } from '../localActions';
 import { type Services } from '../services';
 import { loadAnalysis } from './analysisLoader';
-import { type CodeDiagnostics } from './diagnostics';
+import { type CodeDiagnostics, DIAGNOSTIC_SOURCE, toRange } from './diagnostics';
 import { type ActionFile, actionYamlOf, isCodeFile, locateActionFile, openDocument, readActionYaml } from './locate';
 
 /** What is known of a text about to be pushed as the code of an action, before anything is sent. */
@@ -17,8 +17,11 @@ export type CodeCheck =
       readonly file: ActionFile;
       /** The action's key, from action.yaml as saved: the action the server is asked about. */
       readonly key: string;
-      /** Where the text disagrees with action.yaml as the editor has it; computed on first ask. */
-      mismatches(): Promise<readonly Mismatch[]>;
+      /**
+       * The errors of the text, computed on first ask: where it disagrees with action.yaml as the
+       * editor has it, what the parser refuses in it, and TypeScript's errors for the file.
+       */
+      problems(): Promise<readonly vscode.Diagnostic[]>;
     };
 
 /** A save's check stays good this long: from the start of the save to its end, not for a later save. */
@@ -38,14 +41,14 @@ export class CodeChecks {
     private readonly diagnostics: CodeDiagnostics,
   ) {}
 
-  /** Starts checking `text` as the code of `uri`, mismatches included when the push will refuse on them. */
-  begin(uri: vscode.Uri, text: string, withMismatches: boolean): void {
+  /** Starts checking `text` as the code of `uri`, its problems included when the push will refuse on them. */
+  begin(uri: vscode.Uri, text: string, withProblems: boolean): void {
     const now = Date.now();
     for (const [key, entry] of this.ahead) if (entry.until <= now) this.ahead.delete(key);
     const check = this.compute(uri, text);
     this.ahead.set(uri.toString(), { text, until: now + REUSE_MS, check });
     // Failures surface when the push takes the check; begun ahead, nobody may ever ask.
-    void check.then((c) => (withMismatches && c.kind === 'code' ? c.mismatches() : undefined)).catch(() => undefined);
+    void check.then((c) => (withProblems && c.kind === 'code' ? c.problems() : undefined)).catch(() => undefined);
   }
 
   /** The check of `text` begun ahead by its save, or a new one. */
@@ -62,14 +65,33 @@ export class CodeChecks {
     if (!mightDefineMain(text) || loadAnalysis(this.s.context.extensionUri).findMain(text, file.name) === undefined) return { kind: 'no-main', file };
     const saved = await readActionYaml(file.folder, 'saved');
     const key = saved?.metadata?.key ?? localActionFromText(file.folder, saved?.text ?? '').key;
-    let mismatches: Promise<readonly Mismatch[]> | undefined;
+    let problems: Promise<readonly vscode.Diagnostic[]> | undefined;
     return {
       kind: 'code',
       file,
       key,
-      mismatches: () => (mismatches ??= this.diagnostics.mismatches(file, text, asTheEditorHasIt(file, saved))),
+      problems: () => (problems ??= this.problems(file, text, this.diagnostics.mismatches(file, text, asTheEditorHasIt(file, saved)))),
     };
   }
+
+  private async problems(file: ActionFile, text: string, mismatches: Promise<readonly Mismatch[]>): Promise<vscode.Diagnostic[]> {
+    const ours = (await mismatches).map((m) => new vscode.Diagnostic(toRange(m.range), m.message));
+    const typescript = vscode.languages
+      .getDiagnostics(file.uri)
+      .filter((d) => d.severity === vscode.DiagnosticSeverity.Error && d.source !== DIAGNOSTIC_SOURCE);
+    // TypeScript's diagnostics come after each change, so they may be those of an older text (an
+    // auto-save follows typing closely): what the parser says of this very text is checked here too.
+    const reported = new Set(typescript.map(at));
+    const syntax = loadAnalysis(this.s.context.extensionUri)
+      .syntaxErrors(text)
+      .map((p) => new vscode.Diagnostic(toRange(p.range), p.message))
+      .filter((d) => !reported.has(at(d)));
+    return [...ours, ...syntax, ...typescript];
+  }
+}
+
+function at(d: vscode.Diagnostic): string {
+  return `${d.range.start.line}:${d.range.start.character}:${d.message}`;
 }
 
 /** action.yaml as an open editor shows it, else as saved (read once for both). */

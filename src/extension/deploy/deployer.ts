@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { type Mismatch } from '../../core/analysis/types';
 import { ApiError, type CustomActionsClient } from '../../core/client';
 import { PushQueue, type PushOutcome } from '../../core/deploy/pushQueue';
 import { type ActionMetadata } from '../../core/schema';
@@ -11,9 +10,10 @@ import { localActionFromText } from '../localActions';
 import { type Application } from '../project';
 import { type Services } from '../services';
 import { CodeChecks } from './codeCheck';
-import { DIAGNOSTIC_SOURCE, type CodeDiagnostics, toRange } from './diagnostics';
+import { type CodeDiagnostics } from './diagnostics';
 import { type ActionFile, isMetadataFile, locateActionFile, readActionYaml, savedText } from './locate';
 import { Notices } from './notices';
+import { RefusedSaves } from './refusedSaves';
 import { type DeployStatusItem, type PushKind } from './statusItem';
 
 export interface PushOptions {
@@ -21,6 +21,12 @@ export interface PushOptions {
   readonly manual: boolean;
   /** Pushed although the file has errors ("Push Anyway"). */
   readonly anyway?: boolean;
+  /**
+   * A save VS Code made by itself (auto-save): pushed only when the checks pass, whatever
+   * customActions.pushWithErrors says, and told in the status bar and the Problems panel only,
+   * never in a notification, so typing is never interrupted.
+   */
+  readonly quiet?: boolean;
 }
 
 /** What a push attempt came to, for the command and for tests. */
@@ -45,6 +51,9 @@ export class Deployer extends Disposable {
   private readonly notices: Notices;
   /** The file each action's code and metadata were last pushed from (`<kind>:<id>`): what Retry reads. */
   private readonly sources = new Map<string, vscode.Uri>();
+  /** Whether the latest push of `<kind>:<id>` came from an auto-save, which fails without a notification. */
+  private readonly quietly = new Map<string, boolean>();
+  private readonly refused: RefusedSaves;
   /** The latest save of each file: an older save still being prepared gives way to it. */
   private readonly latest = new Map<string, number>();
   private sequence = 0;
@@ -59,6 +68,7 @@ export class Deployer extends Disposable {
     super();
     this.checks = new CodeChecks(s, diagnostics);
     this.notices = new Notices(s.log);
+    this.refused = this.register(new RefusedSaves((uri, text) => this.pushCode(uri, text, { manual: false, quiet: true }), s.log));
     this.code = new PushQueue({
       send: (id, content, signal) => this.call(id, (client) => client.putImplementation(id, content, { signal })),
     });
@@ -96,6 +106,7 @@ export class Deployer extends Disposable {
   }
 
   private async pushCodeIn(turn: { current(): boolean }, uri: vscode.Uri, text: string, options: PushOptions): Promise<PushResult> {
+    this.refused.forget(uri);
     const check = await this.checks.take(uri, text);
     if (check.kind === 'not-code') return this.skip(options, `${basename(uri)} is not the code of an action folder.`);
     const { file } = check;
@@ -105,20 +116,23 @@ export class Deployer extends Disposable {
       return this.skip(options, reason);
     }
     if (this.refusesErrors(options)) {
-      const problems = this.problems(file, await check.mismatches());
+      const problems = await check.problems();
       if (!turn.current()) return { kind: 'superseded' };
-      if (problems.length > 0) return this.refuseWithErrors(file, check.key, problems, options);
+      if (problems.length > 0) {
+        this.refused.remember(uri, text);
+        return this.refuseWithErrors(file, check.key, problems, options);
+      }
     }
     return this.withTarget(file, check.key, turn, options, (id) => this.code.push(id, text, { force: options.manual }), 'code');
   }
 
   /** Begins the checks of a save's code as the save begins; its push (`pushCode` of the same text) takes them. */
-  prepareCode(uri: vscode.Uri, text: string): void {
-    this.checks.begin(uri, text, this.refusesErrors({ manual: false }));
+  prepareCode(uri: vscode.Uri, text: string, options: PushOptions): void {
+    this.checks.begin(uri, text, this.refusesErrors(options));
   }
 
   private refusesErrors(options: PushOptions): boolean {
-    return !options.anyway && !this.s.config().pushWithErrors;
+    return !options.anyway && (options.quiet === true || !this.s.config().pushWithErrors);
   }
 
   /** Pushes the saved action.yaml of `uri`: update when the action exists on the server, else an offer to create it. */
@@ -135,7 +149,7 @@ export class Deployer extends Disposable {
       const detail = first ? `line ${first.range.start.line + 1}: ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}` : 'the file cannot be read';
       const reason = `${ACTION_FILE} of ${key} was not pushed: ${detail}. The file is kept as it is.`;
       this.status.notPushed(key, reason);
-      this.notices.show(`invalid:${uri.toString()}`, () => vscode.window.showErrorMessage(reason), () => undefined);
+      if (!options.quiet) this.notices.show(`invalid:${uri.toString()}`, () => vscode.window.showErrorMessage(reason), () => undefined);
       return { kind: 'not-pushed', reason };
     }
     const metadata = yaml.metadata;
@@ -155,17 +169,18 @@ export class Deployer extends Disposable {
       id = await this.resolveId(file, key);
     } catch (error) {
       // The list could not be read: the same failure path as a refused push, Retry pushes the file anew.
-      this.failed(file.folder.toString(), key, kind, 0, error, () => this.pushAsItIs(file.uri, kind, { manual: false }));
+      this.failed(file.folder.toString(), key, kind, 0, error, options.quiet === true, () => this.pushAsItIs(file.uri, kind, { manual: false }));
       return { kind: 'failed', error, durationMs: 0 };
     }
     this.status.recovered(file.folder.toString(), kind);
     if (!turn.current()) return { kind: 'superseded' };
     if (id === undefined) {
-      this.offerCreate(file, key, kind === 'code' ? file.uri : undefined);
+      this.offerCreate(file, key, kind === 'code' ? file.uri : undefined, options);
       return { kind: 'not-pushed', reason: `${key} does not exist on the server yet.` };
     }
     this.targets.set(id, { app: file.app, label: key });
     this.sources.set(`${kind}:${id}`, file.uri);
+    this.quietly.set(`${kind}:${id}`, options.quiet === true);
     const outcome = await push(id);
     if (outcome.kind !== 'failed') {
       // The server holds this file now: whatever failed before it is over.
@@ -192,9 +207,10 @@ export class Deployer extends Disposable {
     return linked !== undefined && (this.s.catalog.cached(file.app) ?? []).some((a) => a.id === linked) ? linked : undefined;
   }
 
-  private offerCreate(file: ActionFile, key: string, thenPush: vscode.Uri | undefined): void {
+  private offerCreate(file: ActionFile, key: string, thenPush: vscode.Uri | undefined, options: PushOptions): void {
     const reason = `${key} does not exist on the server yet.`;
-    this.status.notPushed(key, reason);
+    this.status.notPushed(key, `${reason} Create it from the Custom Actions view.`);
+    if (options.quiet) return;
     const ask = () => vscode.window.showInformationMessage(`${reason} Create it from its ${ACTION_FILE}${thenPush ? ', then push the code' : ''}?`, 'Create on Server');
     this.notices.show(`create:${file.folder.toString()}`, ask, async (choice) => {
       if (choice !== 'Create on Server') return;
@@ -215,22 +231,14 @@ export class Deployer extends Disposable {
     const first = problems[0];
     const where = first ? ` (line ${first.range.start.line + 1}: ${first.message})` : '';
     const reason = `${file.name} of ${key} has ${problems.length} error${problems.length === 1 ? '' : 's'}${where}, so it was not pushed.`;
-    this.status.notPushed(key, reason);
+    this.status.notPushed(key, `${reason} It is pushed as soon as a save passes the checks.`, { problems: true });
+    if (options.quiet) return { kind: 'not-pushed', reason };
     const ask = () => vscode.window.showWarningMessage(`${reason} (customActions.pushWithErrors is off.)`, 'Push Anyway', 'Show Problems');
     this.notices.show(`errors:${file.uri.toString()}`, ask, async (choice) => {
       if (choice === 'Push Anyway') await this.pushAsItIs(file.uri, 'code', { ...options, anyway: true });
       if (choice === 'Show Problems') await vscode.commands.executeCommand('workbench.actions.view.problems');
     });
     return { kind: 'not-pushed', reason };
-  }
-
-  /** Errors in the text being pushed: mismatches with action.yaml, and TypeScript's errors for the file. */
-  private problems(file: ActionFile, mismatches: readonly Mismatch[]): vscode.Diagnostic[] {
-    const ours = mismatches.map((m) => new vscode.Diagnostic(toRange(m.range), m.message));
-    const typescript = vscode.languages
-      .getDiagnostics(file.uri)
-      .filter((d) => d.severity === vscode.DiagnosticSeverity.Error && d.source !== DIAGNOSTIC_SOURCE);
-    return [...ours, ...typescript];
   }
 
   private locate(uri: vscode.Uri): Promise<ActionFile | undefined> {
@@ -267,16 +275,19 @@ export class Deployer extends Disposable {
         return;
       case 'failed':
         if (outcome.error instanceof ApiError && outcome.error.kind === 'cancelled') return;
-        this.failed(id, label, kind, outcome.durationMs, outcome.error, () => this.retry(kind, id));
+        this.failed(id, label, kind, outcome.durationMs, outcome.error, this.quietly.get(`${kind}:${id}`) === true, () => this.retry(kind, id));
         return;
     }
   }
 
-  private failed(id: string, label: string, kind: PushKind, durationMs: number, error: unknown, retry: () => Promise<unknown> | undefined): void {
+  private failed(id: string, label: string, kind: PushKind, durationMs: number, error: unknown, quiet: boolean, retry: () => Promise<unknown> | undefined): void {
     const reason = errorMessage(error);
     this.s.log.error(`The ${kind} of ${label} was not pushed: ${reason}`);
     this.status.failedPush(id, label, kind, durationMs, reason);
-    const ask = () => vscode.window.showErrorMessage(`The ${kind} of ${label} was not pushed: ${reason} Your file is unchanged.`, 'Retry', 'Show Log');
+    if (quiet) return;
+    // A warning, not an error: VS Code keeps an error with buttons on screen until it is dismissed,
+    // where it would go on saying "not pushed" after a later save went through.
+    const ask = () => vscode.window.showWarningMessage(`The ${kind} of ${label} was not pushed: ${reason} Your file is unchanged.`, 'Retry', 'Show Log');
     this.notices.show(`failed:${kind}:${id}`, ask, async (choice) => {
       if (choice === 'Retry') await retry();
       if (choice === 'Show Log') this.s.log.show();

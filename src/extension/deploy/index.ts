@@ -4,7 +4,7 @@ import { isNode, pickAction } from '../commands/pick';
 import { errorMessage } from '../connections';
 import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
-import { type PushResult, Deployer } from './deployer';
+import { type PushOptions, type PushResult, Deployer } from './deployer';
 import { CodeDiagnostics } from './diagnostics';
 import { isInEditorTab } from './editorTabs';
 import { GeneratedTypes } from './generatedTypes';
@@ -16,8 +16,9 @@ export const PUSH_COMMAND = 'customActions.pushImplementation';
 
 /**
  * Save to deploy: a save the user made in an editor pushes the code or the metadata of its action;
- * changes on disk never push. Beside it, the code-versus-metadata diagnostics with their quick fixes
- * and the generated types kept in step with action.yaml.
+ * changes on disk never push. An auto-save (VS Code for the Web saves after every pause in typing)
+ * pushes quietly, as customActions.deploy.onAutoSave says. Beside it, the code-versus-metadata
+ * diagnostics with their quick fixes and the generated types kept in step with action.yaml.
  */
 export class DeployFeature extends Disposable {
   readonly status = this.register(new DeployStatusItem());
@@ -26,6 +27,8 @@ export class DeployFeature extends Disposable {
   readonly deployer: Deployer;
   /** Files the push command is saving itself, so the save does not push a second time. */
   private readonly savingByHand = new Set<string>();
+  /** Why each file is being saved, told at will-save and needed at did-save, which does not say. */
+  private readonly reasons = new Map<string, vscode.TextDocumentSaveReason>();
 
   constructor(private readonly s: Services) {
     super();
@@ -36,36 +39,52 @@ export class DeployFeature extends Disposable {
     this.register(
       vscode.languages.registerCodeActionsProvider({ language: 'typescript', pattern: '**/*.ts' }, new MetadataQuickFixes(s), MetadataQuickFixes.metadata),
     );
-    this.register(vscode.workspace.onWillSaveTextDocument((e) => this.willSave(e.document)));
+    this.register(vscode.workspace.onWillSaveTextDocument((e) => this.willSave(e.document, e.reason)));
     this.register(vscode.workspace.onDidSaveTextDocument((document) => this.saved(document)));
     this.register(vscode.commands.registerCommand('customActions.pushImplementation', (arg: unknown) => this.pushByHand(arg)));
   }
 
   /** A save begins: its code is checked while the editor writes it, so the push can go as soon as it is written. */
-  private willSave(document: vscode.TextDocument): void {
-    if (!document.uri.path.endsWith('.ts') || this.savingByHand.has(document.uri.toString()) || !this.s.config().deployOnSave) return;
-    this.deployer.prepareCode(document.uri, document.getText());
+  private willSave(document: vscode.TextDocument, reason: vscode.TextDocumentSaveReason): void {
+    if (!/\.(ts|ya?ml)$/.test(document.uri.path)) return;
+    this.reasons.set(document.uri.toString(), reason);
+    const options = this.optionsFor(reason);
+    if (!document.uri.path.endsWith('.ts') || this.savingByHand.has(document.uri.toString()) || !this.s.config().deployOnSave || !options) return;
+    this.deployer.prepareCode(document.uri, document.getText(), options);
   }
 
   private saved(document: vscode.TextDocument): void {
     const key = document.uri.toString();
+    const reason = this.reasons.get(key) ?? vscode.TextDocumentSaveReason.Manual;
+    this.reasons.delete(key);
     if (this.savingByHand.has(key)) return;
     if (!/\.(ts|ya?ml)$/.test(document.uri.path)) return;
     // The text as saved, taken now: the editor may move on while the push is prepared.
     const text = document.getText();
-    void this.fromSave(document.uri, text).catch((error: unknown) => this.s.log.error(`Push on save of ${document.uri.path}: ${errorMessage(error)}`));
+    void this.fromSave(document.uri, text, reason).catch((error: unknown) => this.s.log.error(`Push on save of ${document.uri.path}: ${errorMessage(error)}`));
   }
 
-  private async fromSave(uri: vscode.Uri, text: string): Promise<PushResult | undefined> {
+  /** How a save pushes: a save by hand tells what went wrong in a notification; an auto-save, quietly or not at all. */
+  private optionsFor(reason: vscode.TextDocumentSaveReason): PushOptions | undefined {
+    if (reason === vscode.TextDocumentSaveReason.Manual) return { manual: false };
+    return this.s.config().deployOnAutoSave === 'off' ? undefined : { manual: false, quiet: true };
+  }
+
+  private async fromSave(uri: vscode.Uri, text: string, reason: vscode.TextDocumentSaveReason): Promise<PushResult | undefined> {
     if (!this.s.config().deployOnSave) return undefined;
+    const options = this.optionsFor(reason);
+    if (!options) {
+      this.s.log.info(`${uri.path} was auto-saved: not pushed (customActions.deploy.onAutoSave is off).`);
+      return undefined;
+    }
     const file = await locateActionFile(this.s.project, uri);
     if (!file) return undefined;
     if (!isInEditorTab(uri)) {
       this.s.log.info(`${file.name} of ${file.folder.path} was saved without an editor showing it (a tool, not a save in the editor): not pushed.`);
       return undefined;
     }
-    if (isMetadataFile(file)) return this.deployer.pushMetadata(uri, { manual: false });
-    if (isCodeFile(file)) return this.deployer.pushCode(uri, text, { manual: false });
+    if (isMetadataFile(file)) return this.deployer.pushMetadata(uri, options);
+    if (isCodeFile(file)) return this.deployer.pushCode(uri, text, options);
     return undefined;
   }
 

@@ -5,10 +5,14 @@ export type PushKind = 'code' | 'metadata';
 
 const WHAT: Record<PushKind, string> = { code: 'code', metadata: 'metadata' };
 const SHOWN_AFTER_SUCCESS_MS = 10_000;
+const SHOW_LOG = 'customActions.showLog';
+const SHOW_PROBLEMS = 'workbench.actions.view.problems';
 
 /**
  * One status bar item for every push: spinning while requests are in flight, then what happened and
  * how long it took. A success fades after a while; a failure stays until the next push of that action.
+ * It is the one report that is always current (a notification cannot be taken back), and the only one
+ * an auto-save gives.
  */
 export class DeployStatusItem extends Disposable {
   private readonly item = this.register(vscode.window.createStatusBarItem('customActions.deploy', vscode.StatusBarAlignment.Left, 9));
@@ -19,7 +23,7 @@ export class DeployStatusItem extends Disposable {
   constructor() {
     super();
     this.item.name = 'Custom Actions: Push';
-    this.item.command = 'customActions.showLog';
+    this.item.command = SHOW_LOG;
     this.register({ dispose: () => clearTimeout(this.hideTimer) });
   }
 
@@ -55,7 +59,7 @@ export class DeployStatusItem extends Disposable {
     this.failed.set(`${kind}:${id}`, reason);
     this.show(
       `$(error) Push of ${label} failed (${formatDuration(durationMs)})`,
-      `Custom Actions: the ${WHAT[kind]} of ${label} was not pushed: ${reason}\nClick to show the log.`,
+      `Custom Actions: the ${WHAT[kind]} of ${label} was not pushed: ${reason}\nSave again or run Push Implementation to retry; click to show the log.`,
       new vscode.ThemeColor('statusBarItem.errorBackground'),
     );
   }
@@ -65,9 +69,10 @@ export class DeployStatusItem extends Disposable {
     this.failed.delete(`${kind}:${id}`);
   }
 
-  /** A push that was not even attempted (errors in the file, no action on the server). */
-  notPushed(label: string, reason: string): void {
-    this.show(`$(warning) ${label} not pushed`, `Custom Actions: ${reason}`, new vscode.ThemeColor('statusBarItem.warningBackground'));
+  /** A push that was not even attempted (errors in the file, no action on the server); a click shows the problems, when there are. */
+  notPushed(label: string, reason: string, options: { problems?: boolean } = {}): void {
+    const click = options.problems ? 'Click to show the problems.' : 'Click to show the log.';
+    this.show(`$(warning) ${label} not pushed`, `Custom Actions: ${reason}\n${click}`, new vscode.ThemeColor('statusBarItem.warningBackground'), options.problems ? SHOW_PROBLEMS : SHOW_LOG);
   }
 
   private stillBusy(): boolean {
@@ -75,11 +80,12 @@ export class DeployStatusItem extends Disposable {
     return label !== undefined;
   }
 
-  private show(text: string, tooltip: string, background?: vscode.ThemeColor): void {
+  private show(text: string, tooltip: string, background?: vscode.ThemeColor, command = SHOW_LOG): void {
     clearTimeout(this.hideTimer);
     this.item.text = text;
     this.item.tooltip = tooltip;
     this.item.backgroundColor = background;
+    this.item.command = command;
     this.item.show();
   }
 }

@@ -304,13 +304,13 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     // the text actually saved is checked afresh, so code that disagrees with action.yaml stays here.
     const good = codeReturning('n + 1');
     const bad = 'export function main(n: string): number {\n  return n.length;\n}\n';
-    deploy.deployer.prepareCode(uri, good);
+    deploy.deployer.prepareCode(uri, good, { manual: false });
     const refused = await deploy.deployer.pushCode(uri, bad, { manual: false });
     assert.equal(refused.kind, 'not-pushed');
     assert.match(refused.kind === 'not-pushed' ? refused.reason : '', /has 1 error/);
     await vscode.commands.executeCommand('notifications.clearAll');
     // The check begun for a text is the one its push takes.
-    deploy.deployer.prepareCode(uri, good);
+    deploy.deployer.prepareCode(uri, good, { manual: false });
     assert.equal((await deploy.deployer.pushCode(uri, good, { manual: false })).kind, 'accepted');
     assert.equal(await onServer(id), good);
     // A save through the editor goes the same way, will-save then did-save.
@@ -400,10 +400,13 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       await saveAs(e, codeReturning('n + 1 /* A */'));
       const notice = await eventually(() => spy.matching(/deploy-stale-retry was not pushed/).find((n) => n.items.includes('Retry')), 'the failure offering Retry');
       proxy.failLists = false;
+      // VS Code keeps an error with buttons on screen until dismissed; a warning leaves after a while.
+      assert.equal(notice.severity, 'warning');
       // Save B goes through.
       const b = codeReturning('n + 2 /* B */');
       await saveAs(e, b);
       await eventually(async () => ((await onServer(id)) === b ? true : undefined), 'B on the server');
+      assert.deepEqual(deploy.deployer.offers.filter((o) => o.includes('deploy-stale-retry')), [], 'the failure is over: the next one notifies again');
       const puts = proxy.implementationPuts(id);
       notice.answer('Retry');
       assert.equal(await clickHandled(id, b), 'up to date');
@@ -422,9 +425,11 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     try {
       await saveAs(e, 'export function main(n: string): number {\n  return n.length;\n}\n');
       const notice = await eventually(() => spy.matching(/deploy-stale-anyway has \d+ errors?/).find((n) => n.items.includes('Push Anyway')), 'the refusal offering Push Anyway');
+      assert.equal(notice.severity, 'warning');
       const fixed = codeReturning('n + 5');
       await saveAs(e, fixed);
       await eventually(async () => ((await onServer(id)) === fixed ? true : undefined), 'the fixed code on the server');
+      assert.deepEqual(deploy.deployer.offers.filter((o) => o.includes('deploy-stale-anyway')), [], 'the refusal is over');
       const puts = proxy.implementationPuts(id);
       notice.answer('Push Anyway');
       assert.equal(await clickHandled(id, fixed), 'up to date');
@@ -432,6 +437,40 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       assert.equal(proxy.implementationPuts(id), puts);
     } finally {
       spy.dispose();
+    }
+  });
+
+  it('an auto-save of half-typed code shows no notification: the status bar and Problems say why, and the finished code goes with the next auto-save', async () => {
+    const files = vscode.workspace.getConfiguration('files');
+    // VS Code for the Web saves after a delay by default; said here so the test does not depend on it.
+    await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
+    const spy = new NotificationSpy();
+    try {
+      const id = await action('deploy-autosave', codeReturning('n'));
+      const uri = mainUri('deploy-autosave');
+      const e = await editor(uri);
+      const before = proxy.implementationPuts(id);
+      // Typing in the middle of `return n;`, then a pause: VS Code saves `return n +;`.
+      e.selection = new vscode.Selection(1, 10, 1, 10);
+      await vscode.commands.executeCommand('type', { text: ' +' });
+      await eventually(() => (e.document.getText().includes('return n +;') && !e.document.isDirty ? true : undefined), 'the auto-save of the half-typed line');
+      await eventually(() => (/deploy-autosave not pushed/.test(deploy.status.text) ? true : undefined), `the status bar says not pushed: ${deploy.status.text}`);
+      await eventually(
+        () => vscode.languages.getDiagnostics(uri).find((d) => d.severity === vscode.DiagnosticSeverity.Error && d.range.start.line === 1),
+        'the error in the Problems panel',
+      );
+      assert.equal(proxy.implementationPuts(id), before, 'nothing pushed');
+      assert.deepEqual(spy.shown.map((n) => n.message), [], 'no notification');
+      // The line finished, another pause: that save passes the checks and goes.
+      await vscode.commands.executeCommand('type', { text: ' 2' });
+      const finished = codeReturning('n + 2');
+      await eventually(async () => ((await onServer(id)) === finished ? true : undefined), 'the finished code on the server');
+      assert.equal(e.document.getText(), finished);
+      await eventually(() => (/Pushed code of deploy-autosave/.test(deploy.status.text) ? true : undefined), `the status bar says pushed: ${deploy.status.text}`);
+      assert.deepEqual(spy.shown.map((n) => n.message), [], 'no notification at any point');
+    } finally {
+      spy.dispose();
+      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 });
