@@ -24,22 +24,31 @@ export const EVENT_LIMITS = {
 export function whyUnreadable(value: unknown): string | undefined {
   let values = 1;
   let chars = 0;
-  const pending: { value: unknown; depth: number }[] = [{ value, depth: 1 }];
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    const v = next.value;
+  // Two stacks side by side rather than one of pairs: this runs for every event of every page.
+  const pending: unknown[] = [value];
+  const depths: number[] = [1];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    const depth = depths.pop() ?? 1;
     if (typeof v === 'string') chars += v.length;
     else if (typeof v === 'object' && v !== null) {
-      if (next.depth > EVENT_LIMITS.depth) return `nested deeper than ${EVENT_LIMITS.depth} levels`;
+      if (depth > EVENT_LIMITS.depth) return `nested deeper than ${EVENT_LIMITS.depth} levels`;
       const members = Array.isArray(v) ? v : Object.keys(v);
       // Counted before they are queued, so a huge list is refused without being copied.
       values += members.length;
       if (values > EVENT_LIMITS.values) return `more than ${count(EVENT_LIMITS.values)} values`;
-      if (Array.isArray(v)) for (const item of v) pending.push({ value: item, depth: next.depth + 1 });
-      else
+      if (Array.isArray(v)) {
+        for (const item of v) {
+          pending.push(item);
+          depths.push(depth + 1);
+        }
+      } else {
         for (const key of members as string[]) {
           chars += key.length;
-          pending.push({ value: (v as Record<string, unknown>)[key], depth: next.depth + 1 });
+          pending.push((v as Record<string, unknown>)[key]);
+          depths.push(depth + 1);
         }
+      }
     }
     if (chars > EVENT_LIMITS.chars) return `larger than ${count(EVENT_LIMITS.chars)} characters`;
   }
