@@ -21,9 +21,11 @@ export function ensureHost() {
 
 /**
  * Starts code-server on loopback with a fresh profile unless one is given. Resolves once it listens.
- * `enable-smoke-test-driver` is what makes the workbench load an extension under development.
+ * `enable-smoke-test-driver` is what makes the workbench load an extension under development; it
+ * also keeps notifications out of toasts (the notification center gets them). A workbench for an
+ * installed .vsix (installVsix) passes `developmentDriver: false`, and shows toasts as a user sees them.
  */
-export async function startCodeServer({ host, workspace, userDataDir, port = 0, env = {}, settings = {}, log = () => {} }) {
+export async function startCodeServer({ host, workspace, userDataDir, port = 0, env = {}, settings = {}, log = () => {}, developmentDriver = true }) {
   const dataDir = userDataDir ?? mkdtempSync(path.join(os.tmpdir(), 'custom-actions-vscode-'));
   mkdirSync(path.join(dataDir, 'User'), { recursive: true });
   const settingsFile = path.join(dataDir, 'User', 'settings.json');
@@ -63,8 +65,8 @@ export async function startCodeServer({ host, workspace, userDataDir, port = 0, 
     // Its own config file: otherwise code-server writes one, with a password, into the user's home.
     '--config', path.join(dataDir, 'config.yaml'),
     '--user-data-dir', dataDir,
-    '--extensions-dir', path.join(dataDir, 'ext'),
-    '--vscode-option', 'enable-smoke-test-driver',
+    '--extensions-dir', extensionsDirOf(dataDir),
+    ...(developmentDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
     workspace,
   ];
   // Its own process group: code-server leaves its extension hosts running on SIGTERM (they wait hours
@@ -124,6 +126,29 @@ export async function startCodeServer({ host, workspace, userDataDir, port = 0, 
       killGroup('SIGKILL');
     },
   };
+}
+
+/** The extensions folder of a profile: where startCodeServer looks and installVsix installs. */
+const extensionsDirOf = (dataDir) => path.join(dataDir, 'ext');
+
+/**
+ * Installs a packaged extension into the profile `userDataDir` (before startCodeServer on it) with
+ * code-server's own CLI, the way a user installs a .vsix, so the workbench runs what the .vsix holds
+ * rather than this checkout. Throws with code-server's output when it refuses.
+ */
+export function installVsix({ host, vsix, userDataDir }) {
+  const args = [
+    path.join(host.codeServer, 'out', 'node', 'entry.js'),
+    '--config', path.join(userDataDir, 'config.yaml'),
+    '--user-data-dir', userDataDir,
+    '--extensions-dir', extensionsDirOf(userDataDir),
+    '--install-extension', vsix,
+  ];
+  const result = spawnSync(host.node, args, { encoding: 'utf8', timeout: 120_000 });
+  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
+  if (result.status !== 0 || !/successfully installed/i.test(output)) {
+    throw new Error(`code-server could not install ${path.basename(vsix)} (exit ${result.status ?? result.signal ?? result.error?.message}):\n${output}`);
+  }
 }
 
 const browserArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'];

@@ -19,6 +19,7 @@ interface CodeServerModule {
   launchBrowser(): Promise<Browser>;
   launchPersistentBrowser(profileDir: string): Promise<BrowserContext>;
   keepForSecretsCheck(profile: string, workspace: string, label: string): void;
+  installVsix(options: { host: unknown; vsix: string; userDataDir: string }): void;
 }
 
 async function codeServer(): Promise<CodeServerModule> {
@@ -59,6 +60,19 @@ export interface OpenOptions {
    */
   readonly persistent?: boolean;
   readonly resume?: KeptState;
+  /**
+   * Runs this packaged extension (packagedVsix()) instead of the checkout: installed into the fresh
+   * profile the way a user installs one, and the folder opened with no extension under development.
+   */
+  readonly vsix?: string;
+}
+
+/** The .vsix `npm run package` writes (npm test's build stage runs it before the UI stage). */
+export function packagedVsix(): string {
+  const { name, version } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string };
+  const file = path.join(repoRoot, 'dist', `${name}-${version}.vsix`);
+  if (!existsSync(file)) throw new Error(`${path.relative(repoRoot, file)} does not exist: run \`npm run package\` first (npm test's build stage does).`);
+  return file;
 }
 
 export async function openWorkbench(options: OpenOptions = {}): Promise<Workbench> {
@@ -68,12 +82,14 @@ export async function openWorkbench(options: OpenOptions = {}): Promise<Workbenc
   const scratch = state?.dir ?? mkdtempSync(path.join(os.tmpdir(), 'custom-actions-ui-'));
   const workspace = path.join(scratch, 'workspace');
   if (!existsSync(workspace)) cpSync(options.fixture ?? path.join(repoRoot, 'test', 'host', 'fixtures', 'workspace'), workspace, { recursive: true });
+  if (options.vsix && !options.resume) cs.installVsix({ host, vsix: options.vsix, userDataDir: path.join(scratch, 'profile') });
   const server = await cs.startCodeServer({
     host,
     workspace,
     userDataDir: path.join(scratch, 'profile'),
     port: state?.port ?? 0,
     settings: { ...(options.resume ? {} : { 'workbench.colorTheme': options.theme ?? 'Default Dark Modern' }), ...options.settings },
+    developmentDriver: !options.vsix,
   });
   let close: () => Promise<void>;
   let page: Page;
@@ -86,7 +102,8 @@ export async function openWorkbench(options: OpenOptions = {}): Promise<Workbenc
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     close = () => browser.close();
   }
-  const url = server.url();
+  // An installed extension needs no payload: without extensionDevelopmentPath the checkout stays out of it.
+  const url = options.vsix ? `${server.address}/?folder=${encodeURIComponent(workspace)}` : server.url();
   await page.goto(url);
   await waitForWorkbench(page);
   const settingsFile = path.join(server.dataDir, 'User', 'settings.json');
