@@ -2,15 +2,20 @@ import * as vscode from 'vscode';
 import { type ActionMetadata, limits, formatProblem, validateMetadata } from '../../core/schema';
 import { generateTypes } from '../../core/typegen';
 import { ACTION_FILE, GENERATED_FILE, MAIN_FILE, newActionTemplate, serializeActionYaml } from '../../core/workspace';
+import { serverText } from '../../core/text';
 import { abortOn } from '../cancellation';
 import { errorMessage } from '../connections';
+import { type PushResult } from '../deploy/deployer';
 import { readLocalAction } from '../localActions';
 import { type Application } from '../project';
 import { offerPull } from '../pull';
 import { type Services } from '../services';
 import { isNode, pickAction, pickApplication } from './pick';
+import { removeActionFolder } from './removeFolder';
 
 const LAST_EMAIL = 'customActions.lastDeveloperEmail';
+/** The deploy feature's Push Implementation; called by id, since the deploy feature calls createOnServer. */
+const PUSH_IMPLEMENTATION = 'customActions.pushImplementation';
 
 /** What New Action asks for; given as the command's second argument (a keybinding, another extension), it asks nothing. */
 export interface NewActionArgs {
@@ -62,18 +67,18 @@ export async function newAction(s: Services, node?: unknown, args?: unknown): Pr
   await createOnServer(s, app, folder, metadata);
 }
 
-/** POSTs an action folder's metadata; the server's id is remembered as a link, never as configuration. */
+/**
+ * POSTs an action folder's metadata, then pushes its main.ts: the server holds no code for a new
+ * action, and a run of it fails until it does. The server's id is remembered as a link, never as configuration.
+ */
 export async function createOnServer(s: Services, app: Application, folder: vscode.Uri, metadata: ActionMetadata): Promise<string | undefined> {
+  let id: string;
   try {
     const created = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Creating ${metadata.key} on the server…`, cancellable: true },
       (_progress, token) => s.connections.call(app, (client) => client.createAction(app.id, metadata, { signal: abortOn(token) })),
     );
-    s.links.link(folder, created.id);
-    s.catalog.forget(app);
-    s.tree.refreshApplication(app.id);
-    void vscode.window.showInformationMessage(`Created ${metadata.key} in ${app.label}.`);
-    return created.id;
+    id = created.id;
   } catch (error) {
     s.tree.refreshApplication(app.id);
     // The folder is kept either way; the offer to retry does not hold up the command.
@@ -82,6 +87,23 @@ export async function createOnServer(s: Services, app: Application, folder: vsco
       .then((retry) => retry && createOnServer(s, app, folder, metadata));
     return undefined;
   }
+  s.links.link(folder, id);
+  s.catalog.forget(app);
+  s.tree.refreshApplication(app.id);
+  const pushed = await pushMain(folder);
+  void vscode.window.showInformationMessage(`Created ${metadata.key} in ${app.label}${pushed ? ' with the code of its main.ts' : ''}.`);
+  return id;
+}
+
+/**
+ * Pushes main.ts through save to deploy (its checks, its one request per action), which tells the
+ * user itself when the code was not pushed. Whether the server now holds it.
+ */
+async function pushMain(folder: vscode.Uri): Promise<boolean> {
+  const main = vscode.Uri.joinPath(folder, MAIN_FILE);
+  if (!(await exists(main))) return false;
+  const result = await vscode.commands.executeCommand<PushResult | undefined>(PUSH_IMPLEMENTATION, main);
+  return result?.kind === 'accepted' || result?.kind === 'unchanged';
 }
 
 export async function createOnServerCommand(s: Services, node?: unknown): Promise<void> {
@@ -109,6 +131,8 @@ export async function editMetadata(s: Services, node?: unknown): Promise<void> {
   await vscode.commands.executeCommand('vscode.openWith', action.local.file, 'customActions.metadataEditor');
 }
 
+const REMOVE_FOLDER_TOO = 'Delete and Remove Local Folder';
+
 /**
  * Always asks, in a modal naming the key and the application; `{ confirmed: true, removeLocalFolder }`
  * as the second argument skips the question for callers that asked already.
@@ -117,33 +141,46 @@ export async function deleteAction(s: Services, node?: unknown, args?: unknown):
   const action = await pickAction(s, node, (a) => a.remote !== undefined);
   if (!action?.remote) return;
   const app = action.parent.app;
-  const buttons = action.local ? ['Delete', 'Delete and Remove Local Folder'] : ['Delete'];
+  const buttons = action.local ? ['Delete', REMOVE_FOLDER_TOO] : ['Delete'];
   const preset = args as { confirmed?: unknown; removeLocalFolder?: unknown } | undefined;
   const choice =
     preset?.confirmed === true
       ? preset.removeLocalFolder === true
-        ? 'Delete and Remove Local Folder'
+        ? REMOVE_FOLDER_TOO
         : 'Delete'
       : await vscode.window.showWarningMessage(
-          `Delete the action "${action.key}" from ${app.label} on the server? Its events go with it.`,
+          `Delete the action "${serverText(action.key, 120)}" from ${app.label} on the server? Its events go with it.`,
           { modal: true, detail: action.local ? 'The local folder is kept unless you choose to remove it too.' : undefined },
           ...buttons,
         );
   if (!choice) return;
   const remote = action.remote;
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Deleting ${action.key}…`, cancellable: true }, (_p, token) =>
-    s.connections.call(app, (client) => client.deleteAction(remote.id, { signal: abortOn(token) })),
-  );
-  if (choice !== 'Delete' && action.local) await vscode.workspace.fs.delete(action.local.folder, { recursive: true, useTrash: true });
-  s.catalog.forget(app);
-  s.tree.refreshApplication(app.id);
+  const watched = await s.events.stopForDelete(app, Object.values(remote.eventsUrls));
+  try {
+    try {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Deleting ${serverText(action.key, 120)}…`, cancellable: true }, (_p, token) =>
+        s.connections.call(app, (client) => client.deleteAction(remote.id, { signal: abortOn(token) })),
+      );
+    } catch (error) {
+      s.events.resume(watched);
+      throw error;
+    }
+    if (choice === REMOVE_FOLDER_TOO && action.local) {
+      const removal = await removeActionFolder(action.local.folder, action.key);
+      if (removal === 'kept') void vscode.window.showInformationMessage(`${action.key} was deleted on the server; its folder stays in the workspace.`);
+    }
+  } finally {
+    // Whatever became of the server's action and the folder, the row shows it: gone, or only in the workspace.
+    s.catalog.forget(app);
+    s.tree.refreshApplication(app.id);
+  }
 }
 
 export async function copyActionId(s: Services, node?: unknown): Promise<void> {
   const action = await pickAction(s, node, (a) => a.remote !== undefined);
   if (!action?.remote) return;
   await vscode.env.clipboard.writeText(action.remote.id);
-  vscode.window.setStatusBarMessage(`Copied the id of ${action.key}`, 3000);
+  vscode.window.setStatusBarMessage(`Copied the id of ${serverText(action.key, 120)}`, 3000);
 }
 
 export async function copyEventsUrl(s: Services, node?: unknown): Promise<void> {
@@ -155,7 +192,7 @@ export async function copyEventsUrl(s: Services, node?: unknown): Promise<void> 
   if (!action?.remote) return;
   const urls = action.remote.eventsUrls;
   const picked = await vscode.window.showQuickPick(
-    Object.entries(urls).map(([environment, url]) => ({ label: environment, description: url, url })),
+    Object.entries(urls).map(([environment, url]) => ({ label: environment, description: serverText(url, 300), url })),
     { placeHolder: 'Events URL of which environment' },
   );
   if (picked) await vscode.env.clipboard.writeText(picked.url);

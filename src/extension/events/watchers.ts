@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ApiError, type NormalizedEvent } from '../../core/client';
 import { EventsPoller, fetchNewest, formatEvent, type EventsApi, type PollerStatus } from '../../core/events';
 import { type Environment } from '../../core/schema';
+import { serverText } from '../../core/text';
 import { type RemoteAction } from '../catalog';
 import { type Config } from '../config';
 import { type Connections, errorMessage, NoKeyError } from '../connections';
@@ -86,11 +87,11 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
     const existing = this.watches.get(id);
     if (existing && !existing.poller.stopped) return existing;
     const label = `${target.environment} events of ${target.actionKey}`;
-    const poller = new EventsPoller({
+    const poller: EventsPoller = new EventsPoller({
       eventsUrl: target.eventsUrl,
       api: () => this.api(target.app),
       onEvents: (events) => this.print(id, target, events),
-      onStatus: (status) => this.status(id, target, label, status),
+      onStatus: (status) => this.status(id, poller, target, label, status),
       schedule: { quietMs: this.config().eventsQuietIntervalMs },
       keepRecent: Math.max(200, this.config().recentEvents),
     });
@@ -114,6 +115,26 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
 
   async unwatchAll(quiet = false): Promise<void> {
     await Promise.all([...this.watches.keys()].map((id) => this.unwatch(id, quiet)));
+  }
+
+  /**
+   * Stops the watches of an action the user is deleting, before the delete is sent: its events are
+   * about to answer 404, which is no news to the one who asked for it, so nothing pops up. Returns
+   * what was watched, for `resume` when the server refuses the delete.
+   */
+  async stopForDelete(app: Application, eventsUrls: readonly string[]): Promise<WatchTarget[]> {
+    const stopped = eventsUrls.flatMap((url) => {
+      const watch = this.watches.get(watchId(app, url));
+      return watch ? [watch] : [];
+    });
+    await Promise.all(stopped.map((w) => this.unwatch(w.id, true)));
+    this.channel.appendLines(stopped.map((w) => `-- Stopped watching ${w.environment} events of ${w.actionKey}: the action is being deleted`));
+    return stopped.map(({ app: a, actionId, actionKey, environment, eventsUrl }) => ({ app: a, actionId, actionKey, environment, eventsUrl }));
+  }
+
+  /** Watches again what `stopForDelete` stopped, when the action was not deleted after all. */
+  resume(targets: readonly WatchTarget[]): void {
+    for (const target of targets) this.watch(target);
   }
 
   /** Something happened to an action (a push, a run): its watched environments ask at once and keep a fast pace. */
@@ -147,7 +168,9 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
     if (node) this.refresher?.refresh(node);
   }
 
-  private status(id: string, target: WatchTarget, label: string, status: PollerStatus): void {
+  private status(id: string, poller: EventsPoller, target: WatchTarget, label: string, status: PollerStatus): void {
+    // A watch already ended here (Stop Watching, a delete) may still hear its last request's answer.
+    if (this.watches.get(id)?.poller !== poller) return;
     switch (status.kind) {
       case 'watching':
         this.channel.appendLines([`-- ${label}: ${status.earlier === 0 ? 'no earlier events' : `${status.earlier} earlier event(s), listed in the tree`}; new ones appear below`]);
@@ -172,7 +195,7 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
                 : `the key may not read these events (${errorMessage(status.error)})`;
         this.channel.appendLines([`-- Stopped watching ${label}: ${why}`]);
         const actions = status.reason === 'auth' ? ['Sign In'] : [];
-        void vscode.window.showErrorMessage(`Stopped watching ${label}: ${why}.`, ...actions).then((choice) => {
+        void vscode.window.showErrorMessage(serverText(`Stopped watching ${label}: ${why}.`), ...actions).then((choice) => {
           if (choice === 'Sign In') void vscode.commands.executeCommand('customActions.signIn', { kind: 'application', app: target.app });
         });
         return;

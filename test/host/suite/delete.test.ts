@@ -1,0 +1,200 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { type ActionMetadata } from '../../../src/core/schema';
+import { serializeActionYaml } from '../../../src/core/workspace';
+import { removeActionFolder } from '../../../src/extension/commands/removeFolder';
+import { type ActionNode, type ApplicationNode, type EnvironmentNode, type TreeNode } from '../../../src/extension/tree/nodes';
+import { api, eventually, workspaceRoot } from '../support';
+import { spyMessages, type MessageSpy } from '../windowMessages';
+import { MemoryFileSystem } from '../memoryFileSystem';
+
+const APP = 'test-app';
+const PREFIX = 'delete-test-';
+
+function metadata(key: string): ActionMetadata {
+  return { key, name: `Delete test ${key}`, description: '', developerEmail: 'dev@example.com', parameters: [], result: { type: 'text' } };
+}
+
+/**
+ * Delete Action as a user meets it in VS Code for the Web: a workspace on a file system without a
+ * trash (code-server's remote file system, which this host runs on), watched events, and a tree that
+ * must show what is true afterwards whatever the user answered.
+ */
+describe('Delete Action: no trash, watched events, the tree after (sandbox)', function () {
+  this.timeout(120_000);
+  let spy: MessageSpy | undefined;
+
+  async function appNode(): Promise<ApplicationNode> {
+    const { services } = await api();
+    const node = (await services.tree.getChildren()).find((n): n is ApplicationNode => n.kind === 'application' && n.app.id === APP);
+    assert.ok(node, `${APP} in the tree`);
+    return node;
+  }
+
+  /** What the view shows for the application now: no cache is dropped first, as the view drops none. */
+  async function shown(): Promise<TreeNode[]> {
+    const { services } = await api();
+    return services.tree.getChildren(await appNode());
+  }
+
+  async function shownAction(key: string): Promise<ActionNode | undefined> {
+    return (await shown()).find((n): n is ActionNode => n.kind === 'action' && n.key === key);
+  }
+
+  function folderOf(key: string): vscode.Uri {
+    return vscode.Uri.joinPath(workspaceRoot(), 'actions', key);
+  }
+
+  async function exists(uri: vscode.Uri): Promise<boolean> {
+    return vscode.workspace.fs.stat(uri).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** An action in the workspace and on the server, as the tree shows it. */
+  async function createBoth(key: string): Promise<ActionNode> {
+    const { services } = await api();
+    const app = (await appNode()).app;
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folderOf(key), 'action.yaml'), new TextEncoder().encode(serializeActionYaml(metadata(key))));
+    await services.connections.call(app, (c) => c.createAction(APP, metadata(key)));
+    services.catalog.forget(app);
+    const node = await eventually(async () => {
+      const found = await shownAction(key);
+      return found?.local && found.remote ? found : undefined;
+    }, `${key} in the workspace and on the server`);
+    return node;
+  }
+
+  /** Whether this window's workspace file system can move files to a trash (desktop VS Code can). */
+  async function workspaceHasTrash(): Promise<boolean> {
+    const probe = vscode.Uri.joinPath(workspaceRoot(), `trash-probe-${Date.now()}.txt`);
+    await vscode.workspace.fs.writeFile(probe, new Uint8Array([1]));
+    try {
+      await vscode.workspace.fs.delete(probe, { useTrash: true });
+      return true;
+    } catch {
+      await vscode.workspace.fs.delete(probe);
+      return false;
+    }
+  }
+
+  afterEach(async () => {
+    spy?.restore();
+    spy = undefined;
+    const { services } = await api();
+    await services.events.unwatchAll(true);
+    const app = (await appNode()).app;
+    // Other suites expect the application empty: whatever a test left goes, on the server and on disk.
+    const listed = await services.connections.call(app, (c) => c.listActions(APP));
+    for (const a of listed.filter((a) => a.key.startsWith(PREFIX))) await services.connections.call(app, (c) => c.deleteAction(a.id));
+    for (const [name] of await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(workspaceRoot(), 'actions'))) {
+      if (name.startsWith(PREFIX)) await vscode.workspace.fs.delete(folderOf(name), { recursive: true });
+    }
+    services.catalog.forget();
+  });
+
+  it('Delete and Remove Local Folder asks, then deletes the folder for good, when the file system has no trash', async function () {
+    if (await workspaceHasTrash()) this.skip(); // desktop VS Code: the trash path; the next tests cover the other
+    const key = `${PREFIX}permanent`;
+    const node = await createBoth(key);
+    spy = spyMessages((m) => (m.modal && /cannot be undone/i.test(`${m.message} ${m.detail ?? ''}`) ? 'Delete Permanently' : undefined));
+    await vscode.commands.executeCommand('customActions.deleteAction', node, { confirmed: true, removeLocalFolder: true });
+    assert.deepEqual(spy.of('error'), [], 'no error');
+    const asked = spy.shown.filter((m) => m.modal);
+    assert.equal(asked.length, 1, `one question: ${JSON.stringify(spy.shown)}`);
+    assert.ok(asked[0]?.buttons.includes('Delete Permanently'));
+    assert.match(`${asked[0]?.message} ${asked[0]?.detail ?? ''}`, new RegExp(key));
+    assert.equal(await exists(folderOf(key)), false, 'the folder is gone');
+    const { services } = await api();
+    const listed = await services.connections.call(node.parent.app, (c) => c.listActions(APP));
+    assert.ok(!listed.some((a) => a.key === key), 'gone from the server');
+    assert.equal(await shownAction(key), undefined, 'gone from the tree');
+  });
+
+  it('declining the permanent delete keeps the folder, and the row becomes an action only in the workspace', async function () {
+    if (await workspaceHasTrash()) this.skip();
+    const key = `${PREFIX}declined`;
+    const node = await createBoth(key);
+    spy = spyMessages(() => undefined);
+    await vscode.commands.executeCommand('customActions.deleteAction', node, { confirmed: true, removeLocalFolder: true });
+    assert.deepEqual(spy.of('error'), [], 'no error');
+    assert.equal(spy.shown.filter((m) => m.modal).length, 1, 'asked once');
+    assert.ok(
+      spy.of('information').some((m) => m.message.includes(key) && /folder/i.test(m.message)),
+      `says the folder stays: ${JSON.stringify(spy.shown)}`,
+    );
+    assert.equal(await exists(vscode.Uri.joinPath(folderOf(key), 'action.yaml')), true, 'the folder stays');
+    const { services } = await api();
+    const row = await shownAction(key);
+    assert.ok(row, 'still in the tree');
+    assert.equal(row.state, 'local');
+    assert.equal(row.remote, undefined);
+    const item = services.tree.getTreeItem(row);
+    assert.equal(item.contextValue, 'action;local;local', 'the buttons of an action only in the workspace (Create on Server, Edit), no Run');
+    assert.equal(item.collapsibleState, vscode.TreeItemCollapsibleState.None, 'no Test/Live children');
+    assert.deepEqual(await services.tree.getChildren(row), []);
+  });
+
+  it('on a file system of its own without trash, removes the folder only after the user agrees', async () => {
+    const memory = new MemoryFileSystem();
+    const registration = vscode.workspace.registerFileSystemProvider(MemoryFileSystem.scheme, memory, { isCaseSensitive: true });
+    try {
+      const folder = vscode.Uri.from({ scheme: MemoryFileSystem.scheme, path: '/actions/hello-world' });
+      await vscode.workspace.fs.createDirectory(folder);
+      await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, 'action.yaml'), new TextEncoder().encode('key: hello-world\n'));
+      // The platform refuses the trash here, as code-server's remote file system does.
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.delete(folder, { recursive: true, useTrash: true })), /trash/i);
+
+      spy = spyMessages(() => undefined);
+      assert.equal(await removeActionFolder(folder, 'hello-world'), 'kept');
+      assert.equal(await exists(folder), true, 'declined: kept');
+      spy.restore();
+
+      spy = spyMessages((m) => (m.modal && /cannot be undone/i.test(`${m.message} ${m.detail ?? ''}`) ? 'Delete Permanently' : undefined));
+      assert.equal(await removeActionFolder(folder, 'hello-world'), 'deleted');
+      assert.equal(await exists(folder), false, 'agreed: deleted for good');
+      assert.equal(spy.shown.filter((m) => m.modal).length, 1);
+    } finally {
+      registration.dispose();
+    }
+  });
+
+  it('stops watching the deleted action quietly, before the server forgets it', async () => {
+    const { services } = await api();
+    const key = `${PREFIX}watched`;
+    const node = await createBoth(key);
+    const envs = (await services.tree.getChildren(node)).filter((n): n is EnvironmentNode => n.kind === 'environment');
+    assert.equal(envs.length, 2, 'Test and Live');
+    await vscode.commands.executeCommand('customActions.showEvents', node);
+    const watches = envs.map((env) => services.events.find(node.parent.app, env.eventsUrl));
+    for (const watch of watches) await watch?.poller.whenReady();
+    assert.equal(watches.filter(Boolean).length, 2, 'both environments watched');
+    spy = spyMessages(() => undefined);
+    await vscode.commands.executeCommand('customActions.deleteAction', node, { confirmed: true });
+    await eventually(() => (envs.every((env) => !services.events.find(node.parent.app, env.eventsUrl)) ? true : undefined), 'the watches to end');
+    assert.deepEqual(spy.of('error'), [], 'no error after a delete the user asked for');
+    assert.deepEqual(spy.of('warning'), []);
+    const lines = services.events.channel.text().split('\n').filter((l) => l.includes(key));
+    assert.ok(!lines.some((l) => /404|no longer knows/.test(l)), `no 404 in the channel:\n${lines.join('\n')}`);
+    assert.ok(watches.every((w) => w?.poller.stopped), 'their pollers stopped');
+  });
+
+  it('keeps watching when the server refuses the delete', async () => {
+    const { services } = await api();
+    const key = `${PREFIX}refused`;
+    const node = await createBoth(key);
+    await vscode.commands.executeCommand('customActions.showEvents', node);
+    const test = node.remote?.eventsUrls.Test;
+    assert.ok(test && node.remote);
+    await services.events.find(node.parent.app, test)?.poller.whenReady();
+    // The same action with an id the server does not know: its delete fails with a 404.
+    const unknown: ActionNode = { ...node, remote: { ...node.remote, id: `${node.remote.id}-unknown` } };
+    spy = spyMessages(() => undefined);
+    await vscode.commands.executeCommand('customActions.deleteAction', unknown, { confirmed: true });
+    assert.equal(spy.of('error').length, 1, `the refusal is reported: ${JSON.stringify(spy.shown)}`);
+    const watch = services.events.find(node.parent.app, test);
+    assert.ok(watch && !watch.poller.stopped, 'the Test events are watched again');
+    assert.ok(await shownAction(key), 'the action is still shown');
+  });
+});
