@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ApiError, createClient, type CustomActionsClient } from '../core/client';
+import { serverText } from '../core/text';
 import { type Config } from './config';
 import { type KeyStore, normalizeBaseUrl } from './keyStore';
 import { Disposable } from './lifecycle';
@@ -155,7 +156,16 @@ export async function enterKey(connections: Connections, keys: KeyStore, app: Ap
   return trimmed;
 }
 
+/** Room for a validation error that names several fields. */
+const ERROR_TEXT_MAX = 1000;
+
+/**
+ * What a failure says, for notifications, tree rows, the status bar and the log. An error carries
+ * server text (a 422's detail, the fields it names, a key): it passes through serverText here, once
+ * for every place that shows an error, so a detail like `[click](command:…)` is text, not a link.
+ */
 export function errorMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.hint ? `${error.message} ${error.hint}` : error.message;
-  return error instanceof Error ? error.message : String(error);
+  const raw = error instanceof ApiError ? (error.hint ? `${error.message} ${error.hint}` : error.message) : error instanceof Error ? error.message : String(error);
+  return serverText(raw, ERROR_TEXT_MAX);
 }
+

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { LOCAL_SANDBOX, type ApplicationEntry, type ProjectFile } from '../core/schema';
 import { parseProjectFile, PROJECT_FILE } from '../core/workspace';
+import { serverText } from '../core/text';
 import { Disposable } from './lifecycle';
 import { readText } from './files';
 
@@ -93,7 +94,8 @@ async function readProject(): Promise<ProjectState> {
     const file = parsed.project;
     const applications = file.applications.map((app) => ({
       ...app,
-      label: app.name ?? app.id,
+      // A cloned workspace's text, shown in the tree, notifications and pickers: as text.
+      label: serverText(app.name ?? app.id, 120),
       folderUri: vscode.Uri.joinPath(folder.uri, ...app.folder.split(/[\\/]/).filter(Boolean)),
     }));
     const sandbox = file.sandbox as { demo?: unknown } | undefined;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { LOCAL_SANDBOX } from '../core/schema';
+import { serverText } from '../core/text';
 import { Disposable } from './lifecycle';
 import { type ProjectModel } from './project';
 import { type SandboxManager } from './sandboxManager';
@@ -51,8 +52,9 @@ export class TargetStatusBar extends Disposable {
       this.item.backgroundColor = undefined;
       if (this.reachability === 'reachable') tooltip += ' (reachable)';
     }
-    this.item.text = `${icon} ${target}`;
-    this.item.tooltip = `${tooltip}\nClick to refresh.`;
+    // The base URL is the workspace's text and the error the server's: both shown as text.
+    this.item.text = `${icon} ${serverText(target, 80)}`;
+    this.item.tooltip = `${serverText(tooltip)}\nClick to refresh.`;
     this.item.show();
   }
 }

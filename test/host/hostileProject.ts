@@ -39,6 +39,10 @@ export interface HostileServer {
   actions: ListedByServer[];
   /** Answers for requests the list and reads do not cover (creates, updates, pushes): status and body. */
   reject: { status: number; body: Record<string, unknown> };
+  /** What a run answers (POST …/runs): the event it recorded. */
+  runEvent: Record<string, unknown>;
+  /** Paths answered with a failure whatever else is set, e.g. the list with a 500. */
+  failPaths: Record<string, { status: number; body: Record<string, unknown> }>;
   close(): Promise<void>;
 }
 
@@ -47,6 +51,8 @@ export async function startHostileServer(): Promise<HostileServer> {
   const state = {
     actions: [] as ListedByServer[],
     reject: { status: 422, body: { type: 'about:blank', title: 'Unprocessable', status: 422, detail: 'refused' } as Record<string, unknown> },
+    failPaths: {} as HostileServer['failPaths'],
+    runEvent: { id: 'e1', name: 'success', data: { result: 'done' } } as Record<string, unknown>,
   };
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://placeholder').pathname;
@@ -60,7 +66,9 @@ export async function startHostileServer(): Promise<HostileServer> {
       res.end(JSON.stringify(body));
     };
     if (req.headers.authorization !== `Bearer ${HOSTILE_KEY}`) return json(401, { status: 401, detail: 'no key' }, 'application/problem+json');
-    if (req.method === 'GET' && path === '/api') return json(200, { extensions: { getAction: true, getImplementation: true } });
+    const failure = state.failPaths[path];
+    if (failure) return json(failure.status, failure.body, 'application/problem+json');
+    if (req.method === 'GET' && path === '/api') return json(200, { extensions: { getAction: true, getImplementation: true, run: true } });
     if (req.method === 'GET' && path === `/api/application/${HOSTILE_APP}/actions`) {
       return json(
         200,
@@ -82,6 +90,7 @@ export async function startHostileServer(): Promise<HostileServer> {
     }
     if (req.method === 'GET' && action) return json(200, { id: action.id, ...action.metadata });
     if (req.method === 'GET' && /\/events$/.test(path)) return json(200, []);
+    if (req.method === 'POST' && /\/runs$/.test(path)) return json(200, state.runEvent);
     return json(state.reject.status, state.reject.body, 'application/problem+json');
   };
   await new Promise<void>((resolve, reject) => {
@@ -103,6 +112,18 @@ export async function startHostileServer(): Promise<HostileServer> {
     },
     set reject(value) {
       state.reject = value;
+    },
+    get runEvent() {
+      return state.runEvent;
+    },
+    set runEvent(value) {
+      state.runEvent = value;
+    },
+    get failPaths() {
+      return state.failPaths;
+    },
+    set failPaths(value) {
+      state.failPaths = value;
     },
     close: async () => {
       server.closeAllConnections();

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { LOCAL_SANDBOX } from '../../core/schema';
 import { addApplication, PROJECT_FILE, removeApplication } from '../../core/workspace';
+import { serverText } from '../../core/text';
 import { enterKey, NoProjectError } from '../connections';
 import { ANY_APPLICATION } from '../keyStore';
 import { type Services } from '../services';
@@ -13,7 +14,7 @@ export async function signIn(s: Services, node?: unknown): Promise<void> {
   let allApplications = false;
   if (!app) {
     const items = [
-      ...state.applications.map((a) => ({ label: a.label, description: a.id, app: a, all: false })),
+      ...state.applications.map((a) => ({ label: a.label, description: serverText(a.id, 120), app: a, all: false })),
       ...(state.applications[0]
         ? [{ label: 'All applications of this server', description: 'a default key', app: state.applications[0], all: true }]
         : []),
@@ -61,7 +62,7 @@ export async function startSandbox(s: Services): Promise<void> {
   if (state.kind !== 'ok') throw new NoProjectError(state.kind === 'invalid' ? state.message : undefined);
   if (!state.isSandbox) {
     const open = await vscode.window.showInformationMessage(
-      `This workspace talks to ${state.baseUrl}. The local sandbox is used when ${PROJECT_FILE} says "baseUrl: ${LOCAL_SANDBOX}".`,
+      `This workspace talks to ${serverText(state.baseUrl, 200)}. The local sandbox is used when ${PROJECT_FILE} says "baseUrl: ${LOCAL_SANDBOX}".`,
       `Open ${PROJECT_FILE}`,
     );
     if (open) await vscode.window.showTextDocument(state.uri);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { serverText } from '../../core/text';
 import { NoProjectError } from '../connections';
 import { type Application } from '../project';
 import { type Services } from '../services';
@@ -18,7 +19,7 @@ export async function pickApplication(s: Services, node: unknown, placeHolder = 
   }
   if (state.applications.length === 1) return state.applications[0];
   const picked = await vscode.window.showQuickPick(
-    state.applications.map((app) => ({ label: app.label, description: app.id, app })),
+    state.applications.map((app) => ({ label: app.label, description: serverText(app.id, 120), app })),
     { placeHolder },
   );
   return picked?.app;
@@ -47,7 +48,7 @@ export async function pickAction(s: Services, node: unknown, filter: (a: ActionN
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    actions.map((a) => ({ label: a.local?.name ?? a.remote?.name ?? a.key, description: a.key, action: a })),
+    actions.map((a) => ({ label: serverText(a.local?.name ?? a.remote?.name ?? a.key, 120), description: serverText(a.key, 120), action: a })),
     { placeHolder: 'Action' },
   );
   return picked?.action;

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { serverText } from '../../core/text';
 import { isNode } from '../commands/pick';
 import { type Services } from '../services';
 import { runAction, runInputSet } from './run';
@@ -38,7 +39,7 @@ export async function stopWatching(s: Services, node?: unknown): Promise<void> {
     return;
   }
   const chosen = await vscode.window.showQuickPick(
-    watches.map((w) => ({ label: `${w.actionKey} · ${w.environment}`, description: w.app.label, id: w.id })),
+    watches.map((w) => ({ label: `${serverText(w.actionKey, 120)} · ${w.environment}`, description: w.app.label, id: w.id })),
     { placeHolder: 'Stop watching which events', canPickMany: true },
   );
   for (const item of chosen ?? []) await s.events.unwatch(item.id);

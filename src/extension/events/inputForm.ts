@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { describeType, parseSimple, splitList } from '../../core/events';
 import { type Parameter, type SimpleType } from '../../core/schema';
+import { serverText } from '../../core/text';
 
 /**
  * Asks for one value per declared parameter, in order: an input box checked per type for simple
@@ -23,7 +24,7 @@ async function askOne(title: string, parameter: Parameter, previous: unknown): P
   if (typeof type === 'string') return askSimple(title, prompt, type, previous);
   if (type.type === 'single-choice') {
     const picked = await vscode.window.showQuickPick(
-      type.choices.map((c) => ({ label: c.label, description: c.id, id: c.id, picked: c.id === previous })),
+      type.choices.map((c) => ({ label: serverText(c.label, 200), description: serverText(c.id, 120), id: c.id, picked: c.id === previous })),
       { title, placeHolder: prompt, ignoreFocusOut: true },
     );
     return picked?.id;
@@ -31,7 +32,7 @@ async function askOne(title: string, parameter: Parameter, previous: unknown): P
   if (type.type === 'multiple-select') {
     const before = Array.isArray(previous) ? previous : [];
     const picked = await vscode.window.showQuickPick(
-      type.choices.map((c) => ({ label: c.label, description: c.id, id: c.id, picked: before.includes(c.id) })),
+      type.choices.map((c) => ({ label: serverText(c.label, 200), description: serverText(c.id, 120), id: c.id, picked: before.includes(c.id) })),
       { title, placeHolder: `${prompt} — pick any number`, canPickMany: true, ignoreFocusOut: true },
     );
     return picked?.map((p) => p.id);

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { type NormalizedEvent } from '../../core/client';
 import { checkInputs, formatDuration } from '../../core/events';
 import { type Environment, type Parameter, validateMetadata } from '../../core/schema';
+import { serverText } from '../../core/text';
 import { pickAction } from '../commands/pick';
 import { readLocalAction } from '../localActions';
 import { type Services } from '../services';
@@ -50,10 +51,10 @@ export async function runInputSet(s: Services, uri?: unknown, environment?: unkn
   }
   const action = await pickAction(s, file, (a) => a.local?.folder.path === folder.path);
   if (!action?.remote) {
-    if (action) void vscode.window.showInformationMessage(`${action.key} is not on the server yet: create it there first.`);
+    if (action) void vscode.window.showInformationMessage(`${serverText(action.key, 120)} is not on the server yet: create it there first.`);
     return undefined;
   }
-  const env = isEnvironment(environment) ? environment : (await pickEnvironment(`Run ${action.key} in which environment`, false))?.[0];
+  const env = isEnvironment(environment) ? environment : (await pickEnvironment(`Run ${serverText(action.key, 120)} in which environment`, false))?.[0];
   if (!env || !(await offersRuns(s, action))) return undefined;
   const set = await readInputSet(file, await parametersOf(s, action));
   if (set.problems.length > 0) throw new Error(`The input set ${set.name} does not fit the parameters of ${action.key}: ${set.problems.join('; ')}`);
@@ -65,7 +66,7 @@ async function offersRuns(s: Services, action: ActionNode): Promise<boolean> {
   const capabilities = await s.connections.call(app, (client) => client.capabilities());
   if (capabilities.run) return true;
   const choice = await vscode.window.showInformationMessage(
-    `Runs of ${action.key} happen on the platform: each time a module that uses it runs, an event is recorded. This server offers no way to start a run from here.`,
+    `Runs of ${serverText(action.key, 120)} happen on the platform: each time a module that uses it runs, an event is recorded. This server offers no way to start a run from here.`,
     'Watch Live Events',
   );
   if (choice) for (const target of targetsOf(action, 'Live')) s.events.watch(target);
@@ -90,7 +91,7 @@ async function parametersOf(s: Services, action: ActionNode): Promise<Parameter[
 }
 
 async function chooseInputs(s: Services, action: ActionNode, env: Environment, parameters: Parameter[] | undefined): Promise<{ values: unknown; entered: boolean } | undefined> {
-  const title = `Run ${action.key} in ${env}`;
+  const title = `Run ${serverText(action.key, 120)} in ${env}`;
   const sets = action.local ? await listInputSets(action.local.folder, parameters) : [];
   if (sets.length > 0) {
     const items = [
@@ -146,7 +147,7 @@ async function execute(s: Services, action: ActionNode, env: Environment, inputs
   // The watch's first answer is its baseline: it must be in before the run, or the run's event would be taken as old.
   const watch = s.events.watch(target);
   await Promise.race([watch.poller.whenReady(), new Promise((resolve) => setTimeout(resolve, BASELINE_WAIT_MS))]);
-  const event = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Running ${action.key} in ${env}…` }, () =>
+  const event = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Running ${serverText(action.key, 120)} in ${env}…` }, () =>
     s.connections.call(action.parent.app, (client) => client.runAction(target.eventsUrl, env, inputs)),
   );
   s.events.poke(target.actionId);
@@ -158,8 +159,8 @@ async function announce(s: Services, action: ActionNode, env: Environment, event
   const took = event.duration === undefined ? '' : ` in ${formatDuration(event.duration)}`;
   const buttons = ['Show Events', ...(toSave && action.local ? ['Save Inputs as Set…'] : [])];
   const choice = event.ok
-    ? await vscode.window.showInformationMessage(`${action.key} ran in ${env}: success${took}.${resultText(event.result)}`, ...buttons)
-    : await vscode.window.showWarningMessage(`${action.key} ran in ${env}: failure${took}: ${event.error?.message ?? 'no reason given'}`, ...buttons);
+    ? await vscode.window.showInformationMessage(serverText(`${action.key} ran in ${env}: success${took}.${resultText(event.result)}`), ...buttons)
+    : await vscode.window.showWarningMessage(serverText(`${action.key} ran in ${env}: failure${took}: ${event.error?.message ?? 'no reason given'}`), ...buttons);
   if (choice === 'Show Events') s.events.channel.show(false);
   if (choice === 'Save Inputs as Set…' && toSave && action.local) {
     const saved = await saveInputSet(action.local.folder, toSave);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENTS, type Environment } from '../../core/schema';
+import { serverText } from '../../core/text';
 import { isNode, pickAction } from '../commands/pick';
 import { type Services } from '../services';
 import { type ActionNode } from '../tree/nodes';
@@ -22,7 +23,7 @@ export async function pickTarget(s: Services, node: unknown, environment?: unkno
   if (isNode(node) && node.kind === 'event') return { action: node.parent.parent, environment: node.parent.environment };
   const action = await pickAction(s, node, (a) => a.remote !== undefined);
   if (!action?.remote) {
-    if (action) void vscode.window.showInformationMessage(`${action.key} is not on the server yet: create it there first.`);
+    if (action) void vscode.window.showInformationMessage(`${serverText(action.key, 120)} is not on the server yet: create it there first.`);
     return undefined;
   }
   return { action, environment: env };
