@@ -15,6 +15,11 @@ export interface FormContext {
   type(path: Path, next: unknown): void;
   /** A structural change (add, remove, move, a type): sent at once and the form rebuilt. `focus` is the id to focus after. */
   change(next: Record<string, unknown>, focus?: string): void;
+  /**
+   * Keeps text built from the value (a heading that shows a name) in step with typing, which does not
+   * rebuild the form: `update` runs after every typed change, until the next rebuild.
+   */
+  follow(update: (value: Record<string, unknown>) => void): void;
 }
 
 export interface TextOptions {

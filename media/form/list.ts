@@ -52,6 +52,13 @@ export function listItem(o: ListItemOptions, body: readonly HTMLElement[], class
   return item;
 }
 
+/** Gives an item built by `listItem` a new title (its heading and what a screen reader announces). */
+export function setItemTitle(item: HTMLElement, title: string): void {
+  const heading = item.querySelector(':scope > .item-header > .item-title');
+  if (heading && heading.textContent !== title) heading.textContent = title;
+  item.setAttribute('aria-label', title);
+}
+
 /**
  * Drags an item by its grip with pointer events. HTML5 drag and drop is not used: VS Code's webview
  * frame takes drags over to offer dropping files into the editor, so they never reach the form.

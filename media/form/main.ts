@@ -27,7 +27,8 @@ class Form {
   private readonly app = document.getElementById('app') as HTMLElement;
   private readonly board = new ProblemBoard();
   private summary: HTMLElement | undefined;
-  private heading: HTMLElement | undefined;
+  /** What `follow` registered since the last rebuild. */
+  private followers: ((value: Record<string, unknown>) => void)[] = [];
   private value: Record<string, unknown> = {};
   private version = 0;
   /** Edits sent so far; a state that has not seen the last of them is older than what the user sees. */
@@ -74,7 +75,7 @@ class Form {
     problems: this.board,
     type: (path: Path, next: unknown) => {
       this.value = setIn(this.value, path, next) as Record<string, unknown>;
-      if (this.heading) this.heading.textContent = title(this.value);
+      for (const update of this.followers) update(this.value);
       if (this.typing !== undefined) clearTimeout(this.typing);
       this.typing = setTimeout(() => this.flush(), TYPING_PAUSE_MS);
     },
@@ -83,6 +84,9 @@ class Form {
       this.value = next;
       this.send();
       this.render(focus);
+    },
+    follow: (update) => {
+      this.followers.push(update);
     },
   };
 
@@ -110,8 +114,11 @@ class Form {
     const scroll = window.scrollY;
     this.board.reset();
     this.summary = h('section', { class: 'summary', id: 'summary', attrs: { role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' } });
+    this.followers = [];
+    const heading = h('h1', { text: title(this.value) });
+    this.context.follow((value) => (heading.textContent = title(value)));
     this.app.replaceChildren(
-      h('header', { class: 'page-header' }, [(this.heading = h('h1', { text: title(this.value) })), h('p', { class: 'hint', text: 'The metadata of this custom action, kept in action.yaml. Changes here edit the file; save it as usual.' })]),
+      h('header', { class: 'page-header' }, [heading, h('p', { class: 'hint', text: 'The metadata of this custom action, kept in action.yaml. Changes here edit the file; save it as usual.' })]),
       this.summary,
       generalSection(this.context),
       parametersSection(this.context),

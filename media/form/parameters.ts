@@ -2,7 +2,7 @@ import { type SimpleType } from '../../src/core/schema/metadata';
 import { asText, getIn, isRecord, listAt, moveItem, parameterKind, setIn, uniqueName, withKind, type ParameterKind, type Path } from '../../src/core/webview/formModel';
 import { fieldId, h } from './dom';
 import { groupProblems, selectField, textField, type FormContext } from './fields';
-import { addButton, listItem } from './list';
+import { addButton, listItem, setItemTitle } from './list';
 import { PARAMETER_OPTIONS, SIMPLE_OPTIONS } from './typeOptions';
 
 const PARAMETERS: Path = ['parameters'];
@@ -31,7 +31,7 @@ function parameterItem(ctx: FormContext, list: readonly unknown[], index: number
   const path: Path = [...PARAMETERS, index];
   const p = isRecord(parameter) ? parameter : {};
   const name = asText(p.name);
-  const label = `Parameter ${index + 1}`;
+  const label = parameterTitle(index, '');
   const kind = parameterKind(p.type);
   const typePath: Path = [...path, 'type'];
   const setKind = (value: string) => {
@@ -56,13 +56,13 @@ function parameterItem(ctx: FormContext, list: readonly unknown[], index: number
       : undefined,
     textField(ctx, { path: [...path, 'description'], label: 'Description', value: asText(p.description), multiline: true, store: optional, problemLabel: `${label} description` }),
   ].filter((e): e is HTMLElement => e !== undefined);
-  return listItem(
+  const item = listItem(
     {
       idPrefix: (i) => fieldId([...PARAMETERS, i]),
       index,
       count: list.length,
       noun: 'parameter',
-      title: name ? `${label}: ${name}` : label,
+      title: parameterTitle(index, name),
       draggable: true,
       move: (from, to, focus) => ctx.change(setIn(ctx.value, PARAMETERS, moveItem(listAt(ctx.value, PARAMETERS), from, to)) as Record<string, unknown>, focus),
       remove: () => ctx.change(setIn(ctx.value, path, undefined) as Record<string, unknown>, list.length > 1 ? fieldId([...PARAMETERS, Math.min(index, list.length - 2), 'name']) : 'add-parameter'),
@@ -70,6 +70,13 @@ function parameterItem(ctx: FormContext, list: readonly unknown[], index: number
     body,
     'parameter',
   );
+  // The card is headed by the name being typed, not by the name it had when the form was last built.
+  ctx.follow((value) => setItemTitle(item, parameterTitle(index, asText(getIn(value, [...path, 'name'])))));
+  return item;
+}
+
+function parameterTitle(index: number, name: string): string {
+  return name ? `Parameter ${index + 1}: ${name}` : `Parameter ${index + 1}`;
 }
 
 /** The choices of a single-choice or multiple-select parameter: an id (what main gets) and a label each. */

@@ -1,11 +1,14 @@
 import * as vscode from 'vscode';
+import { normalizeEvent } from '../core/client';
+import { eventDocumentText, eventTitle } from '../core/eventDocument';
 import { Disposable } from './lifecycle';
 
 export const EVENT_SCHEME = 'custom-actions-event';
 const KEEP = 200;
 
 /**
- * Events open as read-only JSON documents. Content providers give read-only editors for free, and
+ * Events open as read-only JSON-with-comments documents: the server's JSON, the channel's summary on
+ * top and readable times beside the raw ones. Content providers give read-only editors for free, and
  * the documents are held in a bounded map so opening many events does not grow memory without end.
  */
 export class EventDocuments extends Disposable implements vscode.TextDocumentContentProvider {
@@ -16,13 +19,24 @@ export class EventDocuments extends Disposable implements vscode.TextDocumentCon
     this.register(vscode.workspace.registerTextDocumentContentProvider(EVENT_SCHEME, this));
   }
 
+  /** `path` is [application id, action key, environment, event id]; `raw` the event as the server sent it. */
   async open(path: readonly string[], raw: unknown): Promise<void> {
-    const uri = vscode.Uri.from({ scheme: EVENT_SCHEME, path: '/' + path.map(encodeURIComponent).join('/') + '.json' });
+    const [applicationId = '', actionKey = '', environment = '', eventId = ''] = path;
+    const event = normalizeEvent(raw);
+    const context = { actionKey, environment };
+    // The tab shows the last segment of the path, so that is the readable title; the query keeps two
+    // events of the same second apart. A slash from a server's key must not make a folder of it.
+    const title = eventTitle(event, context).replace(/[/\\]/g, '_');
+    const uri = vscode.Uri.from({
+      scheme: EVENT_SCHEME,
+      path: `/${encodeURIComponent(applicationId)}/${title}`,
+      query: `event=${encodeURIComponent(eventId || event.id)}`,
+    });
     this.documents.delete(uri.toString());
-    this.documents.set(uri.toString(), JSON.stringify(raw, null, 2) + '\n');
+    this.documents.set(uri.toString(), eventDocumentText(event, context));
     while (this.documents.size > KEEP) this.documents.delete(this.documents.keys().next().value as string);
     const document = await vscode.workspace.openTextDocument(uri);
-    await vscode.languages.setTextDocumentLanguage(document, 'json');
+    await vscode.languages.setTextDocumentLanguage(document, 'jsonc');
     await vscode.window.showTextDocument(document, { preview: true });
   }
 

@@ -51,6 +51,20 @@ const HINTS: Partial<Record<ErrorKind, string>> = {
   protocol: 'The server does not speak the interface as expected; is the base URL right?',
 };
 
+/**
+ * Problem codes (docs/api.md) whose words are known here: a server's detail for them speaks to an API
+ * user ("PUT it to …/implementation"), not to someone in the editor.
+ */
+const PROBLEMS = new Map<string, { readonly reason?: string; readonly hint: string }>([
+  ['limit-reached', { hint: 'The application holds as many actions as the server allows; delete one first.' }],
+  ['no-implementation', { reason: 'the action has no code on the server yet', hint: 'Save its main.ts or run "Custom Actions: Push Implementation", then try again.' }],
+]);
+
+/** A 409 means a taken key only where a key is written: create, or an update that says so. */
+function conflictHint(operation: Operation, code: string | undefined): string | undefined {
+  return operation === 'createAction' || code === 'key-conflict' ? HINTS.conflict : undefined;
+}
+
 export interface FieldProblem {
   readonly path: string;
   readonly message: string;
@@ -80,7 +94,8 @@ export class ApiError extends Error {
     retryAfterMs?: number;
     hint?: string;
   }) {
-    const reason = init.serverMessage ?? defaultReason(init.kind, init.status);
+    const problem = init.code === undefined ? undefined : PROBLEMS.get(init.code);
+    const reason = problem?.reason ?? init.serverMessage ?? defaultReason(init.kind, init.status);
     const fields = init.fields?.length ? ` (${init.fields.map((f) => (f.path ? `${f.path}: ${f.message}` : f.message)).join('; ')})` : '';
     // No `cause`: a transport error may carry the request, and with it the Authorization header.
     super(`${LABELS[init.operation]} failed${init.status ? ` (HTTP ${init.status})` : ''}: ${reason}${fields}`);
@@ -90,8 +105,8 @@ export class ApiError extends Error {
     this.code = init.code;
     this.serverMessage = init.serverMessage;
     this.fields = init.fields ?? [];
-    // A 409 is not always a taken key: a full application answers it too.
-    this.hint = init.hint ?? (init.code === 'limit-reached' ? 'The application holds as many actions as the server allows; delete one first.' : HINTS[init.kind]);
+    // A 409 is not always a taken key: a full application and a run of an action without code answer it too.
+    this.hint = init.hint ?? problem?.hint ?? (init.kind === 'conflict' ? conflictHint(init.operation, init.code) : HINTS[init.kind]);
     this.retryAfterMs = init.retryAfterMs;
     // 501 says the server will never do it, so asking again is pointless.
     this.retryable = ['network', 'timeout', 'rate-limited'].includes(init.kind) || (init.kind === 'server' && init.status !== 501);

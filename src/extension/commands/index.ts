@@ -14,7 +14,10 @@ type Handler = (s: Services, ...args: unknown[]) => unknown;
  * package.json's contributes.commands both ways. Features add their commands through `extra`.
  */
 export const COMMANDS = {
-  'customActions.refresh': (s, node) => (isNode(node) ? s.tree.refresh(node) : (void s.project.reload(), s.tree.refresh())),
+  // Everything, whatever the argument: VS Code hands a view's title-bar actions the focused row.
+  'customActions.refresh': (s) => (void s.project.reload(), s.tree.refresh()),
+  // A row's own Refresh, from its context menu; Retry on an error row is refreshNode.
+  'customActions.refreshItem': (s, node) => s.tree.refresh(isNode(node) ? node : undefined),
   'customActions.refreshNode': (s, node) => s.tree.refresh(isNode(node) ? node : undefined),
   'customActions.signIn': connection.signIn,
   'customActions.signOut': connection.signOut,
