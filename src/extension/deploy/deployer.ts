@@ -175,7 +175,7 @@ export class Deployer extends Disposable {
     this.status.recovered(file.folder.toString(), kind);
     if (!turn.current()) return { kind: 'superseded' };
     if (id === undefined) {
-      this.offerCreate(file, key, kind === 'code' ? file.uri : undefined, options);
+      this.offerCreate(file, key, options);
       return { kind: 'not-pushed', reason: `${key} does not exist on the server yet.` };
     }
     this.targets.set(id, { app: file.app, label: key });
@@ -207,11 +207,11 @@ export class Deployer extends Disposable {
     return linked !== undefined && (this.s.catalog.cached(file.app) ?? []).some((a) => a.id === linked) ? linked : undefined;
   }
 
-  private offerCreate(file: ActionFile, key: string, thenPush: vscode.Uri | undefined, options: PushOptions): void {
+  private offerCreate(file: ActionFile, key: string, options: PushOptions): void {
     const reason = `${key} does not exist on the server yet.`;
     this.status.notPushed(key, `${reason} Create it from the Custom Actions view.`);
     if (options.quiet) return;
-    const ask = () => vscode.window.showInformationMessage(`${reason} Create it from its ${ACTION_FILE}${thenPush ? ', then push the code' : ''}?`, 'Create on Server');
+    const ask = () => vscode.window.showInformationMessage(`${reason} Create it from its ${ACTION_FILE}, then push its ${MAIN_FILE}?`, 'Create on Server');
     this.notices.show(`create:${file.folder.toString()}`, ask, async (choice) => {
       if (choice !== 'Create on Server') return;
       const yaml = await readActionYaml(file.folder, 'saved');
@@ -220,10 +220,8 @@ export class Deployer extends Disposable {
         void vscode.window.showErrorMessage(`${ACTION_FILE} of ${key} has problems${first ? ` (line ${first.range.start.line + 1}: ${first.message})` : ''}; fix them before creating the action.`);
         return;
       }
-      const id = await createOnServer(this.s, file.app, file.folder, yaml.metadata);
-      if (id === undefined || !thenPush) return;
-      this.code.forget(id);
-      await this.pushAsItIs(thenPush, 'code', { manual: false });
+      // It pushes main.ts as it is then, once the action exists.
+      await createOnServer(this.s, file.app, file.folder, yaml.metadata);
     });
   }
 
