@@ -16,6 +16,7 @@ import { SandboxManager } from './sandboxManager';
 import { type Services } from './services';
 import { TargetStatusBar } from './statusBar';
 import { ActionsTreeProvider } from './tree/provider';
+import { WorkspaceTrust } from './trust';
 
 export const VIEW_ID = 'customActions.actions';
 
@@ -32,15 +33,17 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
       if (affectsConfig(e)) config = readConfig();
     }),
   );
-  const getConfig = () => config;
+  const trust = own(context, new WorkspaceTrust(context.extensionMode === vscode.ExtensionMode.Test));
+  // Save to deploy is off in an untrusted workspace whatever the setting says (src/core/trust).
+  const getConfig = () => (trust.policy(config).deployOnSave === config.deployOnSave ? config : { ...config, deployOnSave: false });
   const keys = own(context, new KeyStore(context.secrets));
   const project = own(context, new ProjectModel());
   const sandbox = own(context, new SandboxManager(context.extensionUri, context.globalStorageUri, keys, log));
-  const connections = own(context, new Connections(project, keys, sandbox, getConfig));
+  const connections = own(context, new Connections(project, keys, sandbox, getConfig, trust));
   const catalog = own(context, new ActionCatalog(connections));
   const links = new ActionLinks(context.workspaceState);
   const events = own(context, new EventWatchers(connections, getConfig));
-  const tree = own(context, new ActionsTreeProvider(project, connections, catalog, links, events, keys));
+  const tree = own(context, new ActionsTreeProvider(project, connections, catalog, links, events, keys, trust));
   const treeView = own(context, vscode.window.createTreeView(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }));
   const eventDocuments = own(context, new EventDocuments());
   const statusBar = own(context, new TargetStatusBar(project, sandbox));
@@ -50,7 +53,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     keys.onDidChange(() => tree.refresh()),
     { dispose: () => void closeAllPools() },
   );
-  const services: Services = { context, log, config: getConfig, keys, project, sandbox, connections, catalog, links, tree, treeView, eventDocuments, statusBar, events };
+  const services: Services = { context, log, config: getConfig, keys, project, sandbox, connections, catalog, links, tree, treeView, eventDocuments, statusBar, events, trust };
   context.subscriptions.push(...registerCommands(services, EVENT_COMMANDS), ...registerEvents(services));
   context.subscriptions.push(registerMetadataEditor(services));
   context.subscriptions.push(registerDeploy(services));

@@ -6,6 +6,7 @@ import { type KeyStore, normalizeBaseUrl } from './keyStore';
 import { Disposable } from './lifecycle';
 import { type Application, type ProjectModel } from './project';
 import { type SandboxManager } from './sandboxManager';
+import { type WorkspaceTrust } from './trust';
 
 export class NoProjectError extends Error {
   constructor(message = 'This workspace has no valid customactions.yaml.') {
@@ -39,6 +40,7 @@ export class Connections extends Disposable {
     private readonly keys: KeyStore,
     private readonly sandbox: SandboxManager,
     private readonly config: () => Config,
+    private readonly trust: WorkspaceTrust,
   ) {
     super();
     this.register(project.onDidChange(() => this.clients.clear()));
@@ -50,11 +52,15 @@ export class Connections extends Disposable {
     const state = await this.project.get();
     if (state.kind !== 'ok') throw new NoProjectError(state.kind === 'invalid' ? state.message : undefined);
     if (!state.isSandbox) return { logical: normalizeBaseUrl(state.baseUrl), actual: normalizeBaseUrl(state.baseUrl) };
+    // The sandbox runs the workspace's main.ts.
+    this.trust.require('Starting the local sandbox');
     const actual = await this.sandbox.ensure(state.applications, state.demo);
     return { logical: state.baseUrl, actual };
   }
 
   async client(app: Application): Promise<CustomActionsClient> {
+    // Every request carries the key, to the base URL the workspace's text names: not before it is trusted.
+    this.trust.require('Talking to the server');
     const { logical, actual } = await this.baseUrl();
     if (!(await this.keys.has(logical, app.id))) throw new NoKeyError(app);
     const id = `${actual}\n${app.id}`;
@@ -72,6 +78,7 @@ export class Connections extends Disposable {
 
   /** A client for a key that is not stored yet, to check it before it is. */
   async probe(app: Application, key: string): Promise<void> {
+    this.trust.require('Checking a key with the server');
     const { actual } = await this.baseUrl();
     const client = createClient({ baseUrl: actual, getKey: () => Promise.resolve(key), timeoutMs: this.config().requestTimeoutMs, retries: 0 });
     await client.listActions(app.id);
@@ -168,4 +175,3 @@ export function errorMessage(error: unknown): string {
   const raw = error instanceof ApiError ? (error.hint ? `${error.message} ${error.hint}` : error.message) : error instanceof Error ? error.message : String(error);
   return serverText(raw, ERROR_TEXT_MAX);
 }
-

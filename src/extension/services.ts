@@ -10,6 +10,7 @@ import { type ProjectModel } from './project';
 import { type SandboxManager } from './sandboxManager';
 import { type TargetStatusBar } from './statusBar';
 import { type ActionsTreeProvider } from './tree/provider';
+import { type WorkspaceTrust } from './trust';
 import { type TreeNode } from './tree/nodes';
 
 /** The one context object built in activate and handed to every command factory. */
@@ -29,4 +30,6 @@ export interface Services {
   /** Watched environments and the events channel; `poke(actionId)` after a push or a run. */
   readonly events: EventWatchers;
   readonly statusBar: TargetStatusBar;
+  /** Whether the workspace is trusted; nothing contacts a server, runs or deploys until it is. */
+  readonly trust: WorkspaceTrust;
 }

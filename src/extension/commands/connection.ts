@@ -8,6 +8,8 @@ import { type Services } from '../services';
 import { isNode, pickApplication } from './pick';
 
 export async function signIn(s: Services, node?: unknown): Promise<void> {
+  // Before the key is typed: it would be checked against the server the workspace names.
+  s.trust.require('Sign In');
   const state = await s.project.get();
   if (state.kind !== 'ok') throw new NoProjectError(state.kind === 'invalid' ? state.message : undefined);
   let app = isNode(node) ? await pickApplication(s, node) : undefined;
@@ -68,6 +70,7 @@ export async function startSandbox(s: Services): Promise<void> {
     if (open) await vscode.window.showTextDocument(state.uri);
     return;
   }
+  s.trust.require('Starting the local sandbox');
   const apps = state.applications;
   const demo = state.demo;
   const url = await vscode.window.withProgress(

@@ -3,6 +3,7 @@ import { ApiError } from '../../core/client';
 import { errorMessage } from '../connections';
 import { pullAction } from '../pull';
 import { type Services } from '../services';
+import { explainUntrusted, UntrustedWorkspaceError } from '../trust';
 import { isNode } from './pick';
 import * as actions from './actions';
 import * as connection from './connection';
@@ -47,6 +48,8 @@ export function registerCommands(s: Services, extra: Record<string, Handler> = {
       } catch (error) {
         // The user cancelled: nothing to report.
         if (error instanceof ApiError && error.kind === 'cancelled') return undefined;
+        // Waiting for trust is not a failure: say so, with the way to trust the folder.
+        if (error instanceof UntrustedWorkspaceError) return explainUntrusted(error);
         // Commands report their own failures once, where the user is looking, and keep the details in the log.
         s.log.error(`${id}: ${errorMessage(error)}`);
         void vscode.window.showErrorMessage(errorMessage(error));

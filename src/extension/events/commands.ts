@@ -16,10 +16,12 @@ export const EVENT_COMMANDS = {
 
 /** Watches an environment node's events, or both environments of an action. */
 export async function showEvents(s: Services, node?: unknown, environment?: unknown): Promise<void> {
+  // A watch polls the server the workspace names, with the key.
+  s.trust.require('Watching events');
   const picked = await pickTarget(s, node, environment);
   if (!picked) return;
   let envs = picked.environment ? [picked.environment] : undefined;
-  if (!envs && !isNode(node)) envs = await pickEnvironment(`Watch which events of ${picked.action.key}`, true);
+  if (!envs && !isNode(node)) envs = await pickEnvironment(`Watch which events of ${serverText(picked.action.key, 120)}`, true);
   const targets = envs ? envs.flatMap((env) => targetsOf(picked.action, env)) : targetsOf(picked.action);
   if (targets.length === 0) return;
   for (const target of targets) s.events.watch(target);

@@ -8,6 +8,7 @@ import { type KeyStore, normalizeBaseUrl } from '../keyStore';
 import { type ActionLinks } from '../links';
 import { scanLocalActions } from '../localActions';
 import { type ProjectModel, type Application } from '../project';
+import { type WorkspaceTrust } from '../trust';
 import { toTreeItem } from './items';
 import { type ActionNode, type ApplicationNode, type EnvironmentNode, mergeActions, type MessageNode, type TreeNode } from './nodes';
 
@@ -17,7 +18,7 @@ export interface RecentEventsSource {
   recent(app: Application, action: RemoteAction, eventsUrl: string, node?: EnvironmentNode): Promise<NormalizedEvent[]>;
 }
 
-export type ViewState = 'loading' | 'noProject' | 'invalidProject' | 'noApplications' | 'noKey' | 'unreachable' | 'ready';
+export type ViewState = 'loading' | 'noProject' | 'invalidProject' | 'untrusted' | 'noApplications' | 'noKey' | 'unreachable' | 'ready';
 
 /**
  * applications → actions → Test/Live → recent events. Children load when a node is expanded, and a
@@ -40,8 +41,11 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
     private readonly links: ActionLinks,
     private readonly events: RecentEventsSource,
     private readonly keys: KeyStore,
+    private readonly trust: WorkspaceTrust,
   ) {
     super();
+    // Trust granted: what waited for it (the server's lists, the sandbox) loads now.
+    this.register(trust.onDidChange(() => this.refresh()));
     this.register(project.onDidChange(() => this.refresh()));
     this.register(catalog.onDidChange((app) => this.refreshApplication(app.id)));
     const actionFiles = this.register(vscode.workspace.createFileSystemWatcher('**/action.yaml'));
@@ -111,6 +115,7 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
     const state = await this.project.get();
     if (state.kind === 'none') return this.setState('noProject', []);
     if (state.kind === 'invalid') return this.setState('invalidProject', []);
+    if (!this.trust.isTrusted) return this.setState('untrusted', []);
     if (state.applications.length === 0) return this.setState('noApplications', []);
     if (this.unreachable) return this.setState('unreachable', []);
     if (!state.isSandbox && !(await this.anyKey(state.baseUrl, state.applications))) return this.setState('noKey', []);

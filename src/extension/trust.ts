@@ -1,0 +1,67 @@
+import * as vscode from 'vscode';
+import { trustPolicy, type TrustPolicy, untrustedMessage } from '../core/trust';
+import { Disposable } from './lifecycle';
+
+/** VS Code's own command for the Workspace Trust editor. */
+export const MANAGE_TRUST_COMMAND = 'workbench.trust.manage';
+export const MANAGE_TRUST = 'Manage Workspace Trust';
+
+/** Thrown where something waits for trust (a request, the sandbox start): says so, in the user's words. */
+export class UntrustedWorkspaceError extends Error {
+  constructor(what: string) {
+    super(untrustedMessage(what));
+  }
+}
+
+/**
+ * Whether the workspace is trusted, and what follows from it (src/core/trust). VS Code grants trust
+ * while the window is open (onDidGrantWorkspaceTrust) and reloads the window to take it back, so the
+ * state only ever goes from untrusted to trusted; listeners light their features up then.
+ */
+export class WorkspaceTrust extends Disposable {
+  private trusted = vscode.workspace.isTrusted;
+  private readonly changed = this.register(new vscode.EventEmitter<boolean>());
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly testMode: boolean) {
+    super();
+    this.register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.set(true)));
+    void vscode.commands.executeCommand('setContext', 'customActions.trusted', this.trusted);
+  }
+
+  get isTrusted(): boolean {
+    return this.trusted;
+  }
+
+  policy(settings: { readonly deployOnSave: boolean }): TrustPolicy {
+    return trustPolicy(this.trusted, settings);
+  }
+
+  /** Throws UntrustedWorkspaceError unless trusted; `what` names what was asked for ("Pull"). */
+  require(what: string): void {
+    if (!this.trusted) throw new UntrustedWorkspaceError(what);
+  }
+
+  /**
+   * Test runs only. The host tests run in a window where trust is disabled (everything is trusted),
+   * so they take the untrusted side through here; trusting again goes the same way as VS Code's grant.
+   */
+  setForTest(trusted: boolean): void {
+    if (!this.testMode) throw new Error('Workspace trust is set by VS Code, not by the extension.');
+    this.set(trusted);
+  }
+
+  private set(trusted: boolean): void {
+    if (trusted === this.trusted) return;
+    this.trusted = trusted;
+    void vscode.commands.executeCommand('setContext', 'customActions.trusted', trusted);
+    this.changed.fire(trusted);
+  }
+}
+
+/** Tells the user why nothing happened, with the way to trust the folder. */
+export function explainUntrusted(error: UntrustedWorkspaceError): void {
+  void vscode.window.showWarningMessage(error.message, MANAGE_TRUST).then((choice) => {
+    if (choice === MANAGE_TRUST) void vscode.commands.executeCommand(MANAGE_TRUST_COMMAND);
+  });
+}
