@@ -1,6 +1,6 @@
 // One build script, several contexts: the extension host bundle (kept small: activation loads only it),
-// the lazily loaded analysis bundle (it carries the TypeScript compiler), the sandbox and its runner
-// worker, the webview scripts, and the extension-host test suites.
+// the lazily loaded analysis bundle (it carries the TypeScript compiler), the sandbox and the code of
+// its runner processes, the webview scripts, and the extension-host test suites.
 import * as esbuild from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -98,7 +98,7 @@ const configs = [
   { ...node, entryPoints: existing({ analysis: 'src/core/analysis/index.ts' }), outdir: at('dist') },
   {
     ...node,
-    entryPoints: existing({ sandbox: 'src/sandbox/cli.ts', 'sandbox-worker': 'src/sandbox/runner/worker.ts' }),
+    entryPoints: existing({ sandbox: 'src/sandbox/cli.ts', 'sandbox-runner': 'src/sandbox/runner/child/index.ts' }),
     outdir: at('dist'),
     plugins: [problemMatcher, pgliteBesideBundle],
   },

@@ -7,7 +7,7 @@ import path from 'node:path';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 const bundle = path.join(root, 'dist', 'sandbox.js');
-const worker = path.join(root, 'dist', 'sandbox-worker.js');
+const runner = path.join(root, 'dist', 'sandbox-runner.js');
 const sources = ['src/sandbox', 'src/core/schema', 'demo', 'esbuild.mjs'].map((p) => path.join(root, p));
 
 function newest(file) {
@@ -17,7 +17,7 @@ function newest(file) {
   return Math.max(0, ...readdirSync(file).map((name) => newest(path.join(file, name))));
 }
 
-const built = Math.min(existsSync(bundle) ? statSync(bundle).mtimeMs : 0, existsSync(worker) ? statSync(worker).mtimeMs : 0);
+const built = Math.min(existsSync(bundle) ? statSync(bundle).mtimeMs : 0, existsSync(runner) ? statSync(runner).mtimeMs : 0);
 if (built === 0 || Math.max(...sources.map(newest)) > built) {
   process.stderr.write('sandbox: building dist/sandbox.js\n');
   const result = spawnSync(process.execPath, [path.join(root, 'esbuild.mjs')], { cwd: root, stdio: ['ignore', process.stderr, process.stderr] });

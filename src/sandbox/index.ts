@@ -1,13 +1,13 @@
 /**
  * The local sandbox: a real implementation of the custom actions REST interface (docs/api.md) on
- * PGlite, with runs in a worker. Used by `npm run sandbox`, by the extension (through dist/sandbox.js)
- * and by tests.
+ * PGlite, with runs in separate, confined processes (runner/pool.ts). Used by `npm run sandbox`, by
+ * the extension (through dist/sandbox.js) and by tests.
  */
 import { type AddressInfo } from 'node:net';
 import { Changes } from './http/changes';
 import { createSandboxServer } from './http/server';
 import { DEFAULT_LIMITS, type SandboxLimits } from './limits';
-import { WorkerPool } from './runner/pool';
+import { ProcessPool } from './runner/pool';
 import { openDatabase } from './store/database';
 import { Store } from './store/store';
 import { seedDemo } from './demo/seed';
@@ -50,7 +50,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const limits: SandboxLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const store = new Store(await openDatabase(options.dataDir), { log });
-  const runner = new WorkerPool(limits);
+  const runner = new ProcessPool(limits);
   const changes = new Changes();
   const server = createSandboxServer({ store, runner, limits, changes, log });
   const closeAll = async () => {

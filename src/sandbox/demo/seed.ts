@@ -24,7 +24,7 @@ export async function seedDemo(store: Store, runner: ActionRunner, limits: Sandb
         for (const inputs of demo.runs) {
           const checked = checkInputs(demo.metadata, inputs);
           if (!checked.ok) throw new Error(`demo ${app.id}/${demo.metadata.key}: ${checked.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
-          const outcome = await runner.run(demo.code, checked.values);
+          const outcome = await runner.run(demo.code, checked.values, created.id);
           await store.recordEvent(action.id, created.environments[environment], toEvent(outcome, demo.metadata, checked.values), limits.eventsPerEnvironment);
         }
       }

@@ -176,7 +176,7 @@ async function runAction(ctx: ServerContext, req: IncomingMessage, res: ServerRe
   if (!checked.ok) throw new HttpProblem(400, 'invalid-inputs', 'the inputs do not match the parameters', checked.problems);
   const code = await ctx.store.implementation(actionId);
   if (code == null) throw new HttpProblem(409, 'no-implementation', 'the action has no code yet; PUT it to …/implementation first');
-  const outcome = await ctx.runner.run(code, checked.values);
+  const outcome = await ctx.runner.run(code, checked.values, action.applicationId);
   const event = toEvent(outcome, action.metadata, checked.values);
   if (!(await ctx.store.recordEvent(actionId, env.id, event, ctx.limits.eventsPerEnvironment))) throw notFound('the action was deleted during the run');
   ctx.changes.notify(changeKey(actionId, env.id));

@@ -1,6 +1,9 @@
 import { type LogEntry } from '../../core/schema';
 
-/** Messages between the sandbox and its runner worker. Only plain data crosses. */
+/**
+ * Lines of JSON between the sandbox and a runner process: runs on its stdin, what they did on its
+ * stdout. Only plain data crosses.
+ */
 export interface RunMessage {
   type: 'run';
   runId: number;
@@ -11,9 +14,15 @@ export interface RunMessage {
   maxLogEntries: number;
   maxLogChars: number;
   maxResultBytes: number;
+  /** The run's time limit: the runner ends the run then itself; the sandbox kills the process a little later if it has not. */
+  timeoutMs: number;
 }
 
-export type WorkerMessage =
+export type RunError = { name: string; message: string; stack?: string; code?: string };
+
+export type RunnerMessage =
+  /** Sent once, when the process can take runs; `confined` when the permission model is in force. */
+  | { type: 'ready'; confined: boolean }
   | { type: 'log'; runId: number; entry: LogEntry }
   | { type: 'done'; runId: number; ok: true; resultJson: string; logsDropped: number }
-  | { type: 'done'; runId: number; ok: false; error: { name: string; message: string; stack?: string; code?: string }; logsDropped: number };
+  | { type: 'done'; runId: number; ok: false; error: RunError; logsDropped: number };

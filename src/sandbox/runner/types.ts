@@ -12,6 +12,7 @@ export interface RunOutcome {
 }
 
 export interface ActionRunner {
-  run(code: string, inputs: unknown[]): Promise<RunOutcome>;
+  /** Runs `main` of `code`; `application` is whose code it is: runs of different applications never share a process. */
+  run(code: string, inputs: unknown[], application: string): Promise<RunOutcome>;
   close(): Promise<void>;
 }
