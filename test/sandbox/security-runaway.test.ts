@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
 import { type ActionEvent, type ActionResource, type RunResponse } from '../../src/core/schema';
-import { metadata, withSandbox } from './support';
+import { eventually } from '../support/eventually';
+import { canSeeProcesses, isAlive, nodeChildren } from './runnerProcesses';
+import { metadata, requester, ROOT, withSandbox } from './support';
 
 type Box = Awaited<ReturnType<typeof withSandbox>>;
 
@@ -11,7 +15,8 @@ const ESCAPES: Record<string, string> = {
   'this of a sloppy function': "try { return String((Function('return this')() as any).process); } catch (e) { return 'refused'; }",
   'console.log.constructor': "return String((console.log as any).constructor('return typeof process')());",
   'setTimeout.constructor': "return String((setTimeout as any).constructor('return typeof require')());",
-  'an error from the bridge': "let caught: any; const deep = (n: number): void => { try { deep(n + 1); } catch (e) { try { console.log(n); } catch (inner) { caught ??= inner; } } }; deep(0); return caught ? String(caught.constructor.constructor('return typeof process')()) : 'undefined';",
+  // Every error, at every depth: the first one caught is the sandbox's own, and once only it was looked at (security-escape.test.ts goes further).
+  'an error from the bridge': "const caught: any[] = []; for (const call of [() => console.log('x'), () => setTimeout(() => {}, 1), () => clearTimeout(1)]) { const deep = (n: number): void => { try { deep(n + 1); } catch (e) { try { call(); return; } catch (inner) { caught.push(inner); } throw e; } }; try { deep(0); } catch {} } const found = caught.map((c) => { try { return String(c.constructor.constructor('return typeof process')()); } catch { return 'refused'; } }).filter((t) => t !== 'undefined' && t !== 'refused'); return found.length ? found.join() : 'undefined';",
   'Error.prepareStackTrace frames': "let found = 'undefined'; (Error as any).prepareStackTrace = (_e: unknown, frames: any[]) => { for (const f of frames) { const t = f.getThis?.(); if (t && t.process) found = 'process'; const fn = f.getFunction?.(); if (fn) found = 'function'; } return ''; }; try { (null as any).x; } catch (e) { void (e as Error).stack; } return found;",
   require: "try { require('fs'); return 'loaded'; } catch { return 'undefined'; }",
   'dynamic import': "return import('node:fs').then(() => 'loaded', () => 'undefined');",
@@ -83,6 +88,13 @@ describe('security: runaway and hostile code in main', function () {
     assert.match(event.data.logs.at(-1)!.message, /99950 more log entries were dropped/);
   });
 
+  it('keeps what main logged before the memory limit stopped it', async () => {
+    const a = await action("export function main() { console.log('before the bomb'); const all: unknown[] = []; for (;;) all.push(new Array(1e6).fill(Math.random())); }");
+    const event = await run(a);
+    assert.ok(['memory-limit', 'timeout'].includes(event.data.error?.code ?? ''), JSON.stringify(event.data.error));
+    assert.deepEqual(event.data.logs.map((l) => l.message), ['before the bomb']);
+  });
+
   it('keeps serving while a runaway run is going: a list answers before the run ends', async () => {
     const loop = await action('export function main() { for (;;) {} }');
     let ended = false;
@@ -95,9 +107,41 @@ describe('security: runaway and hostile code in main', function () {
     const list = await box.request('GET', '/api/application/app-a/actions', { key });
     assert.equal(list.status, 200);
     assert.equal(ended, false, 'the list should have answered while the run was still going');
-    // A second run, of good code, goes to another worker and ends normally meanwhile.
+    // A second run, of good code, goes to another runner process and ends normally meanwhile.
     const good = await run(await action("export const main = () => 'fine';"));
     assert.equal(good.data.result, 'fine');
     assert.equal((await running).data.error?.code, 'timeout');
+  });
+});
+
+describe('security: no runaway run outlives its sandbox', function () {
+  this.timeout(120_000);
+  let cli: ChildProcess | undefined;
+  after(() => cli?.kill('SIGKILL'));
+
+  it('a run spinning when the sandbox process is killed stops at its time limit by itself, and its process exits', async function () {
+    if (!canSeeProcesses) this.skip();
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'src/sandbox/cli.ts'), '--json', '--port', '0', '--ensure-app', 'orphan:Orphan'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+    cli = child;
+    const ready = await new Promise<{ url: string; applications: { key: string }[] }>((resolve, reject) => {
+      let out = '';
+      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+        out += chunk;
+        if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!) as { url: string; applications: { key: string }[] });
+      });
+      child.once('exit', (code) => reject(new Error(`the sandbox exited with ${code} before it was ready`)));
+    });
+    const request = requester(ready.url);
+    const key = ready.applications[0]!.key;
+    const a = (await request('POST', '/api/application/orphan/actions', { key, json: metadata({ parameters: [] }) })).json as ActionResource;
+    await request('PUT', `/api/actions/${a.id}/implementation`, { key, body: 'export function main() { for (;;) {} }', type: 'application/typescript' });
+    const running = request('POST', a.eventsUrls.Test.replace(/events$/, 'runs'), { key, json: { inputs: [] } }).catch(() => undefined);
+    // Half a second of CPU: the run is in its loop.
+    const spinning = await eventually(() => nodeChildren(child.pid).find((p) => p.cpuTicks > 50), 'a runner spinning');
+    const runners = nodeChildren(child.pid).map((p) => p.pid);
+    child.kill('SIGKILL');
+    await running;
+    // The sandbox's limit is 5 s: the spinning runner interrupts itself then, sees its input closed and exits; the others at once.
+    await eventually(() => (runners.some(isAlive) ? undefined : true), `the runners ${runners.join(', ')} (${spinning.pid} spinning) to exit`, 20_000);
   });
 });
