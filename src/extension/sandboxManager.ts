@@ -84,9 +84,8 @@ export class SandboxManager extends Disposable {
     if (demo) args.push('--demo');
     for (const app of applications) args.push('--ensure-app', `${app.id}:${app.label}`);
     this.log.info(`Starting the local sandbox (data in ${dataDir.fsPath})`);
-    // In desktop VS Code process.execPath is Electron; this makes it behave as plain Node.
     const child = spawn(process.execPath, args, {
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      env: sandboxEnvironment(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
@@ -142,6 +141,23 @@ export class SandboxManager extends Disposable {
     this.current = state;
     this.stateChanged.fire(state);
   }
+}
+
+/**
+ * Variables the sandbox process gets from the window's environment, by name in any case: where the OS
+ * keeps temporary files (its database template is cached there) and what Windows needs to run a
+ * process. Nothing else: the window's environment holds tokens, proxies and the user's own variables,
+ * and NODE_OPTIONS could change how the sandbox runs. (scripts/sandbox.mjs passes the same.)
+ */
+const SANDBOX_ENVIRONMENT = ['TMPDIR', 'TMP', 'TEMP', 'SystemRoot'];
+
+function sandboxEnvironment(): NodeJS.ProcessEnv {
+  // In desktop VS Code process.execPath is Electron; this makes it behave as plain Node.
+  const env: NodeJS.ProcessEnv = { ELECTRON_RUN_AS_NODE: '1' };
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && SANDBOX_ENVIRONMENT.some((allowed) => allowed.toLowerCase() === name.toLowerCase())) env[name] = value;
+  }
+  return env;
 }
 
 function readReadyLine(child: ChildProcess): Promise<ReadyLine> {
