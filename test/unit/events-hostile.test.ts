@@ -4,7 +4,7 @@
  * answers back off like any other.
  */
 import assert from 'node:assert/strict';
-import { closeAllPools, createClient, EVENT_LIMITS, type EventsPage, type NormalizedEvent } from '../../src/core/client';
+import { closeAllPools, createClient, EVENT_LIMITS, type EventsPage, NO_CAPABILITIES, type NormalizedEvent } from '../../src/core/client';
 import { type EventsApi, EventsPoller, formatEvent, type PollerOptions, type PollerStatus } from '../../src/core/events';
 import { eventually } from '../support/eventually';
 import { deepEvent, EVENTS_OF, goodEvent, type HostileServer, type Listener, oversizedEvent, startForeignListener, startHostileServer } from '../support/hostileServer';
@@ -127,7 +127,7 @@ describe('events poller: failures that are not the server’s answers', () => {
     const calls: number[] = [];
     return {
       calls,
-      capabilities: () => Promise.resolve({ getAction: false, getImplementation: false, run: false, eventsPaging: undefined, eventsLongPoll: undefined }),
+      capabilities: () => Promise.resolve(NO_CAPABILITIES),
       listEvents: (): Promise<EventsPage> => {
         calls.push(Date.now());
         return Promise.reject(new RangeError('Maximum call stack size exceeded'));

@@ -5,10 +5,26 @@ export interface Capabilities {
   readonly run: boolean;
   readonly eventsPaging: { readonly limitParam: string; readonly cursorParam: string; readonly maxLimit: number } | undefined;
   readonly eventsLongPoll: { readonly waitParam: string; readonly maxWaitSeconds: number } | undefined;
+  /**
+   * Which writes the server checks against `If-Match` (412 when the version changed). Where it is
+   * false the server cannot tell whether someone else changed the action: `ifMatch` is sent all the
+   * same, but such a server ignores it and the write is unconditional.
+   */
+  readonly conditionalWrites: { readonly metadata: boolean; readonly implementation: boolean };
+  /** GET …/versions lists the kept versions of an action's code and metadata, and each can be read back. */
+  readonly versions: boolean;
 }
 
 /** What a server without a capability document offers: the spec's six operations and nothing more. */
-export const NO_CAPABILITIES: Capabilities = Object.freeze({ getAction: false, getImplementation: false, run: false, eventsPaging: undefined, eventsLongPoll: undefined });
+export const NO_CAPABILITIES: Capabilities = Object.freeze({
+  getAction: false,
+  getImplementation: false,
+  run: false,
+  eventsPaging: undefined,
+  eventsLongPoll: undefined,
+  conditionalWrites: Object.freeze({ metadata: false, implementation: false }),
+  versions: false,
+});
 
 export function readCapabilities(body: unknown): Capabilities {
   const ext = record(record(body).extensions);
@@ -23,11 +39,30 @@ export function readCapabilities(body: unknown): Capabilities {
         ? { limitParam: paging.limitParam, cursorParam: paging.cursorParam, maxLimit: positive(paging.maxLimit) ?? 100 }
         : undefined,
     eventsLongPoll: typeof poll.waitParam === 'string' ? { waitParam: poll.waitParam, maxWaitSeconds: positive(poll.maxWaitSeconds) ?? 20 } : undefined,
+    conditionalWrites: readConditionalWrites(ext.conditionalWrites),
+    versions: ext.versions === true || (isRecord(ext.versions) && ext.versions.enabled !== false),
   };
 }
 
+/**
+ * `true`, or `{ header, resources }`. A header other than If-Match is one this client does not send,
+ * so it offers nothing; without a `resources` list, both are taken as checked.
+ */
+function readConditionalWrites(raw: unknown): Capabilities['conditionalWrites'] {
+  if (raw === true) return { metadata: true, implementation: true };
+  if (!isRecord(raw) || raw.enabled === false) return NO_CAPABILITIES.conditionalWrites;
+  if (raw.header !== undefined && (typeof raw.header !== 'string' || raw.header.toLowerCase() !== 'if-match')) return NO_CAPABILITIES.conditionalWrites;
+  if (!Array.isArray(raw.resources)) return { metadata: true, implementation: true };
+  const resources = raw.resources.filter((r): r is string => typeof r === 'string').map((r) => r.toLowerCase());
+  return { metadata: resources.includes('metadata'), implementation: resources.includes('implementation') || resources.includes('code') };
+}
+
 function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isRecord(value) ? value : {};
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function positive(value: unknown): number | undefined {

@@ -1,10 +1,14 @@
+import { codeHash, metadataHash } from '../deploy/base';
 import { type ActionMetadata, type Environment, MEDIA_TYPES, paths, runsUrlFromEventsUrl } from '../schema';
 import { type Capabilities, NO_CAPABILITIES, readCapabilities } from './capabilities';
 import { ApiError, type Operation } from './errors';
-import { Http, type HttpResponse } from './http';
+import { strongEtag } from './etags';
+import { Http, type HttpRequest, type HttpResponse } from './http';
 import { normalizeEvent, type NormalizedEvent } from './normalizeEvent';
 import { type ListedAction, parseJson, protocol, readId, readList, readListEntry, readResource, record, type RemoteAction, tryJson } from './readers';
 import { apiUrl, idFromLocation, nextLink, normalizeBase, onBaseOrigin, resolveServerUrl } from './urls';
+import { VersionConflictError, type VersionedResource } from './versionConflict';
+import { readVersionList, readVersionMetadata, type VersionContent, type VersionEntry, type VersionKind, versionNumber } from './versions';
 
 export interface ClientOptions {
   readonly baseUrl: string;
@@ -21,6 +25,42 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
 }
 
+export interface WriteOptions extends CallOptions {
+  /**
+   * The version the write is based on: an `etag` this server returned for the same part of the same
+   * action. A server that offers conditional writes (`capabilities().conditionalWrites`) then writes
+   * only if that is still its version, and otherwise the write fails with a VersionConflictError; one
+   * that does not ignores it and writes anyway.
+   */
+  readonly ifMatch?: string;
+}
+
+/** What a write of code or metadata left on the server. */
+export interface WriteResult {
+  /** The version the server now holds, when it tags versions: the base of the next conditional write. */
+  readonly etag: string | undefined;
+  /**
+   * The server refused the conditional write (412) but holds exactly what was sent, so nothing was
+   * lost: an earlier try went through and its answer did not arrive, or someone wrote the same.
+   */
+  readonly alreadyHeld: boolean;
+}
+
+/** An action's resource with the version of its metadata. */
+export interface VersionedAction {
+  readonly action: RemoteAction;
+  /** The metadata's version tag, when the server sends one (for `updateAction(…, { ifMatch })`). */
+  readonly etag: string | undefined;
+}
+
+/** An action's code with its version. */
+export interface VersionedImplementation {
+  /** Undefined when the action has no code yet. */
+  readonly code: string | undefined;
+  /** The code's version tag, when the server sends one (for `putImplementation(…, { ifMatch })`). */
+  readonly etag: string | undefined;
+}
+
 export interface CreatedAction {
   readonly id: string;
   /** The Location header as sent, when there was one. */
@@ -29,6 +69,8 @@ export interface CreatedAction {
   readonly resource: RemoteAction | undefined;
   /** True when an ambiguous failure was resolved by finding the action in the list. */
   readonly recovered: boolean;
+  /** The metadata's first version tag, when the server sent one (not after a recovery). */
+  readonly etag: string | undefined;
 }
 
 export interface EventsQuery extends CallOptions {
@@ -100,7 +142,7 @@ export function createClient(options: ClientOptions) {
     const idFromHeader = location ? idFromLocation(location) : undefined;
     const id = idFromHeader ?? readId(body) ?? readId(record(body).action ?? record(body).data);
     if (!id) throw new CreatedWithoutId();
-    return { id, location, resource: readResource(body, base, id), recovered: false };
+    return { id, location, resource: readResource(body, base, id), recovered: false, etag: strongEtag(response.headers.etag) };
   }
 
   /** A create's Location is only read for its id, but one elsewhere is refused all the same; one that does not parse names no origin. */
@@ -150,19 +192,74 @@ export function createClient(options: ClientOptions) {
     }
   }
 
-  async function updateAction(actionId: string, metadata: ActionMetadata, o: CallOptions = {}): Promise<void> {
-    await http.send({ operation: 'updateAction', method: 'PUT', url: url(paths.action(actionId)), headers: sendsJson, body: JSON.stringify(metadata), signal: o.signal });
+  /** Replaces the metadata; with `ifMatch`, only if it is still that version (see *Conditional writes*). */
+  async function updateAction(actionId: string, metadata: ActionMetadata, o: WriteOptions = {}): Promise<WriteResult> {
+    const request: HttpRequest = { operation: 'updateAction', method: 'PUT', url: url(paths.action(actionId)), headers: sendsJson, body: JSON.stringify(metadata), signal: o.signal };
+    return write(request, o.ifMatch, { resource: 'metadata', actionId, hash: () => metadataHash(metadata) });
   }
 
-  async function putImplementation(actionId: string, source: string, o: CallOptions = {}): Promise<void> {
-    await http.send({
+  /** Adds or replaces the code; with `ifMatch`, only if it is still that version. */
+  async function putImplementation(actionId: string, source: string, o: WriteOptions = {}): Promise<WriteResult> {
+    const request: HttpRequest = {
       operation: 'putImplementation',
       method: 'PUT',
       url: url(paths.implementation(actionId)),
       headers: { 'content-type': MEDIA_TYPES.typescript, accept: MEDIA_TYPES.json },
       body: source,
       signal: o.signal,
-    });
+    };
+    return write(request, o.ifMatch, { resource: 'implementation', actionId, hash: () => codeHash(source) });
+  }
+
+  /**
+   * A PUT, conditional when `ifMatch` is given. Retrying one after an ambiguous failure is safe (the
+   * condition stops it from replacing anything written meanwhile), but if the first try went through,
+   * the retry is refused against that very write. So a 412 is only believed after reading what the
+   * server holds: exactly what was sent means the write is done (`alreadyHeld`); anything else is a
+   * VersionConflictError. The write itself is never sent again after a 412.
+   */
+  async function write(request: HttpRequest, ifMatch: string | undefined, sent: { resource: VersionedResource; actionId: string; hash: () => string }): Promise<WriteResult> {
+    if (!ifMatch?.trim()) {
+      const response = await http.send(request);
+      return { etag: strongEtag(response.headers.etag), alreadyHeld: false };
+    }
+    let retried = false;
+    try {
+      const response = await http.send({ ...request, headers: { ...request.headers, 'if-match': ifMatch.trim() }, onRetry: () => (retried = true) });
+      return { etag: strongEtag(response.headers.etag), alreadyHeld: false };
+    } catch (error) {
+      if (!(error instanceof VersionConflictError)) throw error;
+      const current = await currentVersion(sent.resource, sent.actionId, request.signal);
+      if (current?.hash !== undefined && current.hash === hashOrUndefined(sent.hash)) return { etag: current.etag ?? error.currentEtag, alreadyHeld: true };
+      throw new VersionConflictError({
+        kind: 'conflict',
+        operation: error.operation,
+        ...(error.status === undefined ? {} : { status: error.status }),
+        ...(error.code === undefined ? {} : { code: error.code }),
+        ...(error.serverMessage === undefined ? {} : { serverMessage: error.serverMessage }),
+        fields: error.fields,
+        currentEtag: current?.etag ?? error.currentEtag,
+        baseEtag: ifMatch.trim(),
+        mayBeOwnWrite: retried && current === undefined,
+      });
+    }
+  }
+
+  /** What the server holds now, hashed as `base.ts` does; undefined when it cannot be read or compared. */
+  async function currentVersion(resource: VersionedResource, actionId: string, signal: AbortSignal | undefined): Promise<{ etag: string | undefined; hash: string | undefined } | undefined> {
+    const o = signal ? { signal } : {};
+    try {
+      if (resource === 'implementation') {
+        const { code, etag } = await getImplementationVersioned(actionId, o);
+        return { etag, hash: code === undefined ? undefined : codeHash(code) };
+      }
+      const { action, etag } = await getActionVersioned(actionId, o);
+      return { etag, hash: metadataHash(action) };
+    } catch (error) {
+      if (error instanceof ApiError && error.kind === 'cancelled') throw error;
+      // Unreadable (no GET on this server, a failure, metadata too deep to hash): the 412 stands.
+      return undefined;
+    }
   }
 
   async function deleteAction(actionId: string, o: CallOptions = {}): Promise<void> {
@@ -245,14 +342,24 @@ export function createClient(options: ClientOptions) {
 
   /** Extension: the whole action, metadata included (the list has no parameters or result). */
   async function getAction(actionId: string, o: CallOptions = {}): Promise<RemoteAction> {
+    return (await getActionVersioned(actionId, o)).action;
+  }
+
+  /** Extension: the whole action and the version of its metadata, when the server tags versions. */
+  async function getActionVersioned(actionId: string, o: CallOptions = {}): Promise<VersionedAction> {
     const response = await http.send({ operation: 'getAction', method: 'GET', url: url(paths.action(actionId)), signal: o.signal });
     const resource = readResource(parseJson('getAction', response.text), base, actionId);
     if (!resource) throw protocol('getAction', 'the action is not a JSON object');
-    return resource;
+    return { action: resource, etag: strongEtag(response.headers.etag) };
   }
 
   /** Extension: the code, or undefined when the action has none yet. */
   async function getImplementation(actionId: string, o: CallOptions = {}): Promise<string | undefined> {
+    return (await getImplementationVersioned(actionId, o)).code;
+  }
+
+  /** Extension: the code (undefined when there is none yet) and its version, when the server tags versions. */
+  async function getImplementationVersioned(actionId: string, o: CallOptions = {}): Promise<VersionedImplementation> {
     let response: HttpResponse;
     try {
       response = await http.send({
@@ -264,16 +371,33 @@ export function createClient(options: ClientOptions) {
       });
     } catch (error) {
       // A 404 for the action itself is an error; one for its code just means there is none yet.
-      if (error instanceof ApiError && error.kind === 'not-found' && error.code !== 'not-found') return undefined;
+      if (error instanceof ApiError && error.kind === 'not-found' && error.code !== 'not-found') return { code: undefined, etag: undefined };
       throw error;
     }
-    if (response.status === 204) return undefined;
-    if (/json/i.test(response.headers['content-type'] ?? '')) {
-      const body = record(tryJson(response.text));
-      const source = body.source ?? body.code ?? body.implementation;
-      if (typeof source === 'string') return source;
-    }
-    return response.text;
+    if (response.status === 204) return { code: undefined, etag: undefined };
+    return { code: codeOf(response), etag: strongEtag(response.headers.etag) };
+  }
+
+  /** Extension: the kept versions of the action's code and metadata, in the server's order (newest first). */
+  async function listVersions(actionId: string, o: CallOptions = {}): Promise<VersionEntry[]> {
+    const response = await http.send({ operation: 'listVersions', method: 'GET', url: url(`${paths.action(actionId)}/versions`), signal: o.signal });
+    return readVersionList(response.text);
+  }
+
+  /** Extension: one kept version's content, as written. */
+  async function getVersion(actionId: string, kind: VersionKind, version: number, o: CallOptions = {}): Promise<VersionContent> {
+    const n = versionNumber(version);
+    if (n === undefined) throw new RangeError(`a version is a whole number from 1, not ${String(version)}`);
+    if (kind !== 'implementation' && kind !== 'metadata') throw new RangeError(`a version is of the implementation or the metadata, not ${String(kind)}`);
+    const response = await http.send({
+      operation: 'getVersion',
+      method: 'GET',
+      url: url(`${paths.action(actionId)}/versions/${kind}/${n}`),
+      headers: { accept: kind === 'implementation' ? `${MEDIA_TYPES.typescript}, text/plain;q=0.9, ${MEDIA_TYPES.json};q=0.5` : MEDIA_TYPES.json },
+      signal: o.signal,
+    });
+    const etag = strongEtag(response.headers.etag);
+    return kind === 'implementation' ? { kind, version: n, etag, code: codeOf(response) } : { kind, version: n, etag, metadata: readVersionMetadata(response.text) };
   }
 
   /**
@@ -320,7 +444,11 @@ export function createClient(options: ClientOptions) {
     listEvents,
     capabilities,
     getAction,
+    getActionVersioned,
     getImplementation,
+    getImplementationVersioned,
+    listVersions,
+    getVersion,
     runAction,
   };
 }
@@ -340,7 +468,26 @@ function isAmbiguous(error: unknown): boolean {
 }
 
 function recovered(id: string): CreatedAction {
-  return { id, location: undefined, resource: undefined, recovered: true };
+  return { id, location: undefined, resource: undefined, recovered: true, etag: undefined };
+}
+
+/** A content hash, or undefined for content too deep to hash (then nothing compares equal to it). */
+function hashOrUndefined(hash: () => string): string | undefined {
+  try {
+    return hash();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Code as text, or from `source`/`code`/`implementation` of a JSON body. */
+function codeOf(response: HttpResponse): string {
+  if (/json/i.test(response.headers['content-type'] ?? '')) {
+    const body = record(tryJson(response.text));
+    const source = body.source ?? body.code ?? body.implementation;
+    if (typeof source === 'string') return source;
+  }
+  return response.text;
 }
 
 function asError(error: unknown): Error {

@@ -22,7 +22,9 @@ export type Operation =
   | 'capabilities'
   | 'getAction'
   | 'getImplementation'
-  | 'runAction';
+  | 'runAction'
+  | 'listVersions'
+  | 'getVersion';
 
 const LABELS: Record<Operation, string> = {
   listActions: 'Listing the actions',
@@ -35,6 +37,8 @@ const LABELS: Record<Operation, string> = {
   getAction: 'Reading the action',
   getImplementation: 'Reading the implementation',
   runAction: 'Running the action',
+  listVersions: 'Listing the versions',
+  getVersion: 'Reading the version',
 };
 
 const HINTS: Partial<Record<ErrorKind, string>> = {
@@ -140,7 +144,8 @@ export function kindOfStatus(status: number): ErrorKind {
   if (status === 401) return 'auth';
   if (status === 403) return 'forbidden';
   if (status === 404 || status === 410) return 'not-found';
-  if (status === 409) return 'conflict';
+  // 412: a conditional write found the version it was based on replaced (docs/client.md).
+  if (status === 409 || status === 412) return 'conflict';
   if (status === 413) return 'too-large';
   if (status === 429) return 'rate-limited';
   if (status === 408) return 'timeout';

@@ -1,7 +1,9 @@
 import { ApiError, kindOfStatus, type ErrorKind, type FieldProblem, type Operation } from './errors';
+import { strongEtag } from './etags';
 import { poolFor } from './pools';
 import { redactKey } from './redact';
 import { onBaseOrigin } from './urls';
+import { VersionConflictError } from './versionConflict';
 
 export interface HttpOptions {
   /** Requests go to this URL's origin and no other. */
@@ -26,6 +28,8 @@ export interface HttpRequest {
   readonly timeoutMs?: number;
   /** Error statuses that mean success when they answer a retry (404 for DELETE). */
   readonly successAfterRetry?: readonly number[];
+  /** Called before each retry: an answer to a retry may then be about the earlier try (a conditional write). */
+  readonly onRetry?: () => void;
 }
 
 export interface HttpResponse {
@@ -57,6 +61,7 @@ export class Http {
         }
         if (!(error instanceof ApiError) || !error.retryable || attempt >= retries) throw error;
         await sleep(backoff(attempt, error.retryAfterMs), request);
+        request.onRetry?.();
       }
     }
   }
@@ -151,7 +156,7 @@ export function statusError(operation: Operation, status: number, headers: Recor
   }
   if (serverMessage === undefined && status >= 300 && status < 400 && headers.location) serverMessage = `redirected to ${headers.location}`;
   const retryAfterMs = parseRetryAfter(headers['retry-after']);
-  return new ApiError({
+  const init = {
     kind: kindOfStatus(status),
     operation,
     status,
@@ -159,7 +164,9 @@ export function statusError(operation: Operation, status: number, headers: Recor
     ...(serverMessage === undefined ? {} : { serverMessage: redactKey(serverMessage, key) }),
     fields: fields.map((f) => ({ path: redactKey(f.path, key), message: redactKey(f.message, key) })),
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-  });
+  };
+  // A refused conditional write names the version that holds now, for the next write to be based on.
+  return status === 412 ? new VersionConflictError({ ...init, currentEtag: strongEtag(headers.etag) }) : new ApiError(init);
 }
 
 function readFields(raw: unknown): FieldProblem[] {

@@ -1,6 +1,9 @@
 export * from './capabilities';
 export * from './client';
 export * from './errors';
+export * from './versionConflict';
+export { CLIENT_MAX, VERSION_KINDS, type VersionContent, type VersionEntry, type VersionKind } from './versions';
+export { strongEtag } from './etags';
 export * from './normalizeEvent';
 export { EVENT_LIMITS } from './eventBounds';
 export type { ListedAction, RemoteAction } from './readers';

@@ -8,8 +8,8 @@ export type PushOutcome =
   | { readonly kind: 'failed'; readonly error: unknown; readonly durationMs: number };
 
 export interface PushQueueOptions {
-  /** Sends one content for one id; resolves only when the server accepted it. */
-  send(id: string, content: string, signal: AbortSignal): Promise<void>;
+  /** Sends one content for one id; resolves only when the server accepted it (with whatever the sender returns, unused here). */
+  send(id: string, content: string, signal: AbortSignal): Promise<unknown>;
   hash?(content: string): string;
   now?(): number;
 }

@@ -243,7 +243,7 @@ export class Deployer extends Disposable {
     return locateActionFile(this.s.project, uri);
   }
 
-  private async call(id: string, operation: (client: CustomActionsClient) => Promise<void>): Promise<void> {
+  private async call(id: string, operation: (client: CustomActionsClient) => Promise<unknown>): Promise<void> {
     const target = this.targets.get(id);
     if (!target) throw new Error(`No application is known for the action ${id}.`);
     await this.s.connections.call(target.app, operation);
