@@ -243,8 +243,10 @@ export function keepForSecretsCheck(profile, workspace, label) {
   const into = path.join(root, 'test-results', 'leftovers', label);
   rmSync(into, { recursive: true, force: true });
   const skip = new Set(['CachedData', 'CachedProfilesData', 'CachedExtensionVSIXs', 'extensions', 'node_modules']);
+  // The profile's extensions folder holds what installVsix unpacked from a .vsix, nothing a run wrote.
+  const installed = extensionsDirOf(profile);
   // Sockets (code-server's IPC) cannot be copied, and hold nothing.
-  const filter = (source) => !skip.has(path.basename(source)) && !statSync(source, { throwIfNoEntry: false })?.isSocket();
+  const filter = (source) => !skip.has(path.basename(source)) && source !== installed && !statSync(source, { throwIfNoEntry: false })?.isSocket();
   if (existsSync(profile)) cpSync(profile, path.join(into, 'profile'), { recursive: true, filter });
   if (existsSync(workspace)) cpSync(workspace, path.join(into, 'workspace'), { recursive: true, filter });
 }
