@@ -99,7 +99,7 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
   });
 
   describe('with the local sandbox', () => {
-    it('untrusted: the sandbox does not start, neither by its command nor on first need', async () => {
+    it('untrusted: the sandbox does not start, by its command, on first need, or when the view shows its applications', async () => {
       const { services } = await api();
       const state = await services.project.reload();
       assert.ok(state.kind === 'ok' && state.isSandbox, 'the fixture workspace uses the local sandbox');
@@ -112,6 +112,9 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
         const shown = await commandsShown(async () => {
           await vscode.commands.executeCommand('customActions.startSandbox');
           await assert.rejects(services.connections.baseUrl(), /needs a trusted workspace/);
+          // The view showing the sandbox's applications would start it ahead of need, if it showed them.
+          assert.deepEqual(await services.tree.getChildren(), []);
+          assert.equal(services.tree.state, 'untrusted');
         });
         assert.equal(starts, 0, 'the sandbox, which runs main.ts, was not started');
         assert.ok(shown.some((m) => /Starting the local sandbox needs a trusted workspace/.test(m.message)), JSON.stringify(shown));
