@@ -125,7 +125,7 @@ for (const defaults of [WEB, DESKTOP]) {
       assert.match(said, /ran in Test: success in \d+ ms\. Result: ""/, `the run's notification: ${said}`);
     });
 
-    it('4 Typing in main.ts: a half-written line saved by auto-save shows no notification', async () => {
+    it(`4 Typing in main.ts: a half-written line${defaults.autoSave ? ', saved by auto-save,' : ''} shows no notification`, async () => {
       await clearNotifications(page);
       await page.locator('.tabs-container .tab', { hasText: 'main.ts' }).click();
       await editor().locator('.view-line', { hasText: "return '';" }).click();
