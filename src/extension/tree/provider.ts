@@ -18,6 +18,9 @@ export interface RecentEventsSource {
   recent(app: Application, action: RemoteAction, eventsUrl: string, node?: EnvironmentNode): Promise<NormalizedEvent[]>;
 }
 
+/** How long refreshes of everything are gathered into one. */
+const REFRESH_BURST_MS = 10;
+
 export type ViewState = 'loading' | 'noProject' | 'invalidProject' | 'untrusted' | 'noApplications' | 'noKey' | 'unreachable' | 'ready';
 
 /**
@@ -33,6 +36,7 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
   private appNodes = new Map<string, ApplicationNode>();
   private viewState: ViewState = 'loading';
   private unreachable: string | undefined;
+  private refreshAll: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly project: ProjectModel,
@@ -44,6 +48,7 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
     private readonly trust: WorkspaceTrust,
   ) {
     super();
+    this.register({ dispose: () => clearTimeout(this.refreshAll) });
     // Trust granted: what waited for it (the server's lists, the sandbox) loads now.
     this.register(trust.onDidChange(() => this.refresh()));
     this.register(project.onDidChange(() => this.refresh()));
@@ -64,11 +69,24 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
     if (!node) {
       this.unreachable = undefined;
       this.catalog.forget();
-      this.changed.fire(undefined);
+      this.refreshAllSoon();
       return;
     }
     if (node.kind === 'application') this.catalog.forget(node.app);
     this.changed.fire(node);
+  }
+
+  /**
+   * Reasons to refresh everything come in bursts (Start Local Sandbox stores a key per application, each
+   * store a change, then refreshes itself): they become one change event. VS Code takes the first change
+   * at once and merges later ones into a second refresh 200 ms on, which a reveal or an expand waits for.
+   */
+  private refreshAllSoon(): void {
+    if (this.refreshAll) return;
+    this.refreshAll = setTimeout(() => {
+      this.refreshAll = undefined;
+      this.changed.fire(undefined);
+    }, REFRESH_BURST_MS);
   }
 
   refreshApplication(applicationId: string, refetch = false): void {
