@@ -51,6 +51,8 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     connections.onDidReach((r) => statusBar.setReachability(r.ok ? 'reachable' : 'unreachable', r.error)),
     tree.onDidChangeViewState((state) => void vscode.commands.executeCommand('setContext', 'customActions.viewState', state)),
     keys.onDidChange(() => tree.refresh()),
+    // The applications of a local-sandbox workspace are on screen: the sandbox starts while the user reads.
+    tree.onDidShowSandboxApplications((shown) => sandbox.warmUp(shown.applications, shown.demo)),
     { dispose: () => void closeAllPools() },
   );
   const services: Services = { context, log, config: getConfig, keys, project, sandbox, connections, catalog, links, tree, treeView, eventDocuments, statusBar, events, trust };

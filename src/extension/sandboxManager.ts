@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { LOCAL_SANDBOX } from '../core/schema';
 import { type KeyStore } from './keyStore';
@@ -16,6 +17,14 @@ interface ReadyLine {
 
 export type SandboxState = { kind: 'stopped' } | { kind: 'starting' } | { kind: 'running'; url: string } | { kind: 'failed'; message: string };
 
+/** How long the last start took, for the log and the benchmarks. */
+export interface SandboxStartTiming {
+  /** From spawn() to the child's ready line: listening, with the applications and their keys in place. */
+  readonly readyMs: number;
+  /** From the start of ensure() to running, with the keys stored. */
+  readonly totalMs: number;
+}
+
 /**
  * Runs the built-in sandbox in a child process for workspaces whose base URL is `local-sandbox`.
  * It is started on first need, never at activation, and stopped with the extension. Each start mints
@@ -27,6 +36,9 @@ export class SandboxManager extends Disposable {
   private ensured = new Set<string>();
   private demo = false;
   private current: SandboxState = { kind: 'stopped' };
+  private timing: SandboxStartTiming | undefined;
+  /** Set by stop(): a sandbox the user stopped is started again only when something needs it, never ahead. */
+  private stoppedOnPurpose = false;
   private readonly stateChanged = this.register(new vscode.EventEmitter<SandboxState>());
   readonly onDidChangeState = this.stateChanged.event;
 
@@ -48,12 +60,27 @@ export class SandboxManager extends Disposable {
     return this.current.kind === 'running' ? this.current.url : undefined;
   }
 
+  get lastStart(): SandboxStartTiming | undefined {
+    return this.timing;
+  }
+
+  /**
+   * Starts the sandbox ahead of need: the view shows the applications of a local-sandbox workspace, so
+   * an expand is coming, and the start (a second or more) is better spent while the user reads. Not
+   * after the user stopped it, and a failure is left for the real need to report.
+   */
+  warmUp(applications: readonly SandboxApplication[], demo: boolean): void {
+    if (this.stoppedOnPurpose || this.current.kind !== 'stopped') return;
+    this.ensure(applications, demo).catch((error: unknown) => this.log.info(`The local sandbox did not start ahead of need: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
   /**
    * Starts the sandbox (or restarts it when new applications are needed) and returns its URL. Calls
    * run one at a time: two processes must never open the same data directory, or one loses the
    * other's writes.
    */
   ensure(applications: readonly SandboxApplication[], demo: boolean): Promise<string> {
+    this.stoppedOnPurpose = false;
     return this.serialized(async () => {
       const missing = applications.some((a) => !this.ensured.has(a.id)) || (demo && !this.demo);
       if (this.current.kind === 'running' && this.child && !missing) return this.current.url;
@@ -63,6 +90,7 @@ export class SandboxManager extends Disposable {
   }
 
   stop(): Promise<void> {
+    this.stoppedOnPurpose = true;
     return this.serialized(async () => {
       await this.killAndWait();
       this.setState({ kind: 'stopped' });
@@ -76,9 +104,13 @@ export class SandboxManager extends Disposable {
   }
 
   private async start(applications: readonly SandboxApplication[], demo: boolean): Promise<string> {
+    const begun = performance.now();
     this.setState({ kind: 'starting' });
     const dataDir = vscode.Uri.joinPath(this.storageUri, 'sandbox');
-    await vscode.workspace.fs.createDirectory(dataDir);
+    // The child runs beside the extension host, so its folder is made there: through workspace.fs it
+    // would cross to the workbench and back first.
+    if (dataDir.scheme === 'file') await mkdir(dataDir.fsPath, { recursive: true });
+    else await vscode.workspace.fs.createDirectory(dataDir);
     const script = vscode.Uri.joinPath(this.extensionUri, 'dist', 'sandbox.js').fsPath;
     const args = [script, '--port', '0', '--json', '--data', dataDir.fsPath];
     if (demo) args.push('--demo');
@@ -90,9 +122,12 @@ export class SandboxManager extends Disposable {
     });
     this.child = child;
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => this.log.info(`[sandbox] ${chunk.trimEnd()}`));
+    const spawned = performance.now();
     try {
       const ready = await readReadyLine(child);
-      for (const app of ready.applications) await this.keys.set(LOCAL_SANDBOX, app.id, app.key);
+      const readyMs = performance.now() - spawned;
+      // Each store is a round trip to the workbench: all at once, not one after the other.
+      await Promise.all(ready.applications.map((app) => this.keys.set(LOCAL_SANDBOX, app.id, app.key)));
       this.ensured = new Set(applications.map((a) => a.id));
       this.demo = demo;
       child.once('exit', (code, signal) => {
@@ -102,7 +137,8 @@ export class SandboxManager extends Disposable {
         this.log.warn(`The local sandbox stopped (${signal ?? `exit code ${code}`})`);
         this.setState({ kind: 'stopped' });
       });
-      this.log.info(`The local sandbox listens on ${ready.url}`);
+      this.timing = { readyMs, totalMs: performance.now() - begun };
+      this.log.info(`The local sandbox listens on ${ready.url} (ready ${Math.round(readyMs)} ms after it was spawned, running after ${Math.round(this.timing.totalMs)} ms)`);
       this.setState({ kind: 'running', url: ready.url });
       return ready.url;
     } catch (error) {

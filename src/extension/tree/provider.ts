@@ -33,6 +33,9 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
   readonly onDidChangeTreeData = this.changed.event;
   private readonly stateChanged = this.register(new vscode.EventEmitter<ViewState>());
   readonly onDidChangeViewState = this.stateChanged.event;
+  private readonly sandboxShown = this.register(new vscode.EventEmitter<{ applications: readonly Application[]; demo: boolean }>());
+  /** The view shows the applications of a local-sandbox workspace: an expand is coming, and it needs the sandbox. */
+  readonly onDidShowSandboxApplications = this.sandboxShown.event;
   private appNodes = new Map<string, ApplicationNode>();
   private viewState: ViewState = 'loading';
   private unreachable: string | undefined;
@@ -147,6 +150,7 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
         return [app.id, same ? known : ({ kind: 'application', app } satisfies ApplicationNode)];
       }),
     );
+    if (state.isSandbox) this.sandboxShown.fire({ applications: state.applications, demo: state.demo });
     return this.setState('ready', [...this.appNodes.values()]);
   }
 

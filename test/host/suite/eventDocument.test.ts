@@ -38,6 +38,8 @@ describe('Event documents: readable tab name and times (sandbox)', function () {
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const { services } = await api();
+    // The run watched the Test events: that watch ends with the suite, before its action goes.
+    await services.events.unwatchAll(true);
     const app = (await appNode()).app;
     const id = actionId;
     if (id) await services.connections.call(app, (c) => c.deleteAction(id));
