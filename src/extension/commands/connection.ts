@@ -4,6 +4,7 @@ import { addApplication, PROJECT_FILE, removeApplication } from '../../core/work
 import { serverText } from '../../core/text';
 import { enterKey, NoProjectError } from '../connections';
 import { ANY_APPLICATION } from '../keyStore';
+import { mayReplaceFile } from '../replaceFile';
 import { type Services } from '../services';
 import { isNode, pickApplication } from './pick';
 
@@ -58,6 +59,7 @@ export async function startSandbox(s: Services): Promise<void> {
       void vscode.window.showWarningMessage('Open a folder first: the local sandbox serves the applications of a workspace.');
       return;
     }
+    if (!(await mayReplaceFile(target, NEW_SANDBOX_PROJECT, 'Start Local Sandbox'))) return;
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(NEW_SANDBOX_PROJECT));
     state = await s.project.reload();
   }
@@ -111,6 +113,7 @@ export async function initProject(s: Services): Promise<void> {
     if (!baseUrl) return;
     text = `# The server and the applications of this workspace. Keys are kept in VS Code's secret storage, never here.\nbaseUrl: ${baseUrl.trim()}\napplications: []\n`;
   }
+  if (!(await mayReplaceFile(target, text, 'Create Project File'))) return;
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
   await s.project.reload();
   await vscode.window.showTextDocument(target);

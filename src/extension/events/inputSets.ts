@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { checkInputs, inputSetFileName } from '../../core/events';
 import { type Parameter } from '../../core/schema';
 import { ACTION_FILE, INPUTS_FOLDER } from '../../core/workspace';
+import { mayReplaceFile } from '../replaceFile';
 
 /** A named set of inputs, saved as inputs/<name>.json next to the action's action.yaml. */
 export interface InputSet {
@@ -63,7 +64,9 @@ export async function saveInputSet(actionFolder: vscode.Uri, inputs: Record<stri
   const file = name === undefined ? undefined : inputSetFileName(name);
   if (!file) return undefined;
   const uri = vscode.Uri.joinPath(inputsFolder(actionFolder), file);
-  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(JSON.stringify(inputs, null, 2) + '\n'));
+  const text = JSON.stringify(inputs, null, 2) + '\n';
+  if (!(await mayReplaceFile(uri, text, 'Save Inputs as Set'))) return undefined;
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
   return uri;
 }
 
