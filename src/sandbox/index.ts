@@ -49,8 +49,16 @@ export const MAX_APPLICATION_ID_LENGTH = 200;
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const limits: SandboxLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
-  const store = new Store(await openDatabase(options.dataDir), { log });
+  // The runner's spare process starts while the database opens: the first run need not wait for it.
   const runner = new ProcessPool(limits);
+  let database;
+  try {
+    database = await openDatabase(options.dataDir);
+  } catch (error) {
+    await runner.close();
+    throw error;
+  }
+  const store = new Store(database, { log });
   const changes = new Changes();
   const server = createSandboxServer({ store, runner, limits, changes, log });
   const closeAll = async () => {
