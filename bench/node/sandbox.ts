@@ -1,6 +1,7 @@
 /**
  * The local sandbox, measured in plain Node over loopback: listing 5,000 actions, what a warm run
- * costs beyond `main`'s own time, and the first run of a freshly started sandbox.
+ * costs beyond `main`'s own time, the first run of a freshly started sandbox, and the first run of
+ * another application (runner processes are bound to one application; its first run takes the spare).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -76,6 +77,14 @@ async function main(): Promise<void> {
     }
     emit({ bench: BENCH, metric: 'warm_run_overhead_ms_median', value: median(overheads), target: 20, unit: 'ms' });
     emit({ bench: BENCH, metric: 'warm_run_ms_median', value: median(totals), unit: 'ms' });
+
+    // Another application's first run: no process of the first may serve it; the spare does.
+    const other = await sandbox.createApplication('bench-other', 'Other');
+    const otherCreated = expect(await call(base, other.key, 'POST', '/api/application/bench-other/actions', metadata('other')), 201, 'create other');
+    const otherAction = JSON.parse(otherCreated.body) as { id: string; eventsUrls: Record<string, string> };
+    expect(await call(base, other.key, 'PUT', `/api/actions/${otherAction.id}/implementation`, 'export function main(n: number): number {\n  return n + 1;\n}\n', 'application/typescript'), 204, 'put other code');
+    const otherRun = expect(await call(base, other.key, 'POST', `${otherAction.eventsUrls.Test!.replace(/\/events$/, '')}/runs`, { inputs: [1] }), 200, 'other run');
+    emit({ bench: BENCH, metric: 'other_application_first_run_ms', value: otherRun.ms, unit: 'ms', note: 'served by the spare runner process' });
 
   } finally {
     await sandbox.close();
