@@ -26,7 +26,6 @@ export class WorkspaceTrust extends Disposable {
   constructor(private readonly testMode: boolean) {
     super();
     this.register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.set(true)));
-    void vscode.commands.executeCommand('setContext', 'customActions.trusted', this.trusted);
   }
 
   get isTrusted(): boolean {
@@ -54,7 +53,6 @@ export class WorkspaceTrust extends Disposable {
   private set(trusted: boolean): void {
     if (trusted === this.trusted) return;
     this.trusted = trusted;
-    void vscode.commands.executeCommand('setContext', 'customActions.trusted', trusted);
     this.changed.fire(trusted);
   }
 }
