@@ -5,8 +5,9 @@ import { parseActionYaml, type ParsedAction } from '../../core/workspace';
 import { localActionFromText } from '../localActions';
 import { type Services } from '../services';
 import { loadAnalysis } from './analysisLoader';
-import { type CodeDiagnostics, DIAGNOSTIC_SOURCE, toRange } from './diagnostics';
+import { type CodeDiagnostics, toRange } from './diagnostics';
 import { type ActionFile, actionYamlOf, isCodeFile, locateActionFile, openDocument, readActionYaml } from './locate';
+import { typescriptErrorsOf } from './typescriptErrors';
 
 /** What is known of a text about to be pushed as the code of an action, before anything is sent. */
 export type CodeCheck =
@@ -19,7 +20,7 @@ export type CodeCheck =
       readonly key: string;
       /**
        * The errors of the text, computed on first ask: where it disagrees with action.yaml as the
-       * editor has it, what the parser refuses in it, and TypeScript's errors for the file.
+       * editor has it, what the parser refuses in it, and TypeScript's errors of it.
        */
       problems(): Promise<readonly vscode.Diagnostic[]>;
     };
@@ -75,12 +76,11 @@ export class CodeChecks {
   }
 
   private async problems(file: ActionFile, text: string, mismatches: Promise<readonly Mismatch[]>): Promise<vscode.Diagnostic[]> {
-    const ours = (await mismatches).map((m) => new vscode.Diagnostic(toRange(m.range), m.message));
-    const typescript = vscode.languages
-      .getDiagnostics(file.uri)
-      .filter((d) => d.severity === vscode.DiagnosticSeverity.Error && d.source !== DIAGNOSTIC_SOURCE);
-    // TypeScript's diagnostics come after each change, so they may be those of an older text (an
-    // auto-save follows typing closely): what the parser says of this very text is checked here too.
+    const [found, published] = await Promise.all([mismatches, typescriptErrorsOf(file.uri, text)]);
+    const ours = found.map((m) => new vscode.Diagnostic(toRange(m.range), m.message));
+    // TypeScript's errors of this very text, never those it published for the text before it; none
+    // when the editor has moved past it, and then the parser and the comparison decide.
+    const typescript = published ?? [];
     const reported = new Set(typescript.map(at));
     const syntax = loadAnalysis(this.s.context.extensionUri)
       .syntaxErrors(text)

@@ -119,7 +119,9 @@ export class Deployer extends Disposable {
       const problems = await check.problems();
       if (!turn.current()) return { kind: 'superseded' };
       if (problems.length > 0) {
-        this.refused.remember(uri, text);
+        // Only a quiet refusal is looked at again: a later push of the same text must not follow a
+        // notification that said it was not pushed. A save by hand is saved again by hand.
+        if (options.quiet) this.refused.remember(uri, text);
         return this.refuseWithErrors(file, check.key, problems, options);
       }
     }

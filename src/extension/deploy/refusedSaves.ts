@@ -7,10 +7,11 @@ import { PerFileDebounce } from './perFileDebounce';
 const SETTLE_MS = 250;
 
 /**
- * Saves refused for errors, looked at again when the diagnostics of their file change. TypeScript
- * reports each change a moment after it, so a save that follows typing closely (an auto-save) can be
- * refused on the errors of the text before it; and with nothing left to save, nothing else would push
- * it. Only text that is still what the file holds is pushed: an edit since waits for its own save.
+ * Auto-saves refused for errors, looked at again when the diagnostics of their file change: errors
+ * that came from another file (action.yaml, the generated types) can go away with no edit of this
+ * one, and with nothing left to save, nothing else would push it. Only quiet refusals come here; one
+ * told in a notification is never followed by a push of the same text. Only text that is still what
+ * the file holds is pushed: an edit since waits for its own save.
  */
 export class RefusedSaves extends Disposable {
   private readonly refused = new Map<string, string>();

@@ -473,4 +473,75 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
     }
   });
+
+  describe("with the desktop's default (no auto-save): saves by hand right after typing", () => {
+    const files = () => vscode.workspace.getConfiguration('files');
+    before(() => files().update('autoSave', 'off', vscode.ConfigurationTarget.Global));
+    after(() => files().update('autoSave', undefined, vscode.ConfigurationTarget.Global));
+
+    /** TypeScript's errors of a line of main.ts (not ours): what the editor underlines. */
+    const typescriptErrorsOn = (uri: vscode.Uri, line: number) =>
+      vscode.languages.getDiagnostics(uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error && d.source !== 'Custom Actions' && d.range.start.line === line);
+
+    for (const [kind, half, whole] of [
+      ['syntax', 'n +', 'n + 1'],
+      ['semantic', 'Math.ab', 'Math.abs(n)'],
+    ] as const) {
+      it(`a save by hand right after finishing a line pushes it, never refused on TypeScript's ${kind} error of the half line`, async () => {
+        const key = `deploy-stale-${kind}`;
+        const id = await action(key, codeReturning('n'));
+        const uri = mainUri(key);
+        const e = await editor(uri);
+        const spy = new NotificationSpy();
+        try {
+          // Half a line, and a pause: TypeScript underlines it.
+          await setText(e, codeReturning(half));
+          await eventually(() => typescriptErrorsOn(uri, 1)[0], `TypeScript's error of \`return ${half};\``);
+          // The line finished and saved at once, before TypeScript looked at the finished text.
+          const finished = codeReturning(whole);
+          await setText(e, finished);
+          const staleAtSave = typescriptErrorsOn(uri, 1).length > 0;
+          assert.ok(await e.document.save());
+          assert.ok(staleAtSave, 'the save came while the errors of the half line were still reported');
+          await eventually(async () => ((await onServer(id)) === finished ? true : undefined), 'the finished line on the server').catch((error: unknown) => {
+            throw new Error(`${String(error)} (the status bar says "${deploy.status.text}"; notifications: ${JSON.stringify(spy.shown.map((n) => n.message))})`);
+          });
+          await eventually(() => (new RegExp(`Pushed code of ${key}`).test(deploy.status.text) ? true : undefined), `the status bar says pushed: ${deploy.status.text}`);
+          await eventually(() => (typescriptErrorsOn(uri, 1).length === 0 ? true : undefined), 'TypeScript done with the finished line');
+          assert.deepEqual(
+            spy.shown.map((n) => n.message),
+            [],
+            'no notification: nothing said "not pushed" of code that was pushed',
+          );
+          assert.deepEqual(deploy.deployer.offers.filter((o) => o.includes(key)), []);
+        } finally {
+          spy.dispose();
+        }
+      });
+    }
+
+    it("a save by hand of code with TypeScript's errors is refused, at the line where the saved text has them", async () => {
+      const key = 'deploy-ts-error';
+      const id = await action(key, codeReturning('n'));
+      const uri = mainUri(key);
+      const e = await editor(uri);
+      const spy = new NotificationSpy();
+      try {
+        await setText(e, codeReturning('Math.ab'));
+        await eventually(() => typescriptErrorsOn(uri, 1)[0], 'TypeScript underlining `Math.ab`');
+        // A line added above and saved at once: the error TypeScript published is on line 2, the saved text has it on line 3.
+        const saved = `// moved down\n${codeReturning('Math.ab')}`;
+        await setText(e, saved);
+        const publishedOnLine2 = typescriptErrorsOn(uri, 1).length > 0;
+        assert.ok(await e.document.save());
+        assert.ok(publishedOnLine2, 'the save came before TypeScript looked at the moved line');
+        const refused = await eventually(() => spy.matching(new RegExp(`main.ts of ${key} has 1 error`))[0], 'the refusal');
+        assert.match(refused.message, /line 3: Property 'ab' does not exist on type 'Math'/);
+        assert.equal(await onServer(id), codeReturning('n'), 'nothing pushed');
+      } finally {
+        spy.dispose();
+        await vscode.commands.executeCommand('notifications.clearAll');
+      }
+    });
+  });
 });
