@@ -65,6 +65,15 @@ describe('event documents', () => {
     assert.deepEqual(withoutComments(text), raw);
   });
 
+  it('writes direction and invisible marks of server text as JSON escapes, so the editor shows them and the value is unchanged', () => {
+    const raw = sandboxEvent({ error: { message: 'ok\u202etxt.exe\u200b' } });
+    const text = eventDocumentText(normalizeEvent(raw), context);
+    assert.ok(!/[\u202e\u200b]/.test(text), 'no mark left as it is');
+    assert.match(text, /"message": "ok\\u202etxt\.exe\\u200b"/);
+    assert.deepEqual(withoutComments(text), raw);
+    assert.equal(eventTitle(normalizeEvent(raw), { actionKey: 'a\u202eb\nc', environment: 'Test' }, START), 'a\\u202Eb c · Test · 12:03:05 failed');
+  });
+
   it('keeps server text that holds line separators inside its comment', () => {
     const text = eventDocumentText(normalizeEvent(sandboxEvent({ error: { message: 'one\u2028two' } })), context);
     assert.ok(text.split('\n').every((l) => !/[\u2028\u2029]/.test(l)));
