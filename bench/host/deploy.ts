@@ -28,7 +28,7 @@ async function action(b: Bench, key: string): Promise<{ id: string; editor: vsco
   await write(uri, code('n'));
   const { id } = await b.services.connections.call(b.app, (c) => c.createAction(APP, metadata));
   await b.services.connections.call(b.app, (c) => c.putImplementation(id, code('n')));
-  b.services.catalog.forget();
+  b.services.model.refresh();
   // A file written a moment ago may still be announced as changed on disk; a save racing that reads as a conflict.
   await sleep(800);
   const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });

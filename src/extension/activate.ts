@@ -1,16 +1,15 @@
 import * as vscode from 'vscode';
 import { closeAllPools } from '../core/client';
-import { ActionCatalog } from './catalog';
 import { registerCommands } from './commands';
-import { registerDeploy } from './deploy';
+import { DeployFeature } from './deploy';
 import { affectsConfig, readConfig, type Config } from './config';
 import { Connections } from './connections';
 import { EventDocuments } from './eventDocuments';
 import { EVENT_COMMANDS, EventWatchers, registerEvents } from './events';
 import { registerMetadataEditor } from './form';
 import { KeyStore } from './keyStore';
-import { ActionLinks } from './links';
 import { createLog } from './log';
+import { createActionsModel } from './model';
 import { ProjectModel } from './project';
 import { SandboxManager } from './sandboxManager';
 import { type Services } from './services';
@@ -40,25 +39,45 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   const project = own(context, new ProjectModel());
   const sandbox = own(context, new SandboxManager(context.extensionUri, context.globalStorageUri, keys, log));
   const connections = own(context, new Connections(project, keys, sandbox, getConfig, trust));
-  const catalog = own(context, new ActionCatalog(connections));
-  const links = new ActionLinks(context.workspaceState);
-  const events = own(context, new EventWatchers(connections, getConfig));
-  const tree = own(context, new ActionsTreeProvider(project, connections, catalog, links, events, keys, trust));
+  const model = createActionsModel(context, project, connections, trust);
+  const events = own(context, new EventWatchers(connections, getConfig, (app, eventsUrl) => model.eventsChanged(app, eventsUrl)));
+  const tree = own(context, new ActionsTreeProvider(project, model, events, keys, trust));
   const treeView = own(context, vscode.window.createTreeView(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }));
   const eventDocuments = own(context, new EventDocuments());
   const statusBar = own(context, new TargetStatusBar(project, sandbox));
   context.subscriptions.push(
     connections.onDidReach((r) => statusBar.setReachability(r.ok ? 'reachable' : 'unreachable', r.error)),
     tree.onDidChangeViewState((state) => void vscode.commands.executeCommand('setContext', 'customActions.viewState', state)),
-    keys.onDidChange(() => tree.refresh()),
+    keys.onDidChange(() => model.refresh()),
     // The applications of a local-sandbox workspace are on screen: the sandbox starts while the user reads.
     tree.onDidShowSandboxApplications((shown) => sandbox.warmUp(shown.applications, shown.demo)),
     { dispose: () => void closeAllPools() },
   );
-  const services: Services = { context, log, config: getConfig, keys, project, sandbox, connections, catalog, links, tree, treeView, eventDocuments, statusBar, events, trust };
+  const built: { deploy?: DeployFeature } = {};
+  const services: Services = {
+    context,
+    log,
+    config: getConfig,
+    keys,
+    project,
+    sandbox,
+    connections,
+    model,
+    tree,
+    treeView,
+    eventDocuments,
+    statusBar,
+    events,
+    trust,
+    // Deploy is built with the services it is one of; nothing reads it before activate returns.
+    get deploy() {
+      if (!built.deploy) throw new Error('Deploy is not ready yet.');
+      return built.deploy;
+    },
+  };
+  built.deploy = own(context, new DeployFeature(services));
   context.subscriptions.push(...registerCommands(services, EVENT_COMMANDS), ...registerEvents(services));
   context.subscriptions.push(registerMetadataEditor(services));
-  context.subscriptions.push(registerDeploy(services));
   // Shows the status bar item for a workspace that has a project file; reading one small file is cheap.
   void project.get();
   return services;

@@ -11,3 +11,13 @@ export async function readText(uri: vscode.Uri): Promise<string> {
   if (uri.scheme === 'file') return readFile(uri.fsPath, 'utf8');
   return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
 }
+
+/** Whether anything (file or folder) is at `uri`. */
+export async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,11 +1,11 @@
 import type * as vscode from 'vscode';
-import { type ActionCatalog } from './catalog';
 import { type Config } from './config';
 import { type Connections } from './connections';
+import { type DeployFeature } from './deploy';
 import { type EventDocuments } from './eventDocuments';
 import { type EventWatchers } from './events/watchers';
 import { type KeyStore } from './keyStore';
-import { type ActionLinks } from './links';
+import { type ActionsModel } from './model';
 import { type ProjectModel } from './project';
 import { type SandboxManager } from './sandboxManager';
 import { type TargetStatusBar } from './statusBar';
@@ -22,8 +22,9 @@ export interface Services {
   readonly project: ProjectModel;
   readonly sandbox: SandboxManager;
   readonly connections: Connections;
-  readonly catalog: ActionCatalog;
-  readonly links: ActionLinks;
+  /** Every application's actions: the one place an action is looked up, told of every change. */
+  readonly model: ActionsModel;
+  /** A view of the model; nothing reads data from it. */
   readonly tree: ActionsTreeProvider;
   readonly treeView: vscode.TreeView<TreeNode>;
   readonly eventDocuments: EventDocuments;
@@ -32,4 +33,6 @@ export interface Services {
   readonly statusBar: TargetStatusBar;
   /** Whether the workspace is trusted; nothing contacts a server, runs or deploys until it is. */
   readonly trust: WorkspaceTrust;
+  /** Save to deploy and Push Implementation. */
+  readonly deploy: DeployFeature;
 }

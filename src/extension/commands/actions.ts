@@ -4,18 +4,15 @@ import { generateTypes } from '../../core/typegen';
 import { ACTION_FILE, GENERATED_FILE, MAIN_FILE, newActionTemplate, serializeActionYaml } from '../../core/workspace';
 import { serverText } from '../../core/text';
 import { abortOn } from '../cancellation';
-import { errorMessage } from '../connections';
-import { type PushResult } from '../deploy/deployer';
+import { createOnServer } from '../deploy/create';
+import { exists } from '../files';
 import { readLocalAction } from '../localActions';
-import { type Application } from '../project';
 import { offerPull } from '../pull';
 import { type Services } from '../services';
 import { isNode, pickAction, pickApplication } from './pick';
 import { removeActionFolder } from './removeFolder';
 
 const LAST_EMAIL = 'customActions.lastDeveloperEmail';
-/** The deploy feature's Push Implementation; called by id, since the deploy feature calls createOnServer. */
-const PUSH_IMPLEMENTATION = 'customActions.pushImplementation';
 
 /** What New Action asks for; given as the command's second argument (a keybinding, another extension), it asks nothing. */
 export interface NewActionArgs {
@@ -67,45 +64,6 @@ export async function newAction(s: Services, node?: unknown, args?: unknown): Pr
   await createOnServer(s, app, folder, metadata);
 }
 
-/**
- * POSTs an action folder's metadata, then pushes its main.ts: the server holds no code for a new
- * action, and a run of it fails until it does. The server's id is remembered as a link, never as configuration.
- */
-export async function createOnServer(s: Services, app: Application, folder: vscode.Uri, metadata: ActionMetadata): Promise<string | undefined> {
-  let id: string;
-  try {
-    const created = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Creating ${metadata.key} on the server…`, cancellable: true },
-      (_progress, token) => s.connections.call(app, (client) => client.createAction(app.id, metadata, { signal: abortOn(token) })),
-    );
-    id = created.id;
-  } catch (error) {
-    s.tree.refreshApplication(app.id);
-    // The folder is kept either way; the offer to retry does not hold up the command.
-    void vscode.window
-      .showErrorMessage(`${metadata.key} is saved in the workspace but was not created on the server: ${errorMessage(error)}`, 'Retry')
-      .then((retry) => retry && createOnServer(s, app, folder, metadata));
-    return undefined;
-  }
-  s.links.link(folder, id);
-  s.catalog.forget(app);
-  s.tree.refreshApplication(app.id);
-  const pushed = await pushMain(folder);
-  void vscode.window.showInformationMessage(`Created ${metadata.key} in ${app.label}${pushed ? ' with the code of its main.ts' : ''}.`);
-  return id;
-}
-
-/**
- * Pushes main.ts through save to deploy (its checks, its one request per action), which tells the
- * user itself when the code was not pushed. Whether the server now holds it.
- */
-async function pushMain(folder: vscode.Uri): Promise<boolean> {
-  const main = vscode.Uri.joinPath(folder, MAIN_FILE);
-  if (!(await exists(main))) return false;
-  const result = await vscode.commands.executeCommand<PushResult | undefined>(PUSH_IMPLEMENTATION, main);
-  return result?.kind === 'accepted' || result?.kind === 'unchanged';
-}
-
 export async function createOnServerCommand(s: Services, node?: unknown): Promise<void> {
   const action = await pickAction(s, node, (a) => a.state === 'local');
   if (!action?.local) return;
@@ -116,7 +74,7 @@ export async function createOnServerCommand(s: Services, node?: unknown): Promis
     });
     return;
   }
-  await createOnServer(s, action.parent.app, action.local.folder, local.metadata);
+  await createOnServer(s, action.app, action.local.folder, local.metadata);
 }
 
 export async function openCode(s: Services, node?: unknown): Promise<void> {
@@ -140,7 +98,7 @@ const REMOVE_FOLDER_TOO = 'Delete and Remove Local Folder';
 export async function deleteAction(s: Services, node?: unknown, args?: unknown): Promise<void> {
   const action = await pickAction(s, node, (a) => a.remote !== undefined);
   if (!action?.remote) return;
-  const app = action.parent.app;
+  const app = action.app;
   const buttons = action.local ? ['Delete', REMOVE_FOLDER_TOO] : ['Delete'];
   const preset = args as { confirmed?: unknown; removeLocalFolder?: unknown } | undefined;
   const choice =
@@ -171,8 +129,7 @@ export async function deleteAction(s: Services, node?: unknown, args?: unknown):
     }
   } finally {
     // Whatever became of the server's action and the folder, the row shows it: gone, or only in the workspace.
-    s.catalog.forget(app);
-    s.tree.refreshApplication(app.id);
+    s.model.deleted(app);
   }
 }
 
@@ -201,7 +158,7 @@ export async function copyEventsUrl(s: Services, node?: unknown): Promise<void> 
 export async function openEvent(s: Services, node?: unknown): Promise<void> {
   if (!isNode(node) || node.kind !== 'event') return;
   const env = node.parent;
-  await s.eventDocuments.open([env.parent.parent.app.id, env.parent.key, env.environment, node.event.id], node.event.raw);
+  await s.eventDocuments.open([env.parent.app.id, env.parent.key, env.environment, node.event.id], node.event.raw);
 }
 
 /** Writes action.yaml and the generated types; main.ts is replaced only by code that came from the server. */
@@ -238,13 +195,4 @@ function starter(key: string, name: string, developerEmail: string): ActionMetad
 function humanize(key: string): string {
   const words = key.replace(/[-_]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
 }

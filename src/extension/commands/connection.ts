@@ -29,7 +29,7 @@ export async function signIn(s: Services, node?: unknown): Promise<void> {
   }
   if (await enterKey(s.connections, s.keys, app, allApplications)) {
     void vscode.window.showInformationMessage(`Signed in to ${allApplications ? 'every application' : app.label}.`);
-    s.tree.refresh();
+    s.model.refresh();
   }
 }
 
@@ -48,7 +48,7 @@ export async function signOut(s: Services, node?: unknown): Promise<void> {
   } else {
     void vscode.window.showInformationMessage(`Signed out of ${app.label}: its key was removed.`);
   }
-  s.tree.refresh();
+  s.model.refresh();
 }
 
 export async function startSandbox(s: Services): Promise<void> {
@@ -79,13 +79,13 @@ export async function startSandbox(s: Services): Promise<void> {
     { location: vscode.ProgressLocation.Notification, title: 'Starting the local sandbox…' },
     () => s.sandbox.ensure(apps, demo),
   );
-  s.tree.refresh();
+  s.model.refresh();
   void vscode.window.showInformationMessage(`The local sandbox is running at ${url}; its keys are stored for ${apps.length} application(s).`);
 }
 
 export async function stopSandbox(s: Services): Promise<void> {
   await s.sandbox.stop();
-  s.tree.refresh();
+  s.model.refresh();
 }
 
 export async function initProject(s: Services): Promise<void> {

@@ -16,7 +16,7 @@ type Handler = (s: Services, ...args: unknown[]) => unknown;
  */
 export const COMMANDS = {
   // Everything, whatever the argument: VS Code hands a view's title-bar actions the focused row.
-  'customActions.refresh': (s) => (void s.project.reload(), s.tree.refresh()),
+  'customActions.refresh': (s) => (void s.project.reload(), s.model.refresh()),
   // A row's own Refresh, from its context menu; Retry on an error row is refreshNode.
   'customActions.refreshItem': (s, node) => s.tree.refresh(isNode(node) ? node : undefined),
   'customActions.refreshNode': (s, node) => s.tree.refresh(isNode(node) ? node : undefined),
@@ -38,6 +38,7 @@ export const COMMANDS = {
   'customActions.openEvent': actions.openEvent,
   'customActions.openProjectFile': connection.openProjectFile,
   'customActions.showLog': (s) => s.log.show(),
+  'customActions.pushImplementation': (s, arg) => s.deploy.pushByHand(arg),
 } satisfies Record<string, Handler>;
 
 export function registerCommands(s: Services, extra: Record<string, Handler> = {}): vscode.Disposable[] {

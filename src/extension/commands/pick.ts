@@ -3,7 +3,8 @@ import { serverText } from '../../core/text';
 import { NoProjectError } from '../connections';
 import { type Application } from '../project';
 import { type Services } from '../services';
-import { type ActionNode, type TreeNode } from '../tree/nodes';
+import { type ActionEntry } from '../model';
+import { type TreeNode } from '../tree/nodes';
 
 /** The application a command acts on: the node it was invoked on, else the only one, else the user's pick. */
 export async function pickApplication(s: Services, node: unknown, placeHolder = 'Application'): Promise<Application | undefined> {
@@ -25,24 +26,15 @@ export async function pickApplication(s: Services, node: unknown, placeHolder = 
   return picked?.app;
 }
 
-/** The action a command acts on: the tree node, or the action folder of the active editor, or a pick. */
-export async function pickAction(s: Services, node: unknown, filter: (a: ActionNode) => boolean = () => true): Promise<ActionNode | undefined> {
+/** The action a command acts on: the tree node, or the action folder of the given file or the active editor, or a pick. */
+export async function pickAction(s: Services, node: unknown, filter: (a: ActionEntry) => boolean = () => true): Promise<ActionEntry | undefined> {
   if (isNode(node) && node.kind === 'action') return node;
   const editorUri = node instanceof vscode.Uri ? node : vscode.window.activeTextEditor?.document.uri;
-  const app = editorUri ? await applicationContaining(s, editorUri) : undefined;
-  if (app && editorUri) {
-    const relative = editorUri.path.slice(app.folderUri.path.length + 1).split('/');
-    const folder = relative.length > 1 ? relative[0] : undefined;
-    if (folder) {
-      const found = (await s.tree.getChildren({ kind: 'application', app })).find(
-        (c): c is ActionNode => c.kind === 'action' && c.local?.folder.path === vscode.Uri.joinPath(app.folderUri, folder).path,
-      );
-      if (found && filter(found)) return found;
-    }
-  }
+  const found = editorUri ? await s.model.actionAt(editorUri) : undefined;
+  if (found && filter(found)) return found;
   const chosenApp = await pickApplication(s, undefined);
   if (!chosenApp) return undefined;
-  const actions = (await s.tree.getChildren({ kind: 'application', app: chosenApp })).filter((c): c is ActionNode => c.kind === 'action' && filter(c));
+  const actions = (await s.model.actions(chosenApp)).filter(filter);
   if (actions.length === 0) {
     void vscode.window.showInformationMessage(`No action of ${chosenApp.label} fits this command.`);
     return undefined;
@@ -52,12 +44,6 @@ export async function pickAction(s: Services, node: unknown, filter: (a: ActionN
     { placeHolder: 'Action' },
   );
   return picked?.action;
-}
-
-export async function applicationContaining(s: Services, uri: vscode.Uri): Promise<Application | undefined> {
-  const state = await s.project.get();
-  if (state.kind !== 'ok') return undefined;
-  return state.applications.find((app) => uri.path.startsWith(app.folderUri.path + '/'));
 }
 
 function applicationOf(node: unknown): Application | undefined {

@@ -3,13 +3,13 @@ import { ApiError, type CustomActionsClient } from '../../core/client';
 import { PushQueue, type PushOutcome } from '../../core/deploy/pushQueue';
 import { type ActionMetadata } from '../../core/schema';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
-import { createOnServer } from '../commands/actions';
 import { errorMessage } from '../connections';
 import { Disposable } from '../lifecycle';
 import { localActionFromText } from '../localActions';
 import { type Application } from '../project';
 import { type Services } from '../services';
 import { CodeChecks } from './codeCheck';
+import { createOnServer } from './create';
 import { type CodeDiagnostics } from './diagnostics';
 import { type ActionFile, isMetadataFile, locateActionFile, readActionYaml, savedText } from './locate';
 import { Notices } from './notices';
@@ -190,23 +190,15 @@ export class Deployer extends Disposable {
       this.notices.end(`failed:${kind}:${id}`, `failed:${kind}:${folder}`, `${kind === 'code' ? 'errors' : 'invalid'}:${file.uri.toString()}`, `create:${folder}`);
     }
     if (outcome.kind === 'accepted') {
-      this.s.links.link(file.folder, id);
-      if (kind === 'metadata') {
-        this.s.catalog.forget(file.app);
-        this.s.tree.refreshApplication(file.app.id);
-      } else {
-        this.s.events.poke(id);
-      }
+      this.s.model.pushed(file.app, file.folder, id, kind);
+      if (kind === 'code') this.s.events.poke(id);
     }
     return outcome;
   }
 
   /** The action's id on the server, by key; by the folder's remembered id when the key was changed here. */
   private async resolveId(file: ActionFile, key: string): Promise<string | undefined> {
-    const found = await this.s.catalog.findByKey(file.app, key);
-    if (found) return found.id;
-    const linked = this.s.links.all().get(file.folder.toString());
-    return linked !== undefined && (this.s.catalog.cached(file.app) ?? []).some((a) => a.id === linked) ? linked : undefined;
+    return this.s.model.idFor(file.app, file.folder, key);
   }
 
   private offerCreate(file: ActionFile, key: string, options: PushOptions): void {

@@ -12,7 +12,6 @@ import { isCodeFile, isMetadataFile, locateActionFile, mainOf, openDocument, sav
 import { MetadataQuickFixes } from './quickFixes';
 import { DeployStatusItem } from './statusItem';
 
-export const PUSH_COMMAND = 'customActions.pushImplementation';
 
 /**
  * Save to deploy: a save the user made in an editor pushes the code or the metadata of its action;
@@ -41,7 +40,6 @@ export class DeployFeature extends Disposable {
     );
     this.register(vscode.workspace.onWillSaveTextDocument((e) => this.willSave(e.document, e.reason)));
     this.register(vscode.workspace.onDidSaveTextDocument((document) => this.saved(document)));
-    this.register(vscode.commands.registerCommand('customActions.pushImplementation', (arg: unknown) => this.pushByHand(arg)));
   }
 
   /** A save begins: its code is checked while the editor writes it, so the push can go as soon as it is written. */
@@ -88,8 +86,8 @@ export class DeployFeature extends Disposable {
     return undefined;
   }
 
-  /** The command: a file (editor title), an action (tree), or the active editor's action; saves it first. */
-  private async pushByHand(arg: unknown): Promise<PushResult | undefined> {
+  /** Push Implementation: a file (editor title), an action (tree), or the active editor's action; saves it first. */
+  async pushByHand(arg: unknown): Promise<PushResult | undefined> {
     try {
       const uri = await this.codeUriOf(arg);
       if (!uri) return undefined;
@@ -106,7 +104,7 @@ export class DeployFeature extends Disposable {
       if (text === undefined) throw new Error(`${uri.path} cannot be read.`);
       return await this.deployer.pushCode(uri, text, { manual: true });
     } catch (error) {
-      this.s.log.error(`${PUSH_COMMAND}: ${errorMessage(error)}`);
+      this.s.log.error(`Push Implementation: ${errorMessage(error)}`);
       void vscode.window.showErrorMessage(errorMessage(error));
       return undefined;
     }
@@ -124,8 +122,4 @@ export class DeployFeature extends Disposable {
     const action = await pickAction(this.s, undefined, (a) => a.local !== undefined);
     return action?.local ? mainOf(action.local.folder) : undefined;
   }
-}
-
-export function registerDeploy(services: Services): vscode.Disposable {
-  return new DeployFeature(services);
 }

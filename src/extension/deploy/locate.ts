@@ -1,25 +1,16 @@
 import * as vscode from 'vscode';
 import { ACTION_FILE, GENERATED_FILE, MAIN_FILE, parseActionYaml, type ParsedAction } from '../../core/workspace';
-import { type Application, type ProjectModel } from '../project';
+import { type ActionFile } from '../model';
+import { actionFileAt } from '../model/locate';
+import { type ProjectModel } from '../project';
 import { readText } from '../files';
 
-/** A file inside an action folder: `<application folder>/<action folder>/<name>`. */
-export interface ActionFile {
-  readonly app: Application;
-  readonly folder: vscode.Uri;
-  readonly uri: vscode.Uri;
-  readonly name: string;
-}
+export { type ActionFile } from '../model';
 
-/** Which application and action folder a file belongs to; undefined for anything else. */
+/** Which application and action folder a file belongs to (the model's rule); undefined for anything else. */
 export async function locateActionFile(project: ProjectModel, uri: vscode.Uri): Promise<ActionFile | undefined> {
   const state = await project.get();
-  if (state.kind !== 'ok') return undefined;
-  const folder = vscode.Uri.joinPath(uri, '..');
-  const appFolder = vscode.Uri.joinPath(folder, '..');
-  const app = state.applications.find((a) => sameUri(a.folderUri, appFolder));
-  if (!app) return undefined;
-  return { app, folder, uri, name: uri.path.slice(uri.path.lastIndexOf('/') + 1) };
+  return state.kind === 'ok' ? actionFileAt(state.applications, uri) : undefined;
 }
 
 /** Code that may hold main: TypeScript of an action folder, but not the types generated from action.yaml. */

@@ -5,9 +5,8 @@ import { InputSetCodeLens } from './inputSets';
 export { EVENT_COMMANDS } from './commands';
 export { EventWatchers, type Watch, type WatchTarget } from './watchers';
 
-/** What the events feature needs beyond its commands: the tree link and the CodeLens over input sets. */
+/** What the events feature needs beyond its commands: the CodeLens over input sets, and an end to watches with the sandbox. */
 export function registerEvents(s: Services): vscode.Disposable[] {
-  s.events.attachTree(s.tree);
   return [
     vscode.languages.registerCodeLensProvider({ pattern: '**/inputs/*.json' }, new InputSetCodeLens()),
     // Polling a stopped sandbox would start it again (connections start it on demand): its watches end with it.

@@ -6,7 +6,7 @@ import { serverText } from '../../core/text';
 import { pickAction } from '../commands/pick';
 import { readLocalAction } from '../localActions';
 import { type Services } from '../services';
-import { type ActionNode } from '../tree/nodes';
+import { type ActionEntry } from '../model';
 import { askInputs } from './inputForm';
 import { actionFolderOfInputSet, listInputSets, readInputSet, saveInputSet } from './inputSets';
 import { isEnvironment, pickEnvironment, pickTarget, targetsOf } from './targets';
@@ -61,8 +61,8 @@ export async function runInputSet(s: Services, uri?: unknown, environment?: unkn
   return execute(s, action, env, set.inputs as Record<string, unknown>, false);
 }
 
-async function offersRuns(s: Services, action: ActionNode): Promise<boolean> {
-  const app = action.parent.app;
+async function offersRuns(s: Services, action: ActionEntry): Promise<boolean> {
+  const app = action.app;
   const capabilities = await s.connections.call(app, (client) => client.capabilities());
   if (capabilities.run) return true;
   const choice = await vscode.window.showInformationMessage(
@@ -75,14 +75,14 @@ async function offersRuns(s: Services, action: ActionNode): Promise<boolean> {
 }
 
 /** The declared parameters: from the local action.yaml, else from the server where it can say. */
-async function parametersOf(s: Services, action: ActionNode): Promise<Parameter[] | undefined> {
+async function parametersOf(s: Services, action: ActionEntry): Promise<Parameter[] | undefined> {
   if (action.local) {
     const local = await readLocalAction(action.local.folder);
     if (local?.metadata) return local.metadata.parameters;
   }
   const remote = action.remote;
   if (!remote) return undefined;
-  const app = action.parent.app;
+  const app = action.app;
   const capabilities = await s.connections.call(app, (client) => client.capabilities());
   if (!capabilities.getAction) return undefined;
   const resource = await s.connections.call(app, (client) => client.getAction(remote.id));
@@ -90,7 +90,7 @@ async function parametersOf(s: Services, action: ActionNode): Promise<Parameter[
   return checked.ok ? checked.value.parameters : undefined;
 }
 
-async function chooseInputs(s: Services, action: ActionNode, env: Environment, parameters: Parameter[] | undefined): Promise<{ values: unknown; entered: boolean } | undefined> {
+async function chooseInputs(s: Services, action: ActionEntry, env: Environment, parameters: Parameter[] | undefined): Promise<{ values: unknown; entered: boolean } | undefined> {
   const title = `Run ${serverText(action.key, 120)} in ${env}`;
   const sets = action.local ? await listInputSets(action.local.folder, parameters) : [];
   if (sets.length > 0) {
@@ -141,21 +141,21 @@ async function askJson(title: string, previous: Record<string, unknown>): Promis
   return text === undefined ? undefined : (JSON.parse(text) as Record<string, unknown>);
 }
 
-async function execute(s: Services, action: ActionNode, env: Environment, inputs: Record<string, unknown> | unknown[], entered: boolean): Promise<NormalizedEvent | undefined> {
+async function execute(s: Services, action: ActionEntry, env: Environment, inputs: Record<string, unknown> | unknown[], entered: boolean): Promise<NormalizedEvent | undefined> {
   const [target] = targetsOf(action, env);
   if (!target) throw new Error(`The server lists no ${env} environment for ${action.key}.`);
   // The watch's first answer is its baseline: it must be in before the run, or the run's event would be taken as old.
   const watch = s.events.watch(target);
   await Promise.race([watch.poller.whenReady(), new Promise((resolve) => setTimeout(resolve, BASELINE_WAIT_MS))]);
   const event = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Running ${serverText(action.key, 120)} in ${env}…` }, () =>
-    s.connections.call(action.parent.app, (client) => client.runAction(target.eventsUrl, env, inputs)),
+    s.connections.call(action.app, (client) => client.runAction(target.eventsUrl, env, inputs)),
   );
   s.events.poke(target.actionId);
   void announce(s, action, env, event, entered ? (inputs as Record<string, unknown>) : undefined);
   return event;
 }
 
-async function announce(s: Services, action: ActionNode, env: Environment, event: NormalizedEvent, toSave: Record<string, unknown> | undefined): Promise<void> {
+async function announce(s: Services, action: ActionEntry, env: Environment, event: NormalizedEvent, toSave: Record<string, unknown> | undefined): Promise<void> {
   const took = event.duration === undefined ? '' : ` in ${formatDuration(event.duration)}`;
   const buttons = ['Show Events', ...(toSave && action.local ? ['Save Inputs as Set…'] : [])];
   const choice = event.ok

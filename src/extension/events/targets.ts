@@ -3,21 +3,21 @@ import { ENVIRONMENTS, type Environment } from '../../core/schema';
 import { serverText } from '../../core/text';
 import { isNode, pickAction } from '../commands/pick';
 import { type Services } from '../services';
-import { type ActionNode } from '../tree/nodes';
+import { type ActionEntry } from '../model';
 import { type WatchTarget } from './watchers';
 
 /** The environments of an action the server lists, as watch targets. */
-export function targetsOf(action: ActionNode, only?: Environment): WatchTarget[] {
+export function targetsOf(action: ActionEntry, only?: Environment): WatchTarget[] {
   const remote = action.remote;
   if (!remote) return [];
   return ENVIRONMENTS.filter((env) => !only || env === only).flatMap((environment) => {
     const eventsUrl = remote.eventsUrls[environment];
-    return eventsUrl ? [{ app: action.parent.app, actionId: remote.id, actionKey: remote.key, environment, eventsUrl }] : [];
+    return eventsUrl ? [{ app: action.app, actionId: remote.id, actionKey: remote.key, environment, eventsUrl }] : [];
   });
 }
 
 /** The action a command is about, and the environment when the node says (a Test/Live node, or an argument). */
-export async function pickTarget(s: Services, node: unknown, environment?: unknown): Promise<{ action: ActionNode; environment: Environment | undefined } | undefined> {
+export async function pickTarget(s: Services, node: unknown, environment?: unknown): Promise<{ action: ActionEntry; environment: Environment | undefined } | undefined> {
   const env = isEnvironment(environment) ? environment : undefined;
   if (isNode(node) && node.kind === 'environment') return { action: node.parent, environment: node.environment };
   if (isNode(node) && node.kind === 'event') return { action: node.parent.parent, environment: node.parent.environment };

@@ -3,12 +3,10 @@ import { ApiError, type NormalizedEvent } from '../../core/client';
 import { EventsPoller, fetchNewest, formatEvent, type EventsApi, type PollerStatus } from '../../core/events';
 import { type Environment } from '../../core/schema';
 import { serverText } from '../../core/text';
-import { type RemoteAction } from '../catalog';
 import { type Config } from '../config';
 import { type Connections, errorMessage, NoKeyError } from '../connections';
 import { Disposable } from '../lifecycle';
 import { type Application } from '../project';
-import { type EnvironmentNode } from '../tree/nodes';
 import { type RecentEventsSource } from '../tree/provider';
 import { EventsChannel } from './channel';
 
@@ -27,11 +25,6 @@ export interface Watch extends WatchTarget {
   readonly poller: EventsPoller;
 }
 
-/** What the watcher needs of the tree: refreshing one environment node. */
-export interface EnvironmentRefresher {
-  refresh(node: EnvironmentNode): void;
-}
-
 export const WATCHING_CONTEXT = 'customActions.watchingEvents';
 
 /**
@@ -41,17 +34,13 @@ export const WATCHING_CONTEXT = 'customActions.watchingEvents';
  */
 export class EventWatchers extends Disposable implements RecentEventsSource {
   private readonly watches = new Map<string, Watch>();
-  /** The node the tree last asked about per watch id, so new events refresh exactly that node. */
-  private readonly nodes = new Map<string, EnvironmentNode>();
   readonly channel = this.register(new EventsChannel());
-  private readonly changed = this.register(new vscode.EventEmitter<void>());
-  /** Fires when a watch starts or stops. */
-  readonly onDidChangeWatches = this.changed.event;
-  private refresher: EnvironmentRefresher | undefined;
 
+  /** `eventsArrived` is told of every environment with new events (the model, which the tree listens to). */
   constructor(
     private readonly connections: Connections,
     private readonly config: () => Config,
+    private readonly eventsArrived: (app: Application, eventsUrl: string) => void,
   ) {
     super();
     this.register({ dispose: () => void this.unwatchAll(true) });
@@ -64,21 +53,12 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
     );
   }
 
-  attachTree(refresher: EnvironmentRefresher): void {
-    this.refresher = refresher;
-  }
-
   list(): Watch[] {
     return [...this.watches.values()];
   }
 
   find(app: Application, eventsUrl: string): Watch | undefined {
     return this.watches.get(watchId(app, eventsUrl));
-  }
-
-  /** Requests sent by every watch since it started, for diagnostics. */
-  get requests(): number {
-    return this.list().reduce((sum, w) => sum + w.poller.requests, 0);
   }
 
   /** Starts watching (or returns the running watch); the channel shows what arrives from now on. */
@@ -90,7 +70,7 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
     const poller: EventsPoller = new EventsPoller({
       eventsUrl: target.eventsUrl,
       api: () => this.api(target.app),
-      onEvents: (events) => this.print(id, target, events),
+      onEvents: (events) => this.print(target, events),
       onStatus: (status) => this.status(id, poller, target, label, status),
       schedule: { quietMs: this.config().eventsQuietIntervalMs },
       keepRecent: Math.max(200, this.config().recentEvents),
@@ -99,7 +79,6 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
     this.watches.set(id, watch);
     this.channel.appendLines([`-- Watching ${label} (${target.app.label})`]);
     poller.start();
-    this.changed.fire();
     void vscode.commands.executeCommand('setContext', WATCHING_CONTEXT, true);
     return watch;
   }
@@ -142,9 +121,8 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
     for (const watch of this.watches.values()) if (watch.actionId === actionId) watch.poller.poke();
   }
 
-  async recent(app: Application, _action: RemoteAction, eventsUrl: string, node?: EnvironmentNode): Promise<NormalizedEvent[]> {
+  async recent(app: Application, eventsUrl: string): Promise<NormalizedEvent[]> {
     const id = watchId(app, eventsUrl);
-    if (node) this.nodes.set(id, node);
     const limit = this.config().recentEvents;
     const watch = this.watches.get(id);
     if (watch?.poller.ready) return watch.poller.recent(limit);
@@ -161,11 +139,10 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
     }
   }
 
-  private print(id: string, target: WatchTarget, events: readonly NormalizedEvent[]): void {
+  private print(target: WatchTarget, events: readonly NormalizedEvent[]): void {
     const lines = events.flatMap((event) => formatEvent(event, { environment: target.environment, actionKey: target.actionKey }));
     this.channel.appendLines(lines);
-    const node = this.nodes.get(id);
-    if (node) this.refresher?.refresh(node);
+    this.eventsArrived(target.app, target.eventsUrl);
   }
 
   private status(id: string, poller: EventsPoller, target: WatchTarget, label: string, status: PollerStatus): void {
@@ -204,7 +181,6 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
   }
 
   private afterStop(): void {
-    this.changed.fire();
     if (this.watches.size === 0 && !this.isDisposed) void vscode.commands.executeCommand('setContext', WATCHING_CONTEXT, false);
   }
 }

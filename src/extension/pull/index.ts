@@ -7,7 +7,7 @@ import { abortOn } from '../cancellation';
 import { pickAction } from '../commands/pick';
 import { readText } from '../files';
 import { type Services } from '../services';
-import { type ActionNode } from '../tree/nodes';
+import { type ActionEntry } from '../model';
 import { confirmReplace, type PlannedFile, readLocalFiles, unchangedSince } from './localFiles';
 import { serverVersions } from './serverVersions';
 import { pullTarget } from './target';
@@ -22,7 +22,7 @@ export async function pullAction(s: Services, node?: unknown): Promise<void> {
   const action = await pickAction(s, node, (a) => a.remote !== undefined && a.state !== 'invalid');
   if (!action?.remote) return;
   const remote = action.remote;
-  const app = action.parent.app;
+  const app = action.app;
   const target = pullTarget(action);
   if (!target.ok) {
     void vscode.window.showErrorMessage(`The action "${serverText(remote.key, 120)}" cannot be pulled: ${target.reason}. Nothing was written.`);
@@ -70,14 +70,12 @@ export async function pullAction(s: Services, node?: unknown): Promise<void> {
   for (const file of files) {
     if (local.onDisk.get(file.uri.toString()) !== file.text) await vscode.workspace.fs.writeFile(file.uri, new TextEncoder().encode(file.text));
   }
-  s.links.link(folder, remote.id);
-  s.catalog.forget(app);
-  s.tree.refreshApplication(app.id);
+  s.model.pulled(app, folder, remote.id);
   await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, MAIN_FILE));
 }
 
 /** For commands that need a local folder and were given an action that is only on the server. */
-export async function offerPull(s: Services, action: ActionNode | undefined): Promise<void> {
+export async function offerPull(s: Services, action: ActionEntry | undefined): Promise<void> {
   if (!action) return;
   if (action.state === 'invalid') {
     void vscode.window.showErrorMessage(`The server lists an action whose key cannot name a folder ("${serverText(action.key, 120)}"), so it cannot be pulled into the workspace.`);

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { actionFolderForServerKey, checkServerKey, directChildPath } from '../../core/workspace';
-import { type ActionNode } from '../tree/nodes';
+import { type ActionEntry } from '../model';
 
 export type PullTarget = { readonly ok: true; readonly folder: vscode.Uri } | { readonly ok: false; readonly reason: string };
 
@@ -9,8 +9,8 @@ export type PullTarget = { readonly ok: true; readonly folder: vscode.Uri } | { 
  * server key names. Either way a direct child of the application's folder, checked after
  * normalisation (src/core/workspace/actionFolder.ts); a server key that is not a valid key names nothing.
  */
-export function pullTarget(action: ActionNode): PullTarget {
-  const app = action.parent.app;
+export function pullTarget(action: ActionEntry): PullTarget {
+  const app = action.app;
   if (action.state === 'invalid') return { ok: false, reason: action.change ?? 'the key is not valid' };
   const key = checkServerKey(action.remote?.key);
   if (!key.ok) return key;

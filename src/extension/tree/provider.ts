@@ -1,21 +1,18 @@
 import * as vscode from 'vscode';
 import { ApiError, type NormalizedEvent } from '../../core/client';
 import { ENVIRONMENTS } from '../../core/schema';
-import { type ActionCatalog, type RemoteAction } from '../catalog';
-import { type Connections, errorMessage, NoKeyError, NoProjectError } from '../connections';
+import { errorMessage, NoKeyError, NoProjectError } from '../connections';
 import { Disposable } from '../lifecycle';
 import { type KeyStore, normalizeBaseUrl } from '../keyStore';
-import { type ActionLinks } from '../links';
-import { scanLocalActions } from '../localActions';
+import { type ActionsModel } from '../model';
 import { type ProjectModel, type Application } from '../project';
 import { type WorkspaceTrust } from '../trust';
 import { toTreeItem } from './items';
-import { type ActionNode, type ApplicationNode, type EnvironmentNode, mergeActions, type MessageNode, type TreeNode } from './nodes';
+import { actionNode, type ApplicationNode, type EnvironmentNode, type MessageNode, type TreeNode } from './nodes';
 
 /** Where the Test and Live nodes get their recent events; the events watcher provides it, so there is one fetcher. */
 export interface RecentEventsSource {
-  /** `node` is the tree's own element, so the source can refresh exactly it when new events arrive. */
-  recent(app: Application, action: RemoteAction, eventsUrl: string, node?: EnvironmentNode): Promise<NormalizedEvent[]>;
+  recent(app: Application, eventsUrl: string): Promise<NormalizedEvent[]>;
 }
 
 /** How long refreshes of everything are gathered into one. */
@@ -24,9 +21,9 @@ const REFRESH_BURST_MS = 10;
 export type ViewState = 'loading' | 'noProject' | 'invalidProject' | 'untrusted' | 'noApplications' | 'noKey' | 'unreachable' | 'ready';
 
 /**
- * applications → actions → Test/Live → recent events. Children load when a node is expanded, and a
- * refresh re-fires only the node that changed, so an application with thousands of actions costs one
- * list call per expand.
+ * applications → actions → Test/Live → recent events: a view of the ActionsModel. Children load when a
+ * node is expanded, and a change of the model re-fires only the application that changed, so an
+ * application with thousands of actions costs one list call per expand. Nothing reads data from here.
  */
 export class ActionsTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
   private readonly changed = this.register(new vscode.EventEmitter<TreeNode | undefined>());
@@ -37,45 +34,35 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
   /** The view shows the applications of a local-sandbox workspace: an expand is coming, and it needs the sandbox. */
   readonly onDidShowSandboxApplications = this.sandboxShown.event;
   private appNodes = new Map<string, ApplicationNode>();
+  /** The Test/Live nodes last handed out, by application and events URL, so new events refresh exactly them. */
+  private readonly envNodes = new Map<string, EnvironmentNode>();
   private viewState: ViewState = 'loading';
-  private unreachable: string | undefined;
   private refreshAll: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly project: ProjectModel,
-    private readonly connections: Connections,
-    private readonly catalog: ActionCatalog,
-    private readonly links: ActionLinks,
+    private readonly model: ActionsModel,
     private readonly events: RecentEventsSource,
     private readonly keys: KeyStore,
     private readonly trust: WorkspaceTrust,
   ) {
     super();
     this.register({ dispose: () => clearTimeout(this.refreshAll) });
-    // Trust granted: what waited for it (the server's lists, the sandbox) loads now.
-    this.register(trust.onDidChange(() => this.refresh()));
-    this.register(project.onDidChange(() => this.refresh()));
-    this.register(catalog.onDidChange((app) => this.refreshApplication(app.id)));
-    const actionFiles = this.register(vscode.workspace.createFileSystemWatcher('**/action.yaml'));
-    const onLocalChange = (uri: vscode.Uri) => this.refreshApplicationContaining(uri);
-    this.register(actionFiles.onDidCreate(onLocalChange));
-    this.register(actionFiles.onDidChange(onLocalChange));
-    this.register(actionFiles.onDidDelete(onLocalChange));
+    this.register(model.onDidChange(({ app }) => (app ? this.refreshApplication(app.id) : this.refreshAllSoon())));
+    this.register(model.onDidChangeEvents(({ app, eventsUrl }) => {
+      const node = this.envNodes.get(envKey(app, eventsUrl));
+      if (node) this.changed.fire(node);
+    }));
   }
 
   get state(): ViewState {
     return this.viewState;
   }
 
-  /** Everything, or one node and what is below it. */
+  /** Everything, or one node and what is below it: an application's list is read anew, a lower node only shown anew. */
   refresh(node?: TreeNode): void {
-    if (!node) {
-      this.unreachable = undefined;
-      this.catalog.forget();
-      this.refreshAllSoon();
-      return;
-    }
-    if (node.kind === 'application') this.catalog.forget(node.app);
+    if (!node) return this.model.refresh();
+    if (node.kind === 'application') return this.model.refresh(node.app);
     this.changed.fire(node);
   }
 
@@ -92,11 +79,9 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
     }, REFRESH_BURST_MS);
   }
 
-  refreshApplication(applicationId: string, refetch = false): void {
+  private refreshApplication(applicationId: string): void {
     const node = this.appNodes.get(applicationId);
-    if (!node) return;
-    if (refetch) this.catalog.forget(node.app);
-    this.changed.fire(node);
+    if (node) this.changed.fire(node);
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
@@ -115,7 +100,10 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
       case 'action':
         return ENVIRONMENTS.flatMap((environment) => {
           const eventsUrl = node.remote?.eventsUrls[environment];
-          return eventsUrl ? [{ kind: 'environment', parent: node, environment, eventsUrl } satisfies EnvironmentNode] : [];
+          if (!eventsUrl) return [];
+          const env = { kind: 'environment', parent: node, environment, eventsUrl } satisfies EnvironmentNode;
+          this.envNodes.set(envKey(node.app, eventsUrl), env);
+          return [env];
         });
       case 'environment':
         return this.recentEvents(node);
@@ -124,21 +112,16 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
     }
   }
 
-  /** Finds the node of an application's action by key, for reveal. */
-  async findAction(applicationId: string, key: string): Promise<ActionNode | undefined> {
-    const app = this.appNodes.get(applicationId) ?? (await this.roots(), this.appNodes.get(applicationId));
-    if (!app) return undefined;
-    const children = await this.actions(app);
-    return children.find((c): c is ActionNode => c.kind === 'action' && c.key === key);
-  }
-
   private async roots(): Promise<TreeNode[]> {
     const state = await this.project.get();
     if (state.kind === 'none') return this.setState('noProject', []);
     if (state.kind === 'invalid') return this.setState('invalidProject', []);
     if (!this.trust.isTrusted) return this.setState('untrusted', []);
     if (state.applications.length === 0) return this.setState('noApplications', []);
-    if (this.unreachable) return this.setState('unreachable', []);
+    if (this.model.unreachable !== undefined) {
+      void vscode.commands.executeCommand('setContext', 'customActions.unreachableReason', errorMessage(this.model.unreachable));
+      return this.setState('unreachable', []);
+    }
     if (!state.isSandbox && !(await this.anyKey(state.baseUrl, state.applications))) return this.setState('noKey', []);
     // The same object for the same application, however often the roots are read (and they are read
     // concurrently): VS Code refreshes a node only when it is handed the very object it was given.
@@ -156,9 +139,7 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
 
   private async actions(node: ApplicationNode): Promise<TreeNode[]> {
     try {
-      const [local, remote] = await Promise.all([scanLocalActions(node.app), this.catalog.list(node.app)]);
-      const merged = mergeActions(node, local, remote, this.links.all());
-      this.links.remember(merged);
+      const merged = (await this.model.actions(node.app)).map((entry) => actionNode(node, entry));
       return merged.length > 0 ? merged : [message(node, 'empty', 'No actions yet', 'info', { command: 'customActions.newAction', title: 'New Action', arguments: [node] })];
     } catch (error) {
       return [this.failure(node, error)];
@@ -169,7 +150,7 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
     const action = node.parent;
     if (!action.remote) return [];
     try {
-      const events = await this.events.recent(action.parent.app, action.remote, node.eventsUrl, node);
+      const events = await this.events.recent(action.app, node.eventsUrl);
       if (events.length === 0) return [message(node, 'none', 'No events yet', 'info')];
       return events.map((event) => ({ kind: 'event', parent: node, event }));
     } catch (error) {
@@ -189,11 +170,6 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
       });
     }
     if (error instanceof NoProjectError) return message(parent, 'project', error.message, 'warning');
-    if (error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout') && parent.kind === 'application') {
-      this.unreachable = errorMessage(error);
-      void vscode.commands.executeCommand('setContext', 'customActions.unreachableReason', this.unreachable);
-      queueMicrotask(() => this.changed.fire(undefined));
-    }
     return message(parent, 'error', errorMessage(error), 'error', { command: 'customActions.refreshNode', title: 'Retry', arguments: [parent] });
   }
 
@@ -209,16 +185,13 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
     }
     return nodes;
   }
-
-  private refreshApplicationContaining(uri: vscode.Uri): void {
-    const path = uri.path;
-    for (const node of this.appNodes.values()) {
-      if (path.startsWith(node.app.folderUri.path + '/')) this.changed.fire(node);
-    }
-  }
 }
 
 function message(parent: TreeNode, suffix: string, text: string, icon: MessageNode['icon'], command?: vscode.Command): MessageNode {
   const parentId = toTreeItem(parent).id ?? 'root';
   return { kind: 'message', parent, id: `${parentId}/message/${suffix}`, text, tooltip: text, icon, command };
+}
+
+function envKey(app: Application, eventsUrl: string): string {
+  return `${app.id}\n${eventsUrl}`;
 }

@@ -58,7 +58,7 @@ describe('Delete Action: no trash, watched events, the tree after (sandbox)', fu
     const app = (await appNode()).app;
     await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folderOf(key), 'action.yaml'), new TextEncoder().encode(serializeActionYaml(metadata(key))));
     await services.connections.call(app, (c) => c.createAction(APP, metadata(key)));
-    services.catalog.forget(app);
+    services.model.refresh(app);
     const node = await eventually(async () => {
       const found = await shownAction(key);
       return found?.local && found.remote ? found : undefined;
@@ -91,7 +91,7 @@ describe('Delete Action: no trash, watched events, the tree after (sandbox)', fu
     for (const [name] of await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(workspaceRoot(), 'actions'))) {
       if (name.startsWith(PREFIX)) await vscode.workspace.fs.delete(folderOf(name), { recursive: true });
     }
-    services.catalog.forget();
+    services.model.refresh();
   });
 
   it('Delete and Remove Local Folder asks, then deletes the folder for good, when the file system has no trash', async function () {

@@ -130,7 +130,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     const { id } = await services.connections.call(app, (c) => c.createAction(APP, metadata));
     created.push(id);
     await services.connections.call(app, (c) => c.putImplementation(id, code));
-    services.catalog.forget();
+    services.model.refresh();
     return id;
   }
 
@@ -193,7 +193,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     }
     await write(projectUri(), projectText);
     await services.project.reload();
-    services.catalog.forget();
+    services.model.refresh();
     await proxy.close();
   });
 

@@ -43,7 +43,7 @@ describe('Event documents: readable tab name and times (sandbox)', function () {
     const app = (await appNode()).app;
     const id = actionId;
     if (id) await services.connections.call(app, (c) => c.deleteAction(id));
-    services.catalog.forget();
+    services.model.refresh();
   });
 
   it('names the tab "<action> · <environment> · <time> <outcome>" and writes readable times beside the raw ones', async () => {
@@ -54,7 +54,7 @@ describe('Event documents: readable tab name and times (sandbox)', function () {
     );
     actionId = created.id;
     await services.connections.call(app, (c) => c.putImplementation(created.id, CODE));
-    services.catalog.forget(app);
+    services.model.refresh(app);
     const action = await eventually(
       async () => (await services.tree.getChildren(await appNode())).find((n): n is ActionNode => n.kind === 'action' && n.key === KEY),
       'the action in the tree',

@@ -104,7 +104,7 @@ describe('Event logs: streaming and running (sandbox)', function () {
     id ??= (await services.connections.call(app, (c) => c.createAction(app.id, metadata))).id;
     const actionId = id;
     await services.connections.call(app, (c) => c.putImplementation(actionId, CODE));
-    services.catalog.forget();
+    services.model.refresh();
     const found = (await services.tree.getChildren(await appNode())).find((n): n is ActionNode => n.kind === 'action' && n.key === KEY);
     assert.ok(found?.remote, 'the action is listed');
     action = found;
@@ -121,7 +121,7 @@ describe('Event logs: streaming and running (sandbox)', function () {
     const remote = action?.remote;
     if (remote) await services.connections.call(action.parent.app, (c) => c.deleteAction(remote.id));
     await vscode.workspace.fs.delete(vscode.Uri.joinPath(workspaceRoot(), 'actions', KEY), { recursive: true }).then(undefined, () => undefined);
-    services.catalog.forget();
+    services.model.refresh();
   });
 
   it('streams each run into the channel exactly once, in order, with its logs', async () => {

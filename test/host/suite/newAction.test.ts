@@ -26,7 +26,7 @@ describe('New Action, then Run at once (sandbox)', function () {
   }
 
   async function actionNode(key: string): Promise<ActionNode> {
-    services.catalog.forget();
+    services.model.refresh();
     const node = (await services.tree.getChildren(await appNode())).find((n): n is ActionNode => n.kind === 'action' && n.key === key);
     assert.ok(node?.remote, `${key} is on the server`);
     return node;
@@ -43,7 +43,7 @@ describe('New Action, then Run at once (sandbox)', function () {
     const listed = await services.connections.call(app, (c) => c.listActions(APP));
     for (const a of listed.filter((l) => keys.includes(l.key))) await services.connections.call(app, (c) => c.deleteAction(a.id));
     for (const key of keys) await vscode.workspace.fs.delete(folderOf(key), { recursive: true }).then(undefined, () => undefined);
-    services.catalog.forget();
+    services.model.refresh();
   });
 
   it('New Action pushes the template main.ts with the action, so Run works at once and returns the result', async () => {

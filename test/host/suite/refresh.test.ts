@@ -50,7 +50,7 @@ describe('Refresh: the title bar refreshes everything, a row itself (sandbox)', 
     const app = (await appNode()).app;
     const listed = await services.connections.call(app, (c) => c.listActions(APP));
     for (const a of listed.filter((a) => a.key === KEY)) await services.connections.call(app, (c) => c.deleteAction(a.id));
-    services.catalog.forget();
+    services.model.refresh();
   });
 
   it('Refresh from the title bar, handed the focused row, refetches every list', async () => {
@@ -59,7 +59,7 @@ describe('Refresh: the title bar refreshes everything, a row itself (sandbox)', 
     const created = await services.connections.call(app, (c) =>
       c.createAction(APP, { key: KEY, name: 'Stale', description: '', developerEmail: 'dev@example.com', parameters: [], result: { type: 'text' } }),
     );
-    services.catalog.forget(app);
+    services.model.refresh(app);
     const row = await eventually(shownAction, 'the action in the tree');
     // Gone behind the extension's back (another window, the platform's UI): the cached list is stale.
     await services.connections.call(app, (c) => c.deleteAction(created.id));

@@ -49,7 +49,7 @@ describe('Security: Pull writes only inside the workspace and never over local w
 
   async function actionNodes(): Promise<ActionNode[]> {
     const { services } = await api();
-    services.catalog.forget();
+    services.model.refresh();
     const roots = await services.tree.getChildren();
     const app = roots.find((n): n is ApplicationNode => n.kind === 'application' && n.app.id === HOSTILE_APP);
     assert.ok(app, 'the hostile application in the tree');

@@ -38,7 +38,7 @@ describe('Security: server text is shown as text, never as a link or a command',
 
   async function children(): Promise<TreeNode[]> {
     const { services } = await api();
-    services.catalog.forget();
+    services.model.refresh();
     const app = (await services.tree.getChildren()).find((n): n is ApplicationNode => n.kind === 'application' && n.app.id === HOSTILE_APP);
     assert.ok(app, 'the hostile application in the tree');
     return services.tree.getChildren(app);

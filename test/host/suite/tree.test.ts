@@ -21,7 +21,7 @@ describe('Applications tree and action commands (sandbox)', function () {
 
   async function actions(id: string): Promise<TreeNode[]> {
     const { services } = await api();
-    services.catalog.forget();
+    services.model.refresh();
     return services.tree.getChildren(await appNode(id));
   }
 
@@ -134,7 +134,7 @@ describe('Applications tree and action commands (sandbox)', function () {
     try {
       await services.keys.set(LOCAL_SANDBOX, 'test-app', 'not-a-valid-key-0000');
       const app = await appNode('test-app');
-      services.catalog.forget();
+      services.model.refresh();
       const results = await Promise.all([1, 2, 3].map(() => services.tree.getChildren(app)));
       for (const children of results) {
         assert.deepEqual(children.map((c) => (c.kind === 'message' ? `${c.icon}: ${c.text}` : c.kind)), ['key: The key was refused: sign in again']);

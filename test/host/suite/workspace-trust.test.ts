@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { type RemoteAction } from '../../../src/extension/catalog';
+import { type RemoteAction } from '../../../src/extension/model';
 import { type ActionNode, type ApplicationNode } from '../../../src/extension/tree/nodes';
 import { HOSTILE_APP, type HostileProject, useHostileProject } from '../hostileProject';
 import { captureMessages, type Shown } from '../shownMessages';
@@ -47,7 +47,7 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
       const { services } = await api();
       services.trust.setForTest(false);
       const heard = project.server.requests.length;
-      services.catalog.forget();
+      services.model.refresh();
       assert.deepEqual(await services.tree.getChildren(), [], 'no rows: the lists wait for trust');
       assert.equal(services.tree.state, 'untrusted');
       assert.equal(services.config().deployOnSave, false, 'save to deploy is off whatever the setting says');
@@ -62,7 +62,7 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
         description: '',
         eventsUrls: { Test: `${project.server.baseUrl}/api/actions/h1/environments/test/events`, Live: `${project.server.baseUrl}/api/actions/h1/environments/live/events` },
       };
-      const action: ActionNode = { kind: 'action', parent: app, key: 'one', local: undefined, remote, state: 'remote' };
+      const action: ActionNode = { kind: 'action', parent: app, app: app.app, key: 'one', local: undefined, remote, state: 'remote' };
       const main = vscode.Uri.joinPath(project.appFolder, 'one', 'main.ts');
       await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(project.appFolder, 'one', 'action.yaml'), new TextEncoder().encode('key: one\nname: One\ndescription: ""\ndeveloperEmail: dev@example.com\nparameters: []\nresult:\n  type: text\n'));
       await vscode.workspace.fs.writeFile(main, new TextEncoder().encode('export async function main(): Promise<string> {\n  return "x";\n}\n'));

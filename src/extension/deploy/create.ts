@@ -1,0 +1,45 @@
+import * as vscode from 'vscode';
+import { type ActionMetadata } from '../../core/schema';
+import { MAIN_FILE } from '../../core/workspace';
+import { abortOn } from '../cancellation';
+import { errorMessage } from '../connections';
+import { exists } from '../files';
+import { type Application } from '../project';
+import { type Services } from '../services';
+
+/**
+ * POSTs an action folder's metadata, then pushes its main.ts: the server holds no code for a new
+ * action, and a run of it fails until it does. The server's id is remembered as a link, never as configuration.
+ */
+export async function createOnServer(s: Services, app: Application, folder: vscode.Uri, metadata: ActionMetadata): Promise<string | undefined> {
+  let id: string;
+  try {
+    const created = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Creating ${metadata.key} on the server…`, cancellable: true },
+      (_progress, token) => s.connections.call(app, (client) => client.createAction(app.id, metadata, { signal: abortOn(token) })),
+    );
+    id = created.id;
+  } catch (error) {
+    s.model.createFailed(app);
+    // The folder is kept either way; the offer to retry does not hold up the command.
+    void vscode.window
+      .showErrorMessage(`${metadata.key} is saved in the workspace but was not created on the server: ${errorMessage(error)}`, 'Retry')
+      .then((retry) => retry && createOnServer(s, app, folder, metadata));
+    return undefined;
+  }
+  s.model.created(app, folder, id);
+  const pushed = await pushMain(s, folder);
+  void vscode.window.showInformationMessage(`Created ${metadata.key} in ${app.label}${pushed ? ' with the code of its main.ts' : ''}.`);
+  return id;
+}
+
+/**
+ * Pushes main.ts through save to deploy (its checks, its one request per action), which tells the
+ * user itself when the code was not pushed. Whether the server now holds it.
+ */
+async function pushMain(s: Services, folder: vscode.Uri): Promise<boolean> {
+  const main = vscode.Uri.joinPath(folder, MAIN_FILE);
+  if (!(await exists(main))) return false;
+  const result = await s.deploy.pushByHand(main);
+  return result?.kind === 'accepted' || result?.kind === 'unchanged';
+}

@@ -1,0 +1,202 @@
+import type * as vscode from 'vscode';
+import { ApiError } from '../../core/client';
+import { Disposable } from '../lifecycle';
+import { type LocalAction } from '../localActions';
+import { type Application } from '../project';
+import { Emitter } from './emitter';
+import { type ActionEntry, mergeActions, type RemoteAction } from './entries';
+import { type ActionLinks } from './links';
+import { type ActionFile, actionFileAt, actionFolderContaining, applicationContaining } from './locate';
+
+/** Where the model's data comes from: the project file, the server, the workspace's folders. Faked in the unit tests. */
+export interface ModelSources {
+  /** The applications of the project file; empty when there is no valid one. */
+  applications(): Promise<readonly Application[]>;
+  /** The server's list (no key prompt awaited: a view must not wait for the user). */
+  listRemote(app: Application): Promise<RemoteAction[]>;
+  /** The action folders of the application's folder, read now. */
+  scanLocal(app: Application): Promise<LocalAction[]>;
+}
+
+/** What changed: one application's actions, or everything (`app` undefined: the project, trust, keys, a refresh). */
+export interface ActionsChange {
+  readonly app?: Application;
+}
+
+export interface EventsChange {
+  readonly app: Application;
+  readonly eventsUrl: string;
+}
+
+interface Listed {
+  readonly actions: RemoteAction[];
+  readonly byKey: Map<string, RemoteAction>;
+  readonly signature: string;
+}
+
+/**
+ * Every application's actions, merged from the server's list, the workspace's action folders and
+ * the id each folder was last seen with. It owns every cache and its invalidation: features tell it
+ * what happened (`created`, `deleted`, `pulled`, `pushed`, `refresh`) and it fires a change for
+ * exactly the application that changed. The tree is a view of it; commands, deploy and events look
+ * actions up here and nowhere else.
+ */
+export class ActionsModel extends Disposable {
+  private readonly listed = new Map<string, Listed>();
+  private readonly inflight = new Map<string, Promise<Listed>>();
+  private readonly generations = new Map<string, number>();
+  private reachError: unknown;
+  private readonly changed = this.register(new Emitter<ActionsChange>());
+  readonly onDidChange = this.changed.event;
+  private readonly eventsChangedEmitter = this.register(new Emitter<EventsChange>());
+  /** New events arrived for an environment of an action. */
+  readonly onDidChangeEvents = this.eventsChangedEmitter.event;
+
+  constructor(
+    private readonly sources: ModelSources,
+    private readonly links: ActionLinks,
+  ) {
+    super();
+  }
+
+  /** Why the server could not be reached when a list was last asked for, until the next refresh of everything. */
+  get unreachable(): unknown {
+    return this.reachError;
+  }
+
+  /** The application's actions: the folders as they are now, the server's list as cached (fetched on first need). */
+  async actions(app: Application): Promise<ActionEntry[]> {
+    const [local, remote] = await Promise.all([
+      this.sources.scanLocal(app),
+      this.list(app).catch((error: unknown) => {
+        this.noteUnreachable(error);
+        throw error;
+      }),
+    ]);
+    const entries = mergeActions(app, local, remote.actions, this.links.all());
+    this.links.link(entries.flatMap((e) => (e.local && e.remote ? [[e.local.folder.toString(), e.remote.id] as const] : [])));
+    return entries;
+  }
+
+  async applications(): Promise<readonly Application[]> {
+    return this.sources.applications();
+  }
+
+  /** The application whose folder holds `uri`. */
+  async applicationOf(uri: vscode.Uri): Promise<Application | undefined> {
+    return applicationContaining(await this.sources.applications(), uri);
+  }
+
+  /** The file of an action folder `uri` is, when it is one (deploy's question). */
+  async fileAt(uri: vscode.Uri): Promise<ActionFile | undefined> {
+    return actionFileAt(await this.sources.applications(), uri);
+  }
+
+  /** The action whose folder holds `uri` (a file at any depth inside it). */
+  async actionAt(uri: vscode.Uri): Promise<ActionEntry | undefined> {
+    const found = actionFolderContaining(await this.sources.applications(), uri);
+    if (!found || found.depth < 2) return undefined;
+    return (await this.actions(found.app)).find((e) => e.local?.folder.path === found.folder.path);
+  }
+
+  /**
+   * The server's id of the action in `folder` with `key`: by key (the list is fetched again once on a
+   * miss), else by the id the folder was linked to when its key was changed here and the server still lists it.
+   */
+  async idFor(app: Application, folder: vscode.Uri, key: string): Promise<string | undefined> {
+    const found = this.listed.get(app.id)?.byKey.get(key) ?? (await this.list(app, true)).byKey.get(key);
+    if (found) return found.id;
+    const linked = this.links.all().get(folder.toString());
+    return linked !== undefined && (this.listed.get(app.id)?.actions ?? []).some((a) => a.id === linked) ? linked : undefined;
+  }
+
+  /** Everything anew (undefined), or one application's list. */
+  refresh(app?: Application): void {
+    if (!app) this.reachError = undefined;
+    this.forget(app);
+    this.changed.fire({ app });
+  }
+
+  /** An action folder was created on the server as `id`. */
+  created(app: Application, folder: vscode.Uri, id: string): void {
+    this.links.link([[folder.toString(), id]]);
+    this.refresh(app);
+  }
+
+  /** The server's action `id` was pulled into `folder`. */
+  pulled(app: Application, folder: vscode.Uri, id: string): void {
+    this.created(app, folder, id);
+  }
+
+  /** A delete was sent for the action (whatever came of it, the list is read again). */
+  deleted(app: Application): void {
+    this.refresh(app);
+  }
+
+  /** The server accepted a push of a folder's code or metadata; metadata may rename the action. */
+  pushed(app: Application, folder: vscode.Uri, id: string, what: 'code' | 'metadata'): void {
+    this.links.link([[folder.toString(), id]]);
+    if (what === 'metadata') this.refresh(app);
+  }
+
+  /** A creation failed: the folder is there, the server's list unchanged. */
+  createFailed(app: Application): void {
+    this.changed.fire({ app });
+  }
+
+  /** An action.yaml was created, changed or deleted on disk. */
+  async localChanged(uri: vscode.Uri): Promise<void> {
+    const app = await this.applicationOf(uri);
+    if (app) this.changed.fire({ app });
+  }
+
+  /** The events watcher has new events of an environment. */
+  eventsChanged(app: Application, eventsUrl: string): void {
+    this.eventsChangedEmitter.fire({ app, eventsUrl });
+  }
+
+  /**
+   * Drops what is known, and what is being fetched: a list requested before a change (a create, a
+   * delete) must not answer for after it.
+   */
+  private forget(app?: Application): void {
+    for (const id of app ? [app.id] : [...new Set([...this.listed.keys(), ...this.inflight.keys()])]) {
+      this.listed.delete(id);
+      this.inflight.delete(id);
+      this.generations.set(id, (this.generations.get(id) ?? 0) + 1);
+    }
+  }
+
+  private list(app: Application, again = false): Promise<Listed> {
+    const existing = this.listed.get(app.id);
+    if (existing && !again) return Promise.resolve(existing);
+    let pending = this.inflight.get(app.id);
+    if (!pending) {
+      const started: Promise<Listed> = this.fetch(app, existing).finally(() => {
+        if (this.inflight.get(app.id) === started) this.inflight.delete(app.id);
+      });
+      pending = started;
+      this.inflight.set(app.id, pending);
+    }
+    return pending;
+  }
+
+  private async fetch(app: Application, previous: Listed | undefined): Promise<Listed> {
+    const generation = this.generations.get(app.id) ?? 0;
+    const actions = await this.sources.listRemote(app);
+    const signature = JSON.stringify(actions.map((a) => [a.id, a.key, a.name, a.description]));
+    const listed: Listed = { actions, byKey: new Map(actions.map((a) => [a.key, a])), signature };
+    // A list that was asked for before the last forget() is an answer about the past: use it, keep it not.
+    if (generation !== (this.generations.get(app.id) ?? 0)) return listed;
+    this.listed.set(app.id, listed);
+    if (previous && previous.signature !== signature) this.changed.fire({ app });
+    return listed;
+  }
+
+  /** A server that cannot be reached is everyone's problem, not one application's: everything is shown anew. */
+  private noteUnreachable(error: unknown): void {
+    if (!(error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout')) || this.reachError !== undefined) return;
+    this.reachError = error;
+    queueMicrotask(() => this.changed.fire({}));
+  }
+}

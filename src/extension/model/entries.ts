@@ -1,0 +1,81 @@
+import { type CustomActionsClient } from '../../core/client';
+import { checkServerKey } from '../../core/workspace';
+import { type LocalAction } from '../localActions';
+import { type Application } from '../project';
+
+export type RemoteAction = Awaited<ReturnType<CustomActionsClient['listActions']>>[number];
+
+/**
+ * - synced: in the workspace and on the server, same key and name
+ * - local: only in the workspace, not created yet
+ * - remote: only on the server; the list carries no parameters or result, so pulling needs the server's extra GET
+ * - changed: on both, but the name (or, by the recorded id, the key) differs locally
+ * - invalid: on the server under a key that is not a valid key (`../x`, `a/`): it names no folder,
+ *   so it is never matched with a local action and cannot be pulled
+ */
+export type ActionState = 'synced' | 'local' | 'remote' | 'changed' | 'invalid';
+
+/** One action of an application as the model knows it: its folder, the server's entry, or both. */
+export interface ActionEntry {
+  readonly app: Application;
+  readonly key: string;
+  readonly local: LocalAction | undefined;
+  readonly remote: RemoteAction | undefined;
+  readonly state: ActionState;
+  /** Why the state is `changed`, or `invalid`. */
+  readonly change?: string;
+}
+
+/** The workspace's folders and the server's list, matched by key, or by the folder's linked id when its key changed here. */
+export function mergeActions(app: Application, local: readonly LocalAction[], listed: readonly RemoteAction[], knownIds: ReadonlyMap<string, string>): ActionEntry[] {
+  const { remote, invalid } = screenListed(listed);
+  const remoteByKey = new Map(remote.map((r) => [r.key, r]));
+  const remoteById = new Map(remote.map((r) => [r.id, r]));
+  const claimed = new Set<string>();
+  const entries: ActionEntry[] = [];
+  for (const l of local) {
+    let r = remoteByKey.get(l.key);
+    let change: string | undefined;
+    if (!r) {
+      // The folder was linked to a server action whose key it no longer carries: the key changed here.
+      const id = knownIds.get(l.folder.toString());
+      const linked = id === undefined ? undefined : remoteById.get(id);
+      if (linked && !local.some((other) => other.key === linked.key)) {
+        r = linked;
+        change = `key changed locally (server: ${linked.key})`;
+      }
+    } else if (l.name !== undefined && l.name !== r.name) {
+      change = `name changed locally (server: ${r.name})`;
+    }
+    if (r) claimed.add(r.id);
+    entries.push({ app, key: l.key, local: l, remote: r, state: r ? (change ? 'changed' : 'synced') : 'local', change });
+  }
+  for (const r of remote) {
+    if (!claimed.has(r.id)) entries.push({ app, key: r.key, local: undefined, remote: r, state: 'remote' });
+  }
+  for (const { remote: r, reason } of invalid) entries.push({ app, key: r.key, local: undefined, remote: r, state: 'invalid', change: reason });
+  return entries.sort((a, b) => a.key.localeCompare(b.key));
+}
+
+/**
+ * The server's list, taken apart: entries whose key may name a folder, and the others with the
+ * reason. A key that could not name a folder matches no folder either (`score-lead/` is not
+ * `score-lead`), and a key listed twice would give two rows the same identity. An id listed twice is
+ * one action.
+ */
+function screenListed(listed: readonly RemoteAction[]): { remote: RemoteAction[]; invalid: { remote: RemoteAction; reason: string }[] } {
+  const byId = new Map<string, RemoteAction>();
+  for (const r of listed) if (!byId.has(r.id)) byId.set(r.id, r);
+  const unique = [...byId.values()];
+  const perKey = new Map<string, number>();
+  for (const r of unique) perKey.set(r.key, (perKey.get(r.key) ?? 0) + 1);
+  const remote: RemoteAction[] = [];
+  const invalid: { remote: RemoteAction; reason: string }[] = [];
+  for (const r of unique) {
+    const checked = checkServerKey(r.key);
+    if (!checked.ok) invalid.push({ remote: r, reason: checked.reason });
+    else if ((perKey.get(r.key) ?? 0) > 1) invalid.push({ remote: r, reason: 'the server lists this key more than once' });
+    else remote.push(r);
+  }
+  return { remote, invalid };
+}

@@ -1,0 +1,41 @@
+import * as vscode from 'vscode';
+import { type Connections } from '../connections';
+import { scanLocalActions } from '../localActions';
+import { type ProjectModel } from '../project';
+import { type WorkspaceTrust } from '../trust';
+import { ActionsModel } from './actionsModel';
+import { ActionLinks } from './links';
+
+export { ActionsModel, type ActionsChange, type EventsChange } from './actionsModel';
+export { type ActionEntry, type ActionState, type RemoteAction } from './entries';
+export { type ActionFile } from './locate';
+
+/**
+ * The model over the real sources, told of what changes outside it: the project file, workspace
+ * trust (what waited for it loads now), and action.yaml files on disk.
+ */
+export function createActionsModel(context: vscode.ExtensionContext, project: ProjectModel, connections: Connections, trust: WorkspaceTrust): ActionsModel {
+  const model = new ActionsModel(
+    {
+      applications: async () => {
+        const state = await project.get();
+        return state.kind === 'ok' ? state.applications : [];
+      },
+      listRemote: (app) => connections.call(app, (client) => client.listActions(app.id), { waitForKey: false }),
+      scanLocal: scanLocalActions,
+    },
+    new ActionLinks(context.workspaceState),
+  );
+  const actionFiles = vscode.workspace.createFileSystemWatcher('**/action.yaml');
+  const onLocalChange = (uri: vscode.Uri) => void model.localChanged(uri);
+  context.subscriptions.push(
+    model,
+    actionFiles,
+    actionFiles.onDidCreate(onLocalChange),
+    actionFiles.onDidChange(onLocalChange),
+    actionFiles.onDidDelete(onLocalChange),
+    trust.onDidChange(() => model.refresh()),
+    project.onDidChange(() => model.refresh()),
+  );
+  return model;
+}

@@ -1,0 +1,49 @@
+import type * as vscode from 'vscode';
+import { type Application } from '../project';
+
+/**
+ * The one rule of where a file sits: an application's folder holds one folder per action, and an
+ * action's files sit directly in it (`<application folder>/<action folder>/<name>`).
+ */
+
+/** A file directly inside an action folder. */
+export interface ActionFile {
+  readonly app: Application;
+  readonly folder: vscode.Uri;
+  readonly uri: vscode.Uri;
+  readonly name: string;
+}
+
+function trimmed(path: string): string {
+  return path.replace(/\/+$/, '');
+}
+
+/** The path of `uri` below the application's folder, as segments; undefined when it is not below it. */
+function below(app: Application, uri: vscode.Uri): string[] | undefined {
+  const root = app.folderUri;
+  if (root.scheme !== uri.scheme || root.authority !== uri.authority) return undefined;
+  const prefix = trimmed(root.path) + '/';
+  const path = trimmed(uri.path);
+  return path.startsWith(prefix) ? path.slice(prefix.length).split('/') : undefined;
+}
+
+/** The application whose folder holds `uri` (at any depth). */
+export function applicationContaining(applications: readonly Application[], uri: vscode.Uri): Application | undefined {
+  return applications.find((app) => below(app, uri) !== undefined);
+}
+
+/** The action folder `uri` is in or is: the first folder below its application's folder. */
+export function actionFolderContaining(applications: readonly Application[], uri: vscode.Uri): { app: Application; folder: vscode.Uri; depth: number } | undefined {
+  for (const app of applications) {
+    const parts = below(app, uri);
+    if (parts?.[0]) return { app, folder: app.folderUri.with({ path: `${trimmed(app.folderUri.path)}/${parts[0]}` }), depth: parts.length };
+  }
+  return undefined;
+}
+
+/** Which application and action folder a file belongs to; undefined for anything not directly in an action folder. */
+export function actionFileAt(applications: readonly Application[], uri: vscode.Uri): ActionFile | undefined {
+  const found = actionFolderContaining(applications, uri);
+  if (found?.depth !== 2) return undefined;
+  return { app: found.app, folder: found.folder, uri, name: uri.path.slice(uri.path.lastIndexOf('/') + 1) };
+}

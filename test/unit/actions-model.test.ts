@@ -1,0 +1,195 @@
+import * as assert from 'node:assert/strict';
+import type * as vscode from 'vscode';
+import { ApiError } from '../../src/core/client';
+import { ActionsModel, type ActionsChange, type ModelSources } from '../../src/extension/model/actionsModel';
+import { type RemoteAction } from '../../src/extension/model/entries';
+import { ActionLinks } from '../../src/extension/model/links';
+import { type LocalAction } from '../../src/extension/localActions';
+import { type Application } from '../../src/extension/project';
+
+/** The part of a URI the model reads. */
+function uri(path: string): vscode.Uri {
+  const make = (p: string): vscode.Uri => ({ scheme: 'file', authority: '', path: p, with: (c: { path: string }) => make(c.path), toString: () => `file://${p}` }) as unknown as vscode.Uri;
+  return make(path);
+}
+
+function application(id: string): Application {
+  return { id, folder: id, label: id.toUpperCase(), folderUri: uri(`/ws/${id}`) } as Application;
+}
+
+function remote(id: string, key: string, name = key): RemoteAction {
+  return { id, key, name, description: '', eventsUrls: { Test: `http://s/${id}/test`, Live: `http://s/${id}/live` } };
+}
+
+function local(app: Application, folderName: string, key = folderName, name?: string): LocalAction {
+  const folder = uri(`${app.folderUri.path}/${folderName}`);
+  return { folder, file: uri(`${folder.path}/action.yaml`), key, name, metadata: undefined, problemCount: 0 };
+}
+
+class Memento {
+  private readonly values = new Map<string, unknown>();
+  get<T>(key: string): T | undefined;
+  get<T>(key: string, fallback: T): T;
+  get<T>(key: string, fallback?: T): T | undefined {
+    return (this.values.get(key) as T | undefined) ?? fallback;
+  }
+  update(key: string, value: unknown): Promise<void> {
+    this.values.set(key, value);
+    return Promise.resolve();
+  }
+}
+
+/** A server and a workspace the test edits; counts the server's list calls. */
+function fixture() {
+  const apps = [application('billing'), application('crm')];
+  const server = new Map<string, RemoteAction[]>(apps.map((a) => [a.id, []]));
+  const folders = new Map<string, LocalAction[]>(apps.map((a) => [a.id, []]));
+  const calls: string[] = [];
+  let failWith: unknown;
+  const sources: ModelSources = {
+    applications: () => Promise.resolve(apps),
+    listRemote: (app) => {
+      calls.push(app.id);
+      return failWith === undefined ? Promise.resolve([...(server.get(app.id) ?? [])]) : Promise.reject(failWith);
+    },
+    scanLocal: (app) => Promise.resolve([...(folders.get(app.id) ?? [])]),
+  };
+  const model = new ActionsModel(sources, new ActionLinks(new Memento()));
+  const changes: ActionsChange[] = [];
+  model.onDidChange((c) => changes.push(c));
+  return { apps, server, folders, calls, model, changes, fail: (error: unknown) => (failWith = error) };
+}
+
+describe('ActionsModel', () => {
+  it('merges the server list with the folders and fetches a list once until something changes', async () => {
+    const { apps, server, folders, calls, model } = fixture();
+    const [billing] = apps as [Application];
+    server.set('billing', [remote('1', 'send-invoice'), remote('2', 'refund')]);
+    folders.set('billing', [local(billing, 'send-invoice'), local(billing, 'draft')]);
+    const entries = await model.actions(billing);
+    assert.deepEqual(
+      entries.map((e) => [e.key, e.state]),
+      [
+        ['draft', 'local'],
+        ['refund', 'remote'],
+        ['send-invoice', 'synced'],
+      ],
+    );
+    await model.actions(billing);
+    assert.deepEqual(calls, ['billing']);
+  });
+
+  it('answers which action a file, a folder or an application folder belongs to', async () => {
+    const { apps, server, folders, model } = fixture();
+    const [billing] = apps as [Application];
+    server.set('billing', [remote('1', 'send-invoice')]);
+    folders.set('billing', [local(billing, 'send-invoice')]);
+    assert.equal((await model.actionAt(uri('/ws/billing/send-invoice/main.ts')))?.remote?.id, '1');
+    assert.equal((await model.actionAt(uri('/ws/billing/send-invoice/inputs/a.json')))?.key, 'send-invoice');
+    assert.equal(await model.actionAt(uri('/ws/billing/notes.md')), undefined);
+    assert.equal((await model.applicationOf(uri('/ws/crm/x/main.ts')))?.id, 'crm');
+    assert.equal(await model.applicationOf(uri('/ws/crmx/main.ts')), undefined, 'a folder whose name starts the same is another folder');
+    assert.equal((await model.fileAt(uri('/ws/billing/send-invoice/main.ts')))?.folder.path, '/ws/billing/send-invoice');
+    assert.equal(await model.fileAt(uri('/ws/billing/send-invoice/inputs/a.json')), undefined, 'not directly in the action folder');
+  });
+
+  it('a create links the folder, reads the list again and fires for that application only', async () => {
+    const { apps, server, folders, calls, model, changes } = fixture();
+    const [billing] = apps as [Application];
+    folders.set('billing', [local(billing, 'draft')]);
+    assert.equal((await model.actions(billing))[0]?.state, 'local');
+    server.set('billing', [remote('9', 'draft')]);
+    model.created(billing, uri('/ws/billing/draft'), '9');
+    assert.deepEqual(changes, [{ app: billing }]);
+    assert.equal((await model.actions(billing))[0]?.state, 'synced');
+    assert.deepEqual(calls, ['billing', 'billing']);
+  });
+
+  it('keeps a folder matched to its action by id when its key changes locally', async () => {
+    const { apps, server, folders, model } = fixture();
+    const [billing] = apps as [Application];
+    server.set('billing', [remote('1', 'send-invoice')]);
+    folders.set('billing', [local(billing, 'send-invoice')]);
+    await model.actions(billing);
+    folders.set('billing', [local(billing, 'send-invoice', 'send-bill')]);
+    const [entry] = await model.actions(billing);
+    assert.equal(entry?.state, 'changed');
+    assert.match(entry?.change ?? '', /key changed locally/);
+    assert.equal(await model.idFor(billing, uri('/ws/billing/send-invoice'), 'send-bill'), '1');
+  });
+
+  it('resolves an id by key, reading the list again once on a miss', async () => {
+    const { apps, server, calls, model } = fixture();
+    const [billing] = apps as [Application];
+    await model.actions(billing);
+    server.set('billing', [remote('5', 'late')]);
+    assert.equal(await model.idFor(billing, uri('/ws/billing/late'), 'late'), '5');
+    assert.equal(await model.idFor(billing, uri('/ws/billing/late'), 'late'), '5');
+    assert.deepEqual(calls, ['billing', 'billing']);
+  });
+
+  it('fires when a list read again comes back different, and not when it is the same', async () => {
+    const { apps, server, model, changes } = fixture();
+    const [billing] = apps as [Application];
+    await model.actions(billing);
+    await model.idFor(billing, uri('/ws/billing/x'), 'x');
+    assert.deepEqual(changes, []);
+    server.set('billing', [remote('1', 'x')]);
+    await model.idFor(billing, uri('/ws/billing/x'), 'x');
+    assert.deepEqual(changes, [{ app: billing }]);
+  });
+
+  it('a list asked for before a delete does not answer for after it', async () => {
+    const { apps, server, model } = fixture();
+    const [billing] = apps as [Application];
+    server.set('billing', [remote('1', 'gone')]);
+    const before = model.actions(billing);
+    server.set('billing', []);
+    model.deleted(billing);
+    await before;
+    assert.deepEqual(await model.actions(billing), []);
+  });
+
+  it('a code push links without reading the list; a metadata push reads it again', async () => {
+    const { apps, model, calls, changes } = fixture();
+    const [billing] = apps as [Application];
+    await model.actions(billing);
+    model.pushed(billing, uri('/ws/billing/a'), '1', 'code');
+    await model.actions(billing);
+    assert.deepEqual(changes, []);
+    model.pushed(billing, uri('/ws/billing/a'), '1', 'metadata');
+    await model.actions(billing);
+    assert.deepEqual(changes, [{ app: billing }]);
+    assert.deepEqual(calls, ['billing', 'billing']);
+  });
+
+  it('an unreachable server is noted once, everything is shown anew, and a refresh of everything clears it', async () => {
+    const { apps, model, changes, fail } = fixture();
+    const [billing] = apps as [Application];
+    const down = new ApiError({ kind: 'network', operation: 'listActions' });
+    fail(down);
+    await assert.rejects(model.actions(billing));
+    await assert.rejects(model.actions(billing));
+    await Promise.resolve();
+    assert.equal(model.unreachable, down);
+    assert.deepEqual(changes, [{}]);
+    fail(undefined);
+    model.refresh();
+    assert.equal(model.unreachable, undefined);
+  });
+
+  it('passes news of events on to its listeners', () => {
+    const { apps, model } = fixture();
+    const seen: string[] = [];
+    model.onDidChangeEvents(({ app, eventsUrl }) => seen.push(`${app.id} ${eventsUrl}`));
+    model.eventsChanged(apps[1] as Application, 'http://s/1/test');
+    assert.deepEqual(seen, ['crm http://s/1/test']);
+  });
+
+  it('tells of a changed action.yaml the application that holds it', async () => {
+    const { apps, model, changes } = fixture();
+    await model.localChanged(uri('/ws/crm/a/action.yaml'));
+    await model.localChanged(uri('/elsewhere/action.yaml'));
+    assert.deepEqual(changes, [{ app: apps[1] }]);
+  });
+});
