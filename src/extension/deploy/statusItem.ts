@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
+import { formatDuration } from '../../core/events';
 
 export type PushKind = 'code' | 'metadata';
 
@@ -88,10 +89,6 @@ export class DeployStatusItem extends Disposable {
     this.item.command = command;
     this.item.show();
   }
-}
-
-export function formatDuration(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 function capitalize(text: string): string {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { type NormalizedEvent } from '../../core/client';
+import { formatDuration } from '../../core/events';
 import { serverMarkdown, serverText } from '../../core/text';
 import { untrustedMarkdown } from '../markdown';
 import { type ActionNode, type TreeNode } from './nodes';
@@ -34,7 +35,7 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
       const { event } = node;
       const item = new vscode.TreeItem(formatStart(event), vscode.TreeItemCollapsibleState.None);
       item.id = `event/${node.parent.parent.parent.app.id}/${node.parent.parent.key}/${node.parent.environment}/${event.id}`;
-      item.description = [serverText(event.name, 80), formatDuration(event.duration)].filter(Boolean).join(' · ');
+      item.description = [serverText(event.name, 80), event.duration === undefined ? '' : formatDuration(event.duration)].filter(Boolean).join(' · ');
       item.iconPath = event.ok
         ? new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'))
         : new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
@@ -98,11 +99,6 @@ export function formatStart(event: NormalizedEvent): string {
   const today = new Date();
   const sameDay = date.toDateString() === today.toDateString();
   return sameDay ? time : `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${time}`;
-}
-
-export function formatDuration(ms: number | undefined): string {
-  if (ms === undefined) return '';
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 }
 
 function pad(n: number): string {
