@@ -1,10 +1,6 @@
-import { type Parameter, type ParameterType, type SimpleType } from '../schema';
+import { isEmailAddress, isIsoDatetime, isNoValue, type Parameter, type ParameterType, type SimpleType } from '../schema';
 
 export type Parsed = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** ISO 8601 date, or date and time with optional seconds, fraction and zone. */
-const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 /** What one typed-in text means for a simple type, or why it does not fit. */
 export function parseSimple(type: SimpleType, text: string): Parsed {
@@ -17,16 +13,17 @@ export function parseSimple(type: SimpleType, text: string): Parsed {
       return trimmed && Number.isFinite(n) ? { ok: true, value: n } : { ok: false, message: 'A number, such as 42 or -3.5' };
     }
     case 'datetime':
-      return ISO_DATETIME.test(trimmed) && !Number.isNaN(Date.parse(trimmed))
+      return isIsoDatetime(trimmed)
         ? { ok: true, value: trimmed }
         : { ok: false, message: 'An ISO 8601 date and time, such as 2024-05-01T14:30:00Z' };
     case 'email':
-      return EMAIL.test(trimmed) ? { ok: true, value: trimmed } : { ok: false, message: 'An e-mail address, such as ada@example.com' };
+      return isEmailAddress(trimmed) ? { ok: true, value: trimmed } : { ok: false, message: 'An e-mail address, such as ada@example.com' };
   }
 }
 
-/** Checks a value (from a saved input set, or built by the form) against a parameter's type. */
+/** Checks a value (from a saved input set, or built by the form) against a parameter's type; `null` is no value. */
 export function checkValue(type: ParameterType, value: unknown): string | undefined {
+  if (isNoValue(value)) return undefined;
   if (typeof type === 'string') {
     if (type === 'number') return typeof value === 'number' && Number.isFinite(value) ? undefined : 'must be a number';
     if (typeof value !== 'string') return `must be a string (${type})`;

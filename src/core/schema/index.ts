@@ -3,3 +3,4 @@ export * from './metadata';
 export * from './project';
 export * from './validate';
 export * from './wire';
+export * from './values';

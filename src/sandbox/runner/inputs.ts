@@ -1,4 +1,4 @@
-import { type ActionMetadata, type Parameter, type ParameterType, formatPath, type PathSegment, type SimpleType } from '../../core/schema';
+import { type ActionMetadata, formatPath, isEmailAddress, isIsoDatetime, isNoValue, type Parameter, type ParameterType, type PathSegment, type SimpleType } from '../../core/schema';
 
 export type InputProblem = { path: string; message: string };
 
@@ -33,7 +33,7 @@ export function checkInputs(metadata: ActionMetadata, inputs: unknown): { ok: tr
 }
 
 function checkValue(param: Parameter, value: unknown, path: PathSegment[], problems: InputProblem[]): unknown {
-  if (value === null) return null;
+  if (isNoValue(value)) return null;
   const problem = describeMismatch(param.type, value);
   if (problem) problems.push({ path: formatPath(path), message: problem.message });
   return value;
@@ -61,9 +61,6 @@ function describeMismatch(type: ParameterType, value: unknown): { message: strin
   return undefined;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-
 function simpleMismatch(type: SimpleType, value: unknown): { message: string } | undefined {
   switch (type) {
     case 'text':
@@ -71,11 +68,11 @@ function simpleMismatch(type: SimpleType, value: unknown): { message: string } |
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? undefined : { message: 'must be a number' };
     case 'datetime':
-      return typeof value === 'string' && ISO_DATETIME.test(value) && !Number.isNaN(Date.parse(value))
+      return typeof value === 'string' && isIsoDatetime(value)
         ? undefined
         : { message: 'must be an ISO 8601 date-time string, such as 2024-05-01T12:00:00Z' };
     case 'email':
-      return typeof value === 'string' && EMAIL.test(value) ? undefined : { message: 'must be an e-mail address' };
+      return typeof value === 'string' && isEmailAddress(value) ? undefined : { message: 'must be an e-mail address' };
   }
 }
 
