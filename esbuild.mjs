@@ -84,7 +84,12 @@ const pgliteBesideBundle = {
   },
 };
 
-const existing = (entries) => Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(at(file))));
+/** Entry points by name; one that does not exist fails the build rather than leaving its bundle out. */
+const existing = (entries) => {
+  const missing = Object.values(entries).filter((file) => !existsSync(at(file)));
+  if (missing.length > 0) throw new Error(`esbuild.mjs: entry point(s) not found: ${missing.join(', ')}`);
+  return entries;
+};
 
 const configs = [
   {
@@ -111,7 +116,7 @@ const configs = [
     sourcemap: production ? false : 'linked',
     logLevel: 'warning',
     plugins: [problemMatcher],
-    entryPoints: existing({ form: 'media/form/main.ts', run: 'media/run/main.ts' }),
+    entryPoints: existing({ form: 'media/form/main.ts' }),
     outdir: at('dist/webview'),
     loader: { '.css': 'text' },
   },

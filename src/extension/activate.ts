@@ -20,8 +20,9 @@ import { WorkspaceTrust } from './trust';
 export const VIEW_ID = 'customActions.actions';
 
 /**
- * Builds the services and registers what VS Code must know about. No request, no file read and no
- * process start happens here: each waits for the view to be shown or a command to run.
+ * Builds the services and registers what VS Code must know about. No request and no process start
+ * happens here, and one file is read (customactions.yaml, below): everything else waits for the view
+ * to be shown or a command to run.
  */
 export function activateExtension(context: vscode.ExtensionContext): Services {
   const log = createLog();

@@ -56,9 +56,6 @@ export class SandboxManager extends Disposable {
     return this.current;
   }
 
-  get url(): string | undefined {
-    return this.current.kind === 'running' ? this.current.url : undefined;
-  }
 
   get lastStart(): SandboxStartTiming | undefined {
     return this.timing;

@@ -18,9 +18,6 @@ const TYPING_PAUSE_MS = 300;
 export class CodeDiagnostics extends Disposable {
   readonly collection = this.register(vscode.languages.createDiagnosticCollection('customActions.code'));
   private readonly debounce = this.register(new PerFileDebounce((uri) => void this.refresh(uri).catch((error: unknown) => this.s.log.warn(`Checking ${uri.path} against action.yaml failed: ${String(error)}`))));
-  private readonly analyzed = this.register(new vscode.EventEmitter<vscode.Uri>());
-  /** Fires after the diagnostics of a file were recomputed. */
-  readonly onDidAnalyze = this.analyzed.event;
 
   constructor(private readonly s: Services) {
     super();
@@ -78,12 +75,10 @@ export class CodeDiagnostics extends Disposable {
   private async check(file: ActionFile, text: string | undefined): Promise<void> {
     if (text === undefined) {
       this.collection.delete(file.uri);
-      this.analyzed.fire(file.uri);
       return;
     }
     const found = await this.mismatches(file, text);
     this.collection.set(file.uri, found.map(toDiagnostic));
-    this.analyzed.fire(file.uri);
   }
 }
 
