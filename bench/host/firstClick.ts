@@ -98,7 +98,7 @@ export async function firstClick(services: Services): Promise<void> {
     services.tree.refresh(node);
     await vscode.commands.executeCommand('notifications.clearAll');
     if (removeData) await vscode.workspace.fs.delete(dataDir, { recursive: true }).then(undefined, () => undefined);
-    services.catalog.forget();
+    services.model.refresh();
     probe.reset();
   };
   const afterStart = async (what: string): Promise<number> => {
