@@ -177,33 +177,47 @@ describe('Event logs: streaming and running (sandbox)', function () {
     assert.ok(children.every((c) => c.kind === 'event'));
   });
 
+  /**
+   * Points the application's requests at `proxy` while `body` runs: the client takes only URLs on its
+   * base URL's origin, so a proxy on another port is reached by making it the base, as a user's
+   * customactions.yaml would.
+   */
+  async function throughProxy(proxy: CountingProxy, body: (eventsUrl: string) => Promise<void>): Promise<void> {
+    const { services } = await api();
+    const base = await proxy.start();
+    const connections = services.connections as { baseUrl: typeof services.connections.baseUrl };
+    const original = connections.baseUrl;
+    connections.baseUrl = async () => ({ ...(await original.call(services.connections)), actual: `${base}/` });
+    try {
+      await body(base + new URL(testEnv.eventsUrl).pathname);
+    } finally {
+      connections.baseUrl = original;
+      await proxy.close();
+    }
+  }
+
   it('stops every request when watching stops', async () => {
     const { services } = await api();
     const proxy = new CountingProxy(new URL(testEnv.eventsUrl));
-    const base = await proxy.start();
-    try {
-      const url = new URL(testEnv.eventsUrl);
-      const watch = services.events.watch({ app: action.parent.app, actionId: action.remote?.id ?? '', actionKey: KEY, environment: 'Live', eventsUrl: base + url.pathname });
+    await throughProxy(proxy, async (eventsUrl) => {
+      const watch = services.events.watch({ app: action.parent.app, actionId: action.remote?.id ?? '', actionKey: KEY, environment: 'Live', eventsUrl });
       await watch.poller.whenReady();
       // The sandbox offers long poll: after the baseline one request is held open, and stopping must abort it too.
       await eventually(() => (proxy.requests >= 2 ? true : undefined), 'the baseline and a held poll through the proxy');
       await vscode.commands.executeCommand('customActions.stopAllWatching');
       assert.deepEqual(services.events.list(), []);
       const after = proxy.requests;
+      // Nothing signals a request that is never sent: watch for longer than a poll's interval.
       await new Promise((r) => setTimeout(r, 3_000));
       assert.equal(proxy.requests, after, 'no request after stop');
-    } finally {
-      await proxy.close();
-    }
+    });
   });
 
   it('stops the watch with one message on a 401', async () => {
     const { services } = await api();
     const proxy = new CountingProxy(new URL(testEnv.eventsUrl));
-    const base = await proxy.start();
-    try {
-      const url = new URL(testEnv.eventsUrl);
-      const watch = services.events.watch({ app: action.parent.app, actionId: action.remote?.id ?? '', actionKey: KEY, environment: 'Live', eventsUrl: base + url.pathname });
+    await throughProxy(proxy, async (eventsUrl) => {
+      const watch = services.events.watch({ app: action.parent.app, actionId: action.remote?.id ?? '', actionKey: KEY, environment: 'Live', eventsUrl });
       await watch.poller.whenReady();
       await eventually(() => (proxy.requests >= 2 ? true : undefined), 'a held poll through the proxy');
       proxy.revokeKey();
@@ -211,10 +225,9 @@ describe('Event logs: streaming and running (sandbox)', function () {
       const stops = (await channelText()).split('\n').filter((l) => l.startsWith(`-- Stopped watching Live events of ${KEY}: the server refused the key (401)`));
       assert.equal(stops.length, 1);
       const after = proxy.requests;
+      // As above: an absence has no event to wait for.
       await new Promise((r) => setTimeout(r, 2_000));
       assert.equal(proxy.requests, after, 'no request after the 401');
-    } finally {
-      await proxy.close();
-    }
+    });
   });
 });
