@@ -38,6 +38,8 @@ class Form {
 
   start(): void {
     window.addEventListener('message', (event: MessageEvent<unknown>) => this.receive(event.data));
+    // Leaving the form (another tab, the text editor) sends what is held back: a hidden form is discarded.
+    window.addEventListener('blur', () => this.flushNow());
     this.vscode.postMessage({ type: 'ready' });
   }
 
@@ -48,6 +50,12 @@ class Form {
       return;
     }
     const message: HostMessage = parsed.message;
+    if (message.type === 'flush') {
+      // The document is being saved: the typing goes now, and the answer after it says so.
+      this.flushNow();
+      this.vscode.postMessage({ type: 'flushed', request: message.request, seq: this.seq });
+      return;
+    }
     this.version = Math.max(this.version, message.version);
     if (message.type === 'unreadable') {
       this.cancelTyping();
@@ -93,6 +101,13 @@ class Form {
   private flush(): void {
     this.typing = undefined;
     this.send();
+  }
+
+  /** Sends the typing held back for a pause, if any, without waiting for the pause. */
+  private flushNow(): void {
+    if (this.typing === undefined) return;
+    clearTimeout(this.typing);
+    this.flush();
   }
 
   private cancelTyping(): void {

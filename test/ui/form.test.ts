@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { openWorkbench, quickOpen, repoRoot, screenshot, webview, type Workbench } from './support/workbench';
 import { eventually } from '../support/eventually';
+import { stillTrue } from './support/notifications';
 
 const FIXTURE = path.join(repoRoot, 'test', 'host', 'fixtures', 'form');
 
@@ -70,7 +71,9 @@ describe('Metadata form (browser)', function () {
     }, what);
 
   before(async () => {
-    wb = await openWorkbench({ fixture: FIXTURE, settings: { 'workbench.editor.enablePreview': false } });
+    // Saves by hand, as on the desktop: an auto-save a second after each change would cover up a save
+    // that missed the last keystrokes, and race the revert below.
+    wb = await openWorkbench({ fixture: FIXTURE, settings: { 'workbench.editor.enablePreview': false, 'files.autoSave': 'off' } });
     page = wb.page;
     form = webview(page);
     file = path.join(wb.workspace, 'greet', 'action.yaml');
@@ -231,5 +234,16 @@ describe('Metadata form (browser)', function () {
     // A string, so the Node-side type check needs no DOM library.
     const color = String(await form.locator('body').evaluate('getComputedStyle(document.body).backgroundColor'));
     assert.equal(color, 'rgb(0, 0, 0)', 'the form takes the theme’s editor background');
+  });
+
+  it('saves the last keystrokes when Ctrl+S comes right after typing, and the tab stays clean', async () => {
+    const name = input(form, 'f-name');
+    await name.click();
+    await name.press('End');
+    // Within the form's pause in typing (300 ms), before it has sent the last letters on its own.
+    await name.pressSequentially(' at once');
+    await save(page);
+    await saved((t) => /^name: Greet Someone Today at once$/m.test(t), 'the last keystrokes saved');
+    await stillTrue(async () => (await page.locator('.tabs-container .tab.dirty').count()) === 0, 'the tab to stay clean', 2_000);
   });
 });

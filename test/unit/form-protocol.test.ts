@@ -3,9 +3,10 @@ import { documentState, minimalReplacement, parseHostMessage, parseWebviewMessag
 
 describe('Metadata form protocol', () => {
   describe('messages from the webview', () => {
-    it('accepts the three intents', () => {
+    it('accepts the three intents and the answer to a flush', () => {
       assert.deepEqual(parseWebviewMessage({ type: 'ready' }), { ok: true, message: { type: 'ready' } });
       assert.deepEqual(parseWebviewMessage({ type: 'openText' }), { ok: true, message: { type: 'openText' } });
+      assert.deepEqual(parseWebviewMessage({ type: 'flushed', request: 2, seq: 0 }), { ok: true, message: { type: 'flushed', request: 2, seq: 0 } });
       const edit = { type: 'edit', version: 3, seq: 1, value: { key: 'greet', parameters: [{ name: 'a', type: 'text' }], 'x-owner': { nested: [1, null, true] } } };
       assert.deepEqual(parseWebviewMessage(edit), { ok: true, message: edit });
     });
@@ -25,6 +26,12 @@ describe('Metadata form protocol', () => {
         { type: 'edit', version: 1, seq: 1, value: [] },
         { type: 'edit', version: 1, seq: 1, value: 'key: x' },
         { type: 'edit', version: '1', seq: 1, value: {} },
+        { type: 'flushed', request: 1 },
+        { type: 'flushed', request: 0, seq: 1 },
+        { type: 'flushed', request: 1, seq: -1 },
+        { type: 'flushed', request: 1.5, seq: 1 },
+        { type: 'flushed', request: '1', seq: 1 },
+        { type: 'flush', request: 1 },
       ];
       for (const input of bad) {
         const parsed = parseWebviewMessage(input);
@@ -62,6 +69,13 @@ describe('Metadata form protocol', () => {
       assert.equal(parseHostMessage({ type: 'unreadable', version: 1, seq: 0, message: 'bad', line: 2, column: 7 }).ok, true);
       assert.equal(parseHostMessage({ type: 'state', version: 1, seq: 0, origin: 'elsewhere', value: {}, problems: [] }).ok, false);
       assert.equal(parseHostMessage({ type: 'state', version: 1, seq: 0, origin: 'form', value: {}, problems: [{ path: [-1], message: 'x' }] }).ok, false);
+    });
+
+    it('validates a request to flush the typing held back before a save', () => {
+      assert.deepEqual(parseHostMessage({ type: 'flush', request: 3 }), { ok: true, message: { type: 'flush', request: 3 } });
+      for (const bad of [{ type: 'flush' }, { type: 'flush', request: 0 }, { type: 'flush', request: 1.5 }, { type: 'flush', request: '3' }, { type: 'flushed', request: 3, seq: 1 }]) {
+        assert.equal(parseHostMessage(bad).ok, false, JSON.stringify(bad));
+      }
     });
   });
 

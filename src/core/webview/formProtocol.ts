@@ -38,9 +38,17 @@ export const EditMessageSchema = z.object({
 /** The user asked for the text editor (the YAML cannot be read, or they prefer it). */
 export const OpenTextMessageSchema = z.object({ type: z.literal('openText') });
 
-export const WebviewMessageSchema = z.discriminatedUnion('type', [ReadyMessageSchema, EditMessageSchema, OpenTextMessageSchema]);
+/** The answer to `flush`: every edit up to `seq` has been sent (an edit the form had held back included). */
+export const FlushedMessageSchema = z.object({
+  type: z.literal('flushed'),
+  request: z.number().check(z.int(), z.gte(1)),
+  seq: z.number().check(z.int(), z.gte(0)),
+});
+
+export const WebviewMessageSchema = z.discriminatedUnion('type', [ReadyMessageSchema, EditMessageSchema, OpenTextMessageSchema, FlushedMessageSchema]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 export type EditMessage = z.infer<typeof EditMessageSchema>;
+export type FlushedMessage = z.infer<typeof FlushedMessageSchema>;
 
 // ---- host → webview: what the document says ----
 
@@ -65,10 +73,20 @@ export const UnreadableMessageSchema = z.object({
   column: z.optional(z.number()),
 });
 
-export const HostMessageSchema = z.discriminatedUnion('type', [StateMessageSchema, UnreadableMessageSchema]);
+/**
+ * The document is about to be saved: the form sends the typing it holds back for a pause in typing
+ * now, then answers `flushed`, so the save holds the last keystrokes.
+ */
+export const FlushMessageSchema = z.object({
+  type: z.literal('flush'),
+  request: z.number().check(z.int(), z.gte(1)),
+});
+
+export const HostMessageSchema = z.discriminatedUnion('type', [StateMessageSchema, UnreadableMessageSchema, FlushMessageSchema]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 export type StateMessage = z.infer<typeof StateMessageSchema>;
 export type UnreadableMessage = z.infer<typeof UnreadableMessageSchema>;
+export type FlushMessage = z.infer<typeof FlushMessageSchema>;
 
 export type Parsed<T> = { ok: true; message: T } | { ok: false; reason: string };
 

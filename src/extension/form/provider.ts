@@ -20,7 +20,12 @@ export class MetadataEditorProvider implements vscode.CustomTextEditorProvider {
       log: this.services.log,
       openText: () => reopenAsText(document.uri, panel),
     });
-    panel.onDidDispose(() => session.dispose());
+    // A hidden form is discarded (its context is not kept): a save meanwhile has no form to ask.
+    const visibility = panel.onDidChangeViewState(() => panel.visible || session.hidden());
+    panel.onDidDispose(() => {
+      visibility.dispose();
+      session.dispose();
+    });
   }
 }
 

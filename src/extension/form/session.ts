@@ -3,6 +3,12 @@ import { documentState, minimalReplacement, parseWebviewMessage, type EditMessag
 import { updateActionYaml } from '../../core/workspace';
 import { Disposable } from '../lifecycle';
 
+/**
+ * How long a save waits for the form to bring in what it holds back: a round trip to the webview takes
+ * milliseconds, and VS Code gives a will-save listener 1.5 s and stops asking one that overruns often.
+ */
+export const FLUSH_MS = 750;
+
 /** The two ends of a webview the session needs; host tests drive a session through their own. */
 export interface FormChannel {
   postMessage(message: HostMessage): Thenable<boolean>;
@@ -33,6 +39,9 @@ export class FormSession extends Disposable {
   /** The text the form's edit in flight will produce: the change carrying it is the form's own. */
   private expectedText: string | undefined;
   private queue: Promise<void> = Promise.resolve();
+  /** The `flush` requests waiting for the form's answer, by number. */
+  private readonly flushes = new Map<number, () => void>();
+  private flushRequests = 0;
 
   constructor(
     private readonly document: vscode.TextDocument,
@@ -45,6 +54,13 @@ export class FormSession extends Disposable {
     this.register(
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.document === this.document && e.contentChanges.length > 0) this.documentChanged();
+      }),
+    );
+    // The form sends typing after a pause: a save within it (Ctrl+S right after a keystroke) would
+    // write the file without the last keystrokes, and the edit arriving after it would dirty it again.
+    this.register(
+      vscode.workspace.onWillSaveTextDocument((e) => {
+        if (e.document === this.document) e.waitUntil(this.flush(FLUSH_MS));
       }),
     );
   }
@@ -74,7 +90,38 @@ export class FormSession extends Disposable {
       case 'openText':
         void this.deps.openText();
         return;
+      case 'flushed':
+        this.flushes.get(message.request)?.();
+        return;
     }
+  }
+
+  /**
+   * Brings what the form holds back (typing not yet sent) into the document: resolves once the form
+   * has sent it and it is applied, or after `timeoutMs`, so a form that is gone or stuck cannot hold
+   * up a save. Never rejects: VS Code stops asking a will-save listener that fails.
+   */
+  async flush(timeoutMs: number): Promise<void> {
+    if (!this.ready || this.isDisposed) return;
+    const request = ++this.flushRequests;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    // The form's edit comes before its answer on the same channel, so at the answer it is queued.
+    const answered = new Promise<void>((resolve) => this.flushes.set(request, resolve)).then(() => this.whenIdle());
+    try {
+      if (!(await this.send({ type: 'flush', request }))) return;
+      await Promise.race([answered, late]);
+    } catch (error) {
+      this.deps.log.warn(`Metadata form (${this.name}): bringing the typing in before the save failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      clearTimeout(timer);
+      this.flushes.delete(request);
+    }
+  }
+
+  /** The webview was hidden, which discards it (its context is not kept): nothing answers until it is ready again. */
+  hidden(): void {
+    this.ready = false;
   }
 
   /** Settles once every edit received so far has been applied or refused. */
@@ -131,11 +178,17 @@ export class FormSession extends Disposable {
       state.kind === 'value'
         ? { type: 'state', ...common, origin, value: state.value, problems: state.problems }
         : { type: 'unreadable', ...common, message: state.message, line: state.line, column: state.column };
+    void this.send(message);
+  }
+
+  /** Posts to the webview; false when it did not take the message. */
+  private async send(message: HostMessage): Promise<boolean> {
     try {
       // A webview that is being torn down refuses messages; its next `ready` gets the state again.
-      void Promise.resolve(this.channel.postMessage(message)).catch(() => undefined);
+      return await this.channel.postMessage(message);
     } catch {
       this.ready = false;
+      return false;
     }
   }
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { type HostMessage } from '../../../src/core/webview';
+import { type FlushMessage, type HostMessage } from '../../../src/core/webview';
 import { FormSession, METADATA_EDITOR_VIEW_TYPE } from '../../../src/extension/form';
 import { formHtml, formResourceRoots } from '../../../src/extension/form/html';
 import { eventually, workspaceRoot } from '../support';
@@ -19,7 +19,7 @@ x-owner: team-a
 `;
 
 /** A session on a real document, with a stand-in webview that records what the host posts. */
-async function session(text: string, name: string) {
+async function session(text: string, name: string, webview: (message: HostMessage, form: FormSession) => void = () => undefined) {
   const uri = vscode.Uri.joinPath(workspaceRoot(), 'form-host', name, 'action.yaml');
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
   const document = await vscode.workspace.openTextDocument(uri);
@@ -27,8 +27,11 @@ async function session(text: string, name: string) {
   const logged: string[] = [];
   const incoming = new vscode.EventEmitter<unknown>();
   const log = { info: (m: string) => logged.push(`info ${m}`), warn: (m: string) => logged.push(`warn ${m}`), error: (m: string) => logged.push(`error ${m}`) };
-  const form = new FormSession(document, { postMessage: (m) => (posted.push(m), Promise.resolve(true)), onDidReceiveMessage: incoming.event }, { log, openText: () => Promise.resolve() });
-  const last = () => posted[posted.length - 1];
+  // The stand-in webview answers on a later turn, as a real one does over postMessage.
+  const post = (m: HostMessage) => (posted.push(m), setTimeout(() => webview(m, form)), Promise.resolve(true));
+  const form: FormSession = new FormSession(document, { postMessage: post, onDidReceiveMessage: incoming.event }, { log, openText: () => Promise.resolve() });
+  /** The last state the form was given (answers to the form's own requests aside). */
+  const last = () => posted.filter((m): m is Exclude<HostMessage, FlushMessage> => m.type !== 'flush').at(-1);
   return { uri, document, posted, logged, form, last, send: (m: unknown) => form.receive(m), dispose: () => (form.dispose(), incoming.dispose()) };
 }
 
@@ -141,6 +144,51 @@ describe('Metadata form host', () => {
     await s.form.whenIdle();
     assert.match(s.document.getText(), /name: Two\n/);
     await vscode.commands.executeCommand('workbench.action.files.revert', s.uri).then(undefined, () => undefined);
+    s.dispose();
+  });
+
+  it('brings the typing the form holds back into the document before a save, so the file has the last keystrokes', async () => {
+    // The form holds typing back until a pause; asked to flush, it sends it, then answers.
+    let heldBack: Record<string, unknown> | undefined;
+    const s = await session(ACTION, 'flush', (m, form) => {
+      if (m.type !== 'flush') return;
+      if (heldBack) form.receive({ type: 'edit', version: s.document.version, seq: 2, value: heldBack });
+      heldBack = undefined;
+      form.receive({ type: 'flushed', request: m.request, seq: 2 });
+    });
+    s.send({ type: 'ready' });
+    const value = (s.last() as { value: Record<string, unknown> }).value;
+    s.send({ type: 'edit', version: s.document.version, seq: 1, value: { ...value, name: 'Greeting' } });
+    await s.form.whenIdle();
+    heldBack = { ...value, name: 'Greeting someone' };
+    // Ctrl+S at once: the save must not write the text without the held-back keystrokes.
+    assert.ok(await s.document.save());
+    assert.equal(heldBack, undefined, 'the form was asked');
+    assert.match(s.document.getText(), /^name: Greeting someone$/m);
+    assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(s.uri)), s.document.getText(), 'the file holds the last keystrokes');
+    assert.equal(s.document.isDirty, false, 'nothing arrives after the save to dirty it again');
+    s.dispose();
+  });
+
+  it('saves without waiting long for a form that does not answer', async () => {
+    const s = await session(ACTION, 'silent');
+    s.send({ type: 'ready' });
+    const value = (s.last() as { value: Record<string, unknown> }).value;
+    s.send({ type: 'edit', version: s.document.version, seq: 1, value: { ...value, name: 'Unanswered' } });
+    await s.form.whenIdle();
+    const started = Date.now();
+    assert.ok(await s.document.save());
+    const took = Date.now() - started;
+    assert.ok(s.posted.some((m) => m.type === 'flush'), 'the form was asked');
+    assert.ok(took < 1_500, `the save waited ${took} ms, under VS Code's limit for a will-save listener`);
+    assert.match(new TextDecoder().decode(await vscode.workspace.fs.readFile(s.uri)), /^name: Unanswered$/m);
+    // A hidden form is discarded: nothing is asked until it is ready again.
+    s.form.hidden();
+    const asked = s.posted.length;
+    s.send({ type: 'edit', version: s.document.version, seq: 2, value: { ...value, name: 'Hidden' } });
+    await s.form.whenIdle();
+    assert.ok(await s.document.save());
+    assert.equal(s.posted.filter((m, i) => i >= asked && m.type === 'flush').length, 0);
     s.dispose();
   });
 
