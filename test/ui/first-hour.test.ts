@@ -233,6 +233,9 @@ for (const defaults of [WEB, DESKTOP]) {
       // code-server's remote file system has no trash: the extension says so and asks before deleting for good.
       const forGood = await dialog(page, 'cannot be moved to the trash');
       await shot('10-delete-for-good');
+      const asked = await forGood.innerText();
+      assert.match(asked.replace(/\s+/g, ' '), /has no trash, so it cannot be restored once deleted/);
+      assert.doesNotMatch(asked, /vscode-remote|:\/\//, 'said in words, not with the file system\'s address');
       await forGood.locator('.monaco-button', { hasText: 'Delete Permanently' }).click();
       const gone = async () => (await action().count()) === 0 && !existsSync(actionFolder());
       await eventually(async () => ((await gone()) ? true : undefined), 'the row and the folder gone', 60_000).catch(async (error: unknown) => {
@@ -240,6 +243,11 @@ for (const defaults of [WEB, DESKTOP]) {
       });
       // Not a row redrawn a moment later from a stale list.
       await stillTrue(gone, 'the row to stay gone', 2_000);
+      // Nor editors left on the deleted files, the form saying they can be pushed.
+      const tabs = page.locator('.tabs-container .tab', { hasText: /main\.ts|action\.yaml/ });
+      await eventually(async () => ((await tabs.count()) === 0 ? true : undefined), 'the editors of the deleted files closed', 10_000).catch(async (error: unknown) => {
+        throw new Error(`${String(error)}: ${JSON.stringify(await tabs.allInnerTexts())}`);
+      });
       // The watch the runs started was on this action: it stops, quietly.
       await eventually(async () => ((await paletteOffers(page, 'Custom Actions: Stop Watching')) ? undefined : true), 'no watch left to stop', 30_000);
       await stillTrue(async () => (await errorNotifications(page).count()) === 0, 'no error notification', 3_000).catch(async (error: unknown) => {

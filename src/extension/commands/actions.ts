@@ -10,7 +10,7 @@ import { readLocalAction } from '../localActions';
 import { offerPull } from '../pull';
 import { type Services } from '../services';
 import { isNode, pickAction, pickApplication } from './pick';
-import { removeActionFolder } from './removeFolder';
+import { closeEditorsIn, removeActionFolder } from './removeFolder';
 
 const LAST_EMAIL = 'customActions.lastDeveloperEmail';
 
@@ -124,8 +124,9 @@ export async function deleteAction(s: Services, node?: unknown, args?: unknown):
       throw error;
     }
     if (choice === REMOVE_FOLDER_TOO && action.local) {
-      const removal = await removeActionFolder(action.local.folder, action.key);
+      const removal = await removeActionFolder(action.local.folder, action.key, s.log);
       if (removal === 'kept') void vscode.window.showInformationMessage(`${action.key} was deleted on the server; its folder stays in the workspace.`);
+      else await closeEditorsIn(action.local.folder);
     }
   } finally {
     // Whatever became of the server's action and the folder, the row shows it: gone, or only in the workspace.

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { type ActionMetadata } from '../../../src/core/schema';
 import { serializeActionYaml } from '../../../src/core/workspace';
 import { removeActionFolder } from '../../../src/extension/commands/removeFolder';
+import { METADATA_EDITOR_VIEW_TYPE } from '../../../src/extension/form';
 import { type ActionNode, type ApplicationNode, type EnvironmentNode, type TreeNode } from '../../../src/extension/tree/nodes';
 import { api, eventually, workspaceRoot } from '../support';
 import { spyMessages, type MessageSpy } from '../windowMessages';
@@ -66,6 +67,26 @@ describe('Delete Action: no trash, watched events, the tree after (sandbox)', fu
     return node;
   }
 
+  /** The action's main.ts in a text editor and its action.yaml in the metadata form, as after Edit Metadata. */
+  async function openEditors(key: string): Promise<void> {
+    const main = vscode.Uri.joinPath(folderOf(key), 'main.ts');
+    await vscode.workspace.fs.writeFile(main, new TextEncoder().encode('export function main(): string {\n  return "";\n}\n'));
+    await vscode.window.showTextDocument(main, { preview: false });
+    await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.joinPath(folderOf(key), 'action.yaml'), METADATA_EDITOR_VIEW_TYPE);
+    await eventually(() => (tabsIn(folderOf(key)).length === 2 ? true : undefined), 'main.ts and the form open');
+  }
+
+  /** The tabs showing a file inside `folder`. */
+  function tabsIn(folder: vscode.Uri): vscode.Tab[] {
+    return vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .filter((tab) => {
+        const input = tab.input;
+        const uri = input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom ? input.uri : undefined;
+        return uri?.path.startsWith(`${folder.path}/`) === true;
+      });
+  }
+
   /** Whether this window's workspace file system can move files to a trash (desktop VS Code can). */
   async function workspaceHasTrash(): Promise<boolean> {
     const probe = vscode.Uri.joinPath(workspaceRoot(), `trash-probe-${Date.now()}.txt`);
@@ -82,6 +103,7 @@ describe('Delete Action: no trash, watched events, the tree after (sandbox)', fu
   afterEach(async () => {
     spy?.restore();
     spy = undefined;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const { services } = await api();
     await services.events.unwatchAll(true);
     const app = (await appNode()).app;
@@ -98,14 +120,23 @@ describe('Delete Action: no trash, watched events, the tree after (sandbox)', fu
     if (await workspaceHasTrash()) this.skip(); // desktop VS Code: the trash path; the next tests cover the other
     const key = `${PREFIX}permanent`;
     const node = await createBoth(key);
-    spy = spyMessages((m) => (m.modal && /cannot be undone/i.test(`${m.message} ${m.detail ?? ''}`) ? 'Delete Permanently' : undefined));
+    await openEditors(key);
+    spy = spyMessages((m) => (m.modal && /cannot be restored/i.test(`${m.message} ${m.detail ?? ''}`) ? 'Delete Permanently' : undefined));
     await vscode.commands.executeCommand('customActions.deleteAction', node, { confirmed: true, removeLocalFolder: true });
     assert.deepEqual(spy.of('error'), [], 'no error');
     const asked = spy.shown.filter((m) => m.modal);
     assert.equal(asked.length, 1, `one question: ${JSON.stringify(spy.shown)}`);
     assert.ok(asked[0]?.buttons.includes('Delete Permanently'));
     assert.match(`${asked[0]?.message} ${asked[0]?.detail ?? ''}`, new RegExp(key));
+    // Said in the user's words: no file system error with its vscode-remote:// address.
+    assert.match(asked[0]?.detail ?? '', /has no trash, so it cannot be restored once deleted/);
+    assert.doesNotMatch(`${asked[0]?.message} ${asked[0]?.detail ?? ''}`, /:\/\/|provider/);
     assert.equal(await exists(folderOf(key)), false, 'the folder is gone');
+    assert.deepEqual(
+      tabsIn(folderOf(key)).map((t) => t.label),
+      [],
+      'the editors of the deleted files are closed, the form with them',
+    );
     const { services } = await api();
     const listed = await services.connections.call(node.parent.app, (c) => c.listActions(APP));
     assert.ok(!listed.some((a) => a.key === key), 'gone from the server');
@@ -116,10 +147,12 @@ describe('Delete Action: no trash, watched events, the tree after (sandbox)', fu
     if (await workspaceHasTrash()) this.skip();
     const key = `${PREFIX}declined`;
     const node = await createBoth(key);
+    await openEditors(key);
     spy = spyMessages(() => undefined);
     await vscode.commands.executeCommand('customActions.deleteAction', node, { confirmed: true, removeLocalFolder: true });
     assert.deepEqual(spy.of('error'), [], 'no error');
     assert.equal(spy.shown.filter((m) => m.modal).length, 1, 'asked once');
+    assert.equal(tabsIn(folderOf(key)).length, 2, 'the files stay, and so do their editors');
     assert.ok(
       spy.of('information').some((m) => m.message.includes(key) && /folder/i.test(m.message)),
       `says the folder stays: ${JSON.stringify(spy.shown)}`,
@@ -151,7 +184,7 @@ describe('Delete Action: no trash, watched events, the tree after (sandbox)', fu
       assert.equal(await exists(folder), true, 'declined: kept');
       spy.restore();
 
-      spy = spyMessages((m) => (m.modal && /cannot be undone/i.test(`${m.message} ${m.detail ?? ''}`) ? 'Delete Permanently' : undefined));
+      spy = spyMessages((m) => (m.modal && /cannot be restored/i.test(`${m.message} ${m.detail ?? ''}`) ? 'Delete Permanently' : undefined));
       assert.equal(await removeActionFolder(folder, 'hello-world'), 'deleted');
       assert.equal(await exists(folder), false, 'agreed: deleted for good');
       assert.equal(spy.shown.filter((m) => m.modal).length, 1);
