@@ -96,7 +96,8 @@ for (const defaults of [WEB, DESKTOP]) {
       await shot('01-welcome');
       await start.click();
       await treeRow(page, 'My App').waitFor({ timeout: 120_000 });
-      await notification(page, 'The local sandbox is running', 120_000);
+      const running = await notification(page, 'The local sandbox is running', 120_000);
+      assert.match((await running.innerText()).replace(/\s+/g, ' '), /its key is stored for 1 application\./);
       await shot('02-sandbox');
     });
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { SERVER_TEXT_MAX, serverMarkdown, serverText } from '../../src/core/text';
+import { count, SERVER_TEXT_MAX, serverMarkdown, serverText } from '../../src/core/text';
 
 /** VS Code's own rule for links in notifications (vs/base/common/linkedText.ts), to check against. */
 const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
@@ -56,5 +56,14 @@ describe('Server text is text', () => {
     assert.doesNotMatch(md, /https?:\/\//);
     assert.doesNotMatch(md, /www\./);
     assert.ok(md.includes('https\\:\\/\\/evil\\.example'));
+  });
+});
+
+describe('count', () => {
+  it('says a number with its noun in the right number, never "application(s)"', () => {
+    assert.equal(count(1, 'application'), '1 application');
+    assert.equal(count(0, 'application'), '0 applications');
+    assert.equal(count(3, 'application'), '3 applications');
+    assert.equal(count(2, 'entry', 'entries'), '2 entries');
   });
 });

@@ -1,5 +1,6 @@
 import type ts from 'typescript';
 import { type ActionMetadata } from '../schema/metadata';
+import { count } from '../text/count';
 import { generateTypes } from '../typegen/generateTypes';
 import { locateMain, type LocatedMain, parameterList } from './findMain';
 import { createActionProgram } from './program';
@@ -131,9 +132,4 @@ function detail(have: TypeForm, want: TypeForm): string {
   else if (have.kind === 'object' && want.kind === 'object') difference = propertyDifference(have, want);
   else if (have.kind === 'unsupported') difference = have.reason;
   return difference ? ` (${difference})` : '';
-}
-
-/** `1 parameter`, `2 parameters`, `0 parameters`. */
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

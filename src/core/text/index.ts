@@ -1,1 +1,2 @@
 export * from './serverText';
+export * from './count';

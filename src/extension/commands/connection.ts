@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { LOCAL_SANDBOX } from '../../core/schema';
 import { addApplication, PROJECT_FILE, removeApplication } from '../../core/workspace';
-import { serverText } from '../../core/text';
+import { count, serverText } from '../../core/text';
 import { enterKey, NoProjectError } from '../connections';
 import { ANY_APPLICATION } from '../keyStore';
 import { mayReplaceFile } from '../replaceFile';
@@ -80,7 +80,7 @@ export async function startSandbox(s: Services): Promise<void> {
     () => s.sandbox.ensure(apps, demo),
   );
   s.model.refresh();
-  void vscode.window.showInformationMessage(`The local sandbox is running at ${url}; its keys are stored for ${apps.length} application(s).`);
+  void vscode.window.showInformationMessage(`The local sandbox is running at ${url}; ${apps.length === 1 ? 'its key is' : 'its keys are'} stored for ${count(apps.length, 'application')}.`);
 }
 
 export async function stopSandbox(s: Services): Promise<void> {
