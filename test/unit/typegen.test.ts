@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import ts from 'typescript';
-import { type ActionMetadata } from '../../src/core/schema';
+import { type ActionMetadata, validateMetadata } from '../../src/core/schema';
 import { generateTypes } from '../../src/core/typegen';
-import { newActionTemplate } from '../../src/core/workspace';
+import { newActionMetadata, newActionTemplate } from '../../src/core/workspace';
 
 const metadata: ActionMetadata = {
   key: 'score-lead',
@@ -131,6 +131,13 @@ export type Main = (...args: MainParameters) => Result | Promise<Result>;
         "export async function main(company: Inputs['company'], employees: Inputs['employees'], foundedAt: Inputs['foundedAt'], contact: Inputs['contact'], tier: Inputs['tier'], channels: Inputs['channels'], scores: Inputs['scores'], dates: Inputs['dates']): Promise<Result> {",
     );
     assert.equal(newActionTemplate(minimal), "import type { Result } from './action.generated';\n\n/** Ping */\nexport async function main(): Promise<Result> {\n  console.log('ping running');\n  return '';\n}\n");
+  });
+
+  it("starts New Action's metadata with a description to fill in, valid as it is, and code that compiles against it", () => {
+    const start = newActionMetadata('hello-world', 'Hello world', 'me@example.com');
+    assert.equal(start.description, 'Describe what Hello world does, for the people who use it.');
+    assert.ok(validateMetadata(start).ok);
+    assert.deepEqual(compile(start, newActionTemplate(start)), []);
   });
 
   it('gives types that a new main.ts compiles against, for every result form', () => {

@@ -2,6 +2,22 @@ import { type ActionMetadata, type PropertyType } from '../schema/metadata';
 import { docComment, quote, typeKey } from '../typegen';
 import { GENERATED_FILE } from './files';
 
+/**
+ * The metadata New Action starts from: one text parameter and a text result, each described, and a
+ * description that says what to write there (an empty one reads as if it were forgotten, and the
+ * platform shows it to the people who pick the action).
+ */
+export function newActionMetadata(key: string, name: string, developerEmail: string): ActionMetadata {
+  return {
+    key,
+    name,
+    description: `Describe what ${name} does, for the people who use it.`,
+    developerEmail,
+    parameters: [{ name: 'input', type: 'text', description: 'What the action works on' }],
+    result: { type: 'text', description: 'What the action returns' },
+  };
+}
+
 /** The first main.ts of a new action: typed by the generated file, one argument per parameter, in order. */
 export function newActionTemplate(metadata: ActionMetadata): string {
   const module = './' + GENERATED_FILE.replace(/\.ts$/, '');

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { type ActionMetadata, limits, formatProblem, validateMetadata } from '../../core/schema';
 import { generateTypes } from '../../core/typegen';
-import { ACTION_FILE, GENERATED_FILE, MAIN_FILE, newActionTemplate, serializeActionYaml } from '../../core/workspace';
+import { ACTION_FILE, GENERATED_FILE, MAIN_FILE, newActionMetadata, newActionTemplate, serializeActionYaml } from '../../core/workspace';
 import { serverText } from '../../core/text';
 import { abortOn } from '../cancellation';
 import { createOnServer } from '../deploy/create';
@@ -26,7 +26,7 @@ export async function newAction(s: Services, node?: unknown, args?: unknown): Pr
   if (!app) return;
   const given = readNewActionArgs(args);
   if (given) {
-    const metadata = starter(given.key, given.name, given.developerEmail);
+    const metadata = newActionMetadata(given.key, given.name, given.developerEmail);
     const checked = validateMetadata(metadata);
     if (!checked.ok) throw new Error(`New Action: ${checked.problems.map(formatProblem).join('; ')}`);
     const folder = vscode.Uri.joinPath(app.folderUri, given.key);
@@ -53,11 +53,11 @@ export async function newAction(s: Services, node?: unknown, args?: unknown): Pr
     prompt: "The developer's contact address",
     value: s.context.globalState.get<string>(LAST_EMAIL, ''),
     ignoreFocusOut: true,
-    validateInput: (v) => (validateMetadata({ ...starter(key, name, v) }).ok ? undefined : 'An e-mail address'),
+    validateInput: (v) => (validateMetadata({ ...newActionMetadata(key, name, v) }).ok ? undefined : 'An e-mail address'),
   });
   if (!developerEmail) return;
   await s.context.globalState.update(LAST_EMAIL, developerEmail);
-  const metadata = starter(key, name, developerEmail);
+  const metadata = newActionMetadata(key, name, developerEmail);
   const folder = vscode.Uri.joinPath(app.folderUri, key);
   await writeActionFolder(folder, metadata, undefined);
   await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, MAIN_FILE));
@@ -180,17 +180,6 @@ function readNewActionArgs(args: unknown): NewActionArgs | undefined {
   return typeof a.key === 'string' && typeof a.name === 'string' && typeof a.developerEmail === 'string'
     ? { key: a.key, name: a.name, developerEmail: a.developerEmail }
     : undefined;
-}
-
-function starter(key: string, name: string, developerEmail: string): ActionMetadata {
-  return {
-    key,
-    name,
-    description: '',
-    developerEmail,
-    parameters: [{ name: 'input', type: 'text', description: 'What the action works on' }],
-    result: { type: 'text', description: 'What the action returns' },
-  };
 }
 
 function humanize(key: string): string {
