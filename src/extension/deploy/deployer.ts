@@ -112,7 +112,8 @@ export class Deployer extends Disposable {
     const { file } = check;
     if (check.kind === 'no-main') {
       const reason = `${file.name} defines no function main, so it was not pushed.`;
-      if (file.name === MAIN_FILE || options.manual) this.status.notPushed(file.name, reason);
+      if (options.quiet && file.name === MAIN_FILE) this.status.editing(file.name, reason);
+      else if (file.name === MAIN_FILE || options.manual) this.status.notPushed(file.name, reason);
       return this.skip(options, reason);
     }
     if (this.refusesErrors(options)) {
@@ -150,7 +151,8 @@ export class Deployer extends Disposable {
       const first = problems[0];
       const detail = first ? `line ${first.range.start.line + 1}: ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}` : 'the file cannot be read';
       const reason = `${ACTION_FILE} of ${key} was not pushed: ${detail}. The file is kept as it is.`;
-      this.status.notPushed(key, reason);
+      if (options.quiet) this.status.editing(key, reason);
+      else this.status.notPushed(key, reason);
       if (!options.quiet) this.notices.show(`invalid:${uri.toString()}`, () => vscode.window.showErrorMessage(reason), () => undefined);
       return { kind: 'not-pushed', reason };
     }
@@ -223,8 +225,12 @@ export class Deployer extends Disposable {
     const first = problems[0];
     const where = first ? ` (line ${first.range.start.line + 1}: ${first.message})` : '';
     const reason = `${file.name} of ${key} has ${problems.length} error${problems.length === 1 ? '' : 's'}${where}, so it was not pushed.`;
+    if (options.quiet) {
+      // An auto-save in the middle of typing: calm until the file stays refused for a while.
+      this.status.editing(key, reason, { problems: true });
+      return { kind: 'not-pushed', reason };
+    }
     this.status.notPushed(key, `${reason} It is pushed as soon as a save passes the checks.`, { problems: true });
-    if (options.quiet) return { kind: 'not-pushed', reason };
     const ask = () => vscode.window.showWarningMessage(`${reason} (customActions.pushWithErrors is off.)`, 'Push Anyway', 'Show Problems');
     this.notices.show(`errors:${file.uri.toString()}`, ask, async (choice) => {
       if (choice === 'Push Anyway') await this.pushAsItIs(file.uri, 'code', { ...options, anyway: true });

@@ -6,6 +6,11 @@ export type PushKind = 'code' | 'metadata';
 
 const WHAT: Record<PushKind, string> = { code: 'code', metadata: 'metadata' };
 const SHOWN_AFTER_SUCCESS_MS = 10_000;
+/**
+ * How long an auto-save's refusal stays calm ("Editing X…") before it turns into the warning: by then
+ * the user has stopped typing with the file still refused, and it is worth their eye.
+ */
+export const CALM_MS = 20_000;
 const SHOW_LOG = 'customActions.showLog';
 const SHOW_PROBLEMS = 'workbench.actions.view.problems';
 
@@ -20,17 +25,25 @@ export class DeployStatusItem extends Disposable {
   private readonly busy = new Map<string, string>();
   private readonly failed = new Map<string, string>();
   private hideTimer: ReturnType<typeof setTimeout> | undefined;
+  private calmTimer: ReturnType<typeof setTimeout> | undefined;
+  /** CALM_MS; tests shorten it. */
+  calmMs = CALM_MS;
 
   constructor() {
     super();
     this.item.name = 'Custom Actions: Push';
     this.item.command = SHOW_LOG;
-    this.register({ dispose: () => clearTimeout(this.hideTimer) });
+    this.register({ dispose: () => (clearTimeout(this.hideTimer), clearTimeout(this.calmTimer)) });
   }
 
   /** The text shown, for tests and the log. */
   get text(): string {
     return this.item.text;
+  }
+
+  /** Whether the item is coloured as a warning or an error, for tests. */
+  get alarming(): boolean {
+    return this.item.backgroundColor !== undefined;
   }
 
   pushing(id: string, label: string, kind: PushKind): void {
@@ -76,6 +89,22 @@ export class DeployStatusItem extends Disposable {
     this.show(`$(warning) ${label} not pushed`, `Custom Actions: ${reason}\n${click}`, new vscode.ThemeColor('statusBarItem.warningBackground'), options.problems ? SHOW_PROBLEMS : SHOW_LOG);
   }
 
+  /**
+   * An auto-save that was not pushed while the user is typing (the code does not pass the checks yet):
+   * said calmly, with no warning colour, since the next pause in typing saves again. Still refused
+   * after `calmMs`, with nothing pushed or refused since, it becomes the warning of notPushed.
+   */
+  editing(label: string, reason: string, options: { problems?: boolean } = {}): void {
+    const click = options.problems ? 'Click to show the problems.' : 'Click to show the log.';
+    this.show(
+      `$(edit) Editing ${label}…`,
+      `Custom Actions: ${reason}\nNot pushed while you type; pushed with the first save that passes the checks. ${click}`,
+      undefined,
+      options.problems ? SHOW_PROBLEMS : SHOW_LOG,
+    );
+    this.calmTimer = setTimeout(() => this.notPushed(label, `${reason} It is pushed as soon as a save passes the checks.`, options), this.calmMs);
+  }
+
   private stillBusy(): boolean {
     const label = this.busy.values().next().value;
     return label !== undefined;
@@ -83,6 +112,8 @@ export class DeployStatusItem extends Disposable {
 
   private show(text: string, tooltip: string, background?: vscode.ThemeColor, command = SHOW_LOG): void {
     clearTimeout(this.hideTimer);
+    // Whatever is shown now is newer than a calm "editing" waiting to turn into a warning.
+    clearTimeout(this.calmTimer);
     this.item.text = text;
     this.item.tooltip = tooltip;
     this.item.backgroundColor = background;

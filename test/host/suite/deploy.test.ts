@@ -9,6 +9,7 @@ import { serializeActionYaml } from '../../../src/core/workspace';
 import { type DeployFeature } from '../../../src/extension/deploy';
 import { type PushResult } from '../../../src/extension/deploy/deployer';
 import { FROM_METADATA, FROM_SIGNATURE } from '../../../src/extension/deploy/quickFixes';
+import { CALM_MS } from '../../../src/extension/deploy/statusItem';
 import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { NotificationSpy } from '../notifications';
@@ -440,11 +441,13 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     }
   });
 
-  it('an auto-save of half-typed code shows no notification: the status bar and Problems say why, and the finished code goes with the next auto-save', async () => {
+  it('an auto-save of half-typed code shows no notification: the status bar and Problems say why, calmly, and the finished code goes with the next auto-save', async () => {
     const files = vscode.workspace.getConfiguration('files');
     // VS Code for the Web saves after a delay by default; said here so the test does not depend on it.
     await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
     const spy = new NotificationSpy();
+    // The warning comes when the file stays refused for a while; a while is short here.
+    deploy.status.calmMs = 1_500;
     try {
       const id = await action('deploy-autosave', codeReturning('n'));
       const uri = mainUri('deploy-autosave');
@@ -454,11 +457,16 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       e.selection = new vscode.Selection(1, 10, 1, 10);
       await vscode.commands.executeCommand('type', { text: ' +' });
       await eventually(() => (e.document.getText().includes('return n +;') && !e.document.isDirty ? true : undefined), 'the auto-save of the half-typed line');
-      await eventually(() => (/deploy-autosave not pushed/.test(deploy.status.text) ? true : undefined), `the status bar says not pushed: ${deploy.status.text}`);
+      // While typing: calm, no warning colour.
+      await eventually(() => (/Editing deploy-autosave…/.test(deploy.status.text) ? true : undefined), `the status bar says editing: ${deploy.status.text}`);
+      assert.equal(deploy.status.alarming, false, 'no warning colour while typing');
       await eventually(
         () => vscode.languages.getDiagnostics(uri).find((d) => d.severity === vscode.DiagnosticSeverity.Error && d.range.start.line === 1),
         'the error in the Problems panel',
       );
+      // Left like that for a while: now it is a warning.
+      await eventually(() => (/deploy-autosave not pushed/.test(deploy.status.text) ? true : undefined), `the status bar says not pushed: ${deploy.status.text}`);
+      assert.equal(deploy.status.alarming, true, 'a warning once the file stayed refused');
       assert.equal(proxy.implementationPuts(id), before, 'nothing pushed');
       assert.deepEqual(spy.shown.map((n) => n.message), [], 'no notification');
       // The line finished, another pause: that save passes the checks and goes.
@@ -470,6 +478,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       assert.deepEqual(spy.shown.map((n) => n.message), [], 'no notification at any point');
     } finally {
       spy.dispose();
+      deploy.status.calmMs = CALM_MS;
       await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
     }
   });
