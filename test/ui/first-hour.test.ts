@@ -168,6 +168,8 @@ for (const defaults of [WEB, DESKTOP]) {
       // What the runs printed, in the events channel, and their events under Test and Live in the tree.
       await live.ran.locator('.monaco-button', { hasText: 'Show Events' }).first().click();
       await page.locator('.panel .monaco-editor .view-lines', { hasText: `[Live] ${KEY} success` }).waitFor({ timeout: 30_000 });
+      // The run's result too, not only its logs.
+      await page.locator('.panel .monaco-editor .view-lines', { hasText: 'result: "Hello, world!"' }).waitFor({ timeout: 10_000 });
       await expand(action());
       const events = page.locator('.pane-body .monaco-list-row', { hasText: /success/ });
       await expand(treeRow(page, 'Test').first());

@@ -16,6 +16,7 @@ describe('events formatter', () => {
           { time: START + 2, level: 'info', message: 'starting' },
           { time: START + 40, level: 'warn', message: 'two\nlines' },
         ],
+        result: { sent: true, total: 3 },
       },
     });
     assert.deepEqual(formatEvent(event, ctx), [
@@ -23,6 +24,7 @@ describe('events formatter', () => {
       '    14:03:22.125 info  starting',
       '    14:03:22.163 warn  two',
       '                       lines',
+      '    result: {"sent":true,"total":3}',
     ]);
   });
 
@@ -91,6 +93,7 @@ describe('events formatter', () => {
       '    14:03:22.123 info  windows',
       '                       line\tand a tab',
       '                       last',
+      '    (no result)',
     ]);
     // eslint-disable-next-line no-control-regex -- no control character but the tab may reach the channel
     for (const line of formatEvent(event, ctx)) assert.doesNotMatch(line, /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
@@ -110,6 +113,19 @@ describe('events formatter', () => {
     ]);
   });
 
+  it("prints a run's result on one line: the empty text as \"\", a long one cut, its text unable to act", () => {
+    const ran = (result: unknown) => formatEvent(normalizeEvent({ id: 'r', name: 'success', data: { timings: { startTime: START, duration: 3 }, logs: [], result } }), ctx).slice(1);
+    assert.deepEqual(ran(''), ['    (no log entries)', '    result: ""']);
+    assert.deepEqual(ran('Hello, world!'), ['    (no log entries)', '    result: "Hello, world!"']);
+    assert.deepEqual(ran([1, 'two', null]), ['    (no log entries)', '    result: [1,"two",null]']);
+    assert.deepEqual(ran(undefined), ['    (no log entries)', '    (no result)']);
+    assert.deepEqual(ran('two\nlines\u2028\u202eand\u001b[2J'), ['    (no log entries)', '    result: "two\\nlines\\u2028\\u202eand\\u001b[2J"']);
+    const long = ran('x'.repeat(500))[1] ?? '';
+    assert.equal(long, `    result: "${'x'.repeat(199)}… (502 characters; Open Event has it all)`);
+    const emoji = ran(`${'x'.repeat(198)}\u{1F600}`)[1] ?? '';
+    assert.doesNotMatch(emoji, /[\ud800-\udbff](?![\udc00-\udfff])/, 'no half surrogate pair at the cut');
+  });
+
   it('says that an event could not be read, and what is known of it', () => {
     const deep = JSON.parse(`${'['.repeat(10_000)}${']'.repeat(10_000)}`) as unknown;
     const event = normalizeEvent({ id: 'u1', name: 'success', data: { timings: { startTime: START, duration: 45 }, result: deep } });
@@ -122,8 +138,8 @@ describe('events formatter', () => {
   it('says how many log entries were left out', () => {
     const logs = Array.from({ length: EVENT_LIMITS.logEntries + 3 }, (_, i) => ({ time: START, level: 'info', message: `n${i}` }));
     const lines = formatEvent(normalizeEvent({ id: 'many', name: 'success', data: { timings: { startTime: START, duration: 1 }, logs } }), ctx);
-    assert.equal(lines.length, 1 + EVENT_LIMITS.logEntries + 1);
-    assert.equal(lines.at(-1), '    (3 more log entries not shown; Open Event has them all)');
+    assert.equal(lines.length, 1 + EVENT_LIMITS.logEntries + 2);
+    assert.equal(lines.at(-2), '    (3 more log entries not shown; Open Event has them all)');
   });
 
   it('formats times and durations', () => {

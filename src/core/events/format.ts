@@ -9,12 +9,15 @@ export interface EventContext {
 const INDENT = '    ';
 /** Stack lines shown under a failure; the whole stack is in the event's JSON. */
 const STACK_LINES = 8;
+/** A result is shown on one line, cut beyond this: the channel is read at a glance, Open Event has it whole. */
+const RESULT_CHARS = 200;
 
 /**
  * The lines one event becomes in the events channel: a header (environment, action, outcome, local
  * start time with milliseconds, duration), then each log entry indented with its own time and level,
- * then, for a failure, its error. Whatever the server left out is said, not guessed. Every piece of
- * text from the server passes `visible`, so it shows on the line it belongs to and cannot act.
+ * then what the run came to: its result as compact JSON on one line, or, for a failure, its error.
+ * Whatever the server left out is said, not guessed. Every piece of text from the server passes
+ * `visible`, so it shows on the line it belongs to and cannot act.
  */
 export function formatEvent(event: NormalizedEvent, context: EventContext): string[] {
   const start = event.startTime === undefined ? 'no start time' : formatLocalTime(event.startTime, true);
@@ -25,13 +28,27 @@ export function formatEvent(event: NormalizedEvent, context: EventContext): stri
   const lines = [header((event.ok ? 'success' : 'failure') + (['success', 'failure', 'unknown'].includes(event.name) ? '' : ` (${event.name})`))];
   for (const log of event.logs) lines.push(...formatLog(log));
   if (event.logsOmitted > 0) lines.push(`${INDENT}(${event.logsOmitted.toLocaleString('en-US')} more log entries not shown; Open Event has them all)`);
+  if (event.logs.length === 0 && event.ok) lines.push(`${INDENT}(no log entries)`);
+  if (event.ok) lines.push(formatResult(event.result));
   if (!event.ok && event.error) {
     lines.push(...continued(`${INDENT}error: `, event.error.message));
     const stack = (event.error.stack ?? '').split('\n').filter((l) => /^\s*at\s/.test(l)).slice(0, STACK_LINES);
     for (const frame of stack) lines.push(`${INDENT}${INDENT}${visible(frame.trim())}`);
   }
-  if (event.logs.length === 0 && event.ok) lines.push(`${INDENT}(no log entries)`);
   return lines;
+}
+
+/**
+ * A result as JSON on one line (a text in quotes, so "" reads as the empty text it is), cut to
+ * RESULT_CHARS; `(no result)` when the server sent none. JSON escapes line breaks; `visible` the rest.
+ */
+function formatResult(result: unknown): string {
+  if (result === undefined) return `${INDENT}(no result)`;
+  const json = JSON.stringify(result) ?? String(result);
+  if (json.length <= RESULT_CHARS) return `${INDENT}result: ${visible(json)}`;
+  // Never half a surrogate pair at the cut.
+  const end = /[\ud800-\udbff]/.test(json.charAt(RESULT_CHARS - 1)) ? RESULT_CHARS - 1 : RESULT_CHARS;
+  return `${INDENT}result: ${visible(json.slice(0, end))}… (${json.length.toLocaleString('en-US')} characters; Open Event has it all)`;
 }
 
 export function formatLog(log: NormalizedLog): string[] {

@@ -164,6 +164,8 @@ describe('Event logs: streaming and running (sandbox)', function () {
     assert.ok(event?.ok, 'the set ran');
     assert.deepEqual(event.result, 10);
     await eventually(async () => ((await channelText()).includes('run number 5') ? true : undefined), 'the run of the set in the channel');
+    // What the run came to, on its own line after its logs.
+    assert.match(await channelText(), /run number 5\n(?: {4}.*\n)*? {4}result: 10$/m);
     const bad = vscode.Uri.joinPath(folder, 'bad.json');
     await vscode.workspace.fs.writeFile(bad, new TextEncoder().encode(JSON.stringify({ n: 'five', mode: 'maybe' })));
     const refused = await vscode.commands.executeCommand<NormalizedEvent | undefined>('customActions.runInputSet', bad, 'Test');
