@@ -103,7 +103,7 @@ const configs = [
   { ...node, entryPoints: existing({ analysis: 'src/core/analysis/index.ts' }), outdir: at('dist') },
   {
     ...node,
-    entryPoints: existing({ sandbox: 'src/sandbox/cli.ts', 'sandbox-runner': 'src/sandbox/runner/child/index.ts' }),
+    entryPoints: existing({ sandbox: 'src/sandbox/cli.ts', 'sandbox-runner': 'src/sandbox/runner/child/index.ts', 'run-local': 'src/sandbox/runner/child/local.ts' }),
     outdir: at('dist'),
     plugins: [problemMatcher, pgliteBesideBundle],
   },

@@ -14,7 +14,10 @@ export interface RunMessage {
   maxLogEntries: number;
   maxLogChars: number;
   maxResultBytes: number;
-  /** The run's time limit: the runner ends the run then itself; the sandbox kills the process a little later if it has not. */
+  /**
+   * The run's time limit: the runner ends the run then itself; the sandbox kills the process a little
+   * later if it has not. Infinity (a local debugged run, never sent as JSON) for none.
+   */
   timeoutMs: number;
 }
 

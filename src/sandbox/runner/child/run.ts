@@ -35,7 +35,9 @@ export interface Run {
 
 export function startRun(message: RunMessage, send: (message: RunnerMessage) => void, ended: () => void): Run {
   const { runId } = message;
-  const deadline = Date.now() + message.timeoutMs;
+  // A debugged run (local.ts) has no time limit: a script paused at a breakpoint must not be killed.
+  const limited = Number.isFinite(message.timeoutMs);
+  const deadline = limited ? Date.now() + message.timeoutMs : Number.POSITIVE_INFINITY;
   const timers = new Map<number, NodeJS.Timeout>();
   let nextTimer = 1;
   let logs = 0;
@@ -53,7 +55,7 @@ export function startRun(message: RunMessage, send: (message: RunnerMessage) => 
   const pump = setInterval(() => enter(0), PUMP_MS);
   // Waiting on something that never comes: the run ends here. A loop that never yields is stopped by
   // the entry's own time limit, at the same moment.
-  const limit = setTimeout(() => giveUp(), message.timeoutMs);
+  const limit = limited ? setTimeout(() => giveUp(), message.timeoutMs) : undefined;
   const finish = (done: RunnerMessage) => {
     if (finished) return;
     finished = true;
@@ -171,7 +173,7 @@ export function startRun(message: RunMessage, send: (message: RunnerMessage) => 
     if (remaining <= 0) return giveUp();
     job = next;
     try {
-      entry.runInContext(context, { timeout: remaining });
+      entry.runInContext(context, limited ? { timeout: remaining } : {});
     } catch {
       // The entry catches everything user code throws; what gets here is the time limit, or the
       // context in a state it cannot report from. The error itself is not read: it may be the context's.
@@ -190,7 +192,7 @@ export function startRun(message: RunMessage, send: (message: RunnerMessage) => 
   try {
     const setUp = new Script(BOOTSTRAP, { filename: 'sandbox-realm.js', importModuleDynamically }).runInContext(context) as typeof setUpRealm;
     realm = setUp(bridge, ENTRY, START, REJECTION);
-    moduleFunction = new Script(message.js, { filename: message.filename, importModuleDynamically }).runInContext(context, { timeout: message.timeoutMs });
+    moduleFunction = new Script(message.js, { filename: message.filename, importModuleDynamically }).runInContext(context, limited ? { timeout: message.timeoutMs } : {});
   } catch (error) {
     // Errors of this realm only: compiling (the sandbox checked that the code parses), or setting up the context.
     failWith({ name: error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error) });
