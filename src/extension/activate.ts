@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { closeAllPools } from '../core/client';
 import { registerCommands } from './commands';
+import { DEBUG_COMMANDS, LocalDebug, registerDebug } from './debug';
 import { DeployFeature } from './deploy';
 import { affectsConfig, readConfig, type Config } from './config';
 import { Connections } from './connections';
@@ -46,6 +47,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   const treeView = own(context, vscode.window.createTreeView(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }));
   const eventDocuments = own(context, new EventDocuments());
   const statusBar = own(context, new TargetStatusBar(project, sandbox));
+  const debug = own(context, new LocalDebug(context.extensionUri, trust, getConfig));
   context.subscriptions.push(
     connections.onDidReach((r) => statusBar.setReachability(r.ok ? 'reachable' : 'unreachable', r.error)),
     tree.onDidChangeViewState((state) => void vscode.commands.executeCommand('setContext', 'customActions.viewState', state)),
@@ -70,6 +72,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     statusBar,
     events,
     trust,
+    debug,
     // Deploy is built with the services it is one of; nothing reads it before activate returns.
     get deploy() {
       if (!built.deploy) throw new Error('Deploy is not ready yet.');
@@ -77,7 +80,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     },
   };
   built.deploy = own(context, new DeployFeature(services));
-  context.subscriptions.push(...registerCommands(services, EVENT_COMMANDS), ...registerEvents(services));
+  context.subscriptions.push(...registerCommands(services, { ...EVENT_COMMANDS, ...DEBUG_COMMANDS }), ...registerEvents(services), ...registerDebug(services));
   context.subscriptions.push(registerMetadataEditor(services));
   // Shows the status bar item for a workspace that has a project file; reading one small file is cheap.
   void project.get();

@@ -8,6 +8,7 @@ export const SETTINGS = {
   requestTimeoutSeconds: 'customActions.requestTimeoutSeconds',
   recentEvents: 'customActions.tree.recentEvents',
   eventsQuietIntervalSeconds: 'customActions.events.quietIntervalSeconds',
+  debugRuntimeExecutable: 'customActions.debug.runtimeExecutable',
 } as const;
 
 /**
@@ -25,6 +26,8 @@ export interface Config {
   readonly requestTimeoutMs: number;
   readonly recentEvents: number;
   readonly eventsQuietIntervalMs: number;
+  /** The Node that runs Debug; empty for the extension host's own runtime. */
+  readonly debugRuntimeExecutable: string;
 }
 
 export function readConfig(scope?: vscode.ConfigurationScope): Config {
@@ -36,6 +39,7 @@ export function readConfig(scope?: vscode.ConfigurationScope): Config {
     requestTimeoutMs: 1000 * clamp(c.get(SETTINGS.requestTimeoutSeconds), 30, 1, 600),
     recentEvents: clamp(c.get(SETTINGS.recentEvents), 20, 1, 200),
     eventsQuietIntervalMs: 1000 * clamp(c.get(SETTINGS.eventsQuietIntervalSeconds), 10, 10, 600),
+    debugRuntimeExecutable: text(c.get(SETTINGS.debugRuntimeExecutable)),
   };
 }
 
@@ -45,6 +49,10 @@ export function affectsConfig(event: vscode.ConfigurationChangeEvent): boolean {
 
 function bool(value: unknown, fallback: boolean): boolean {
   return typeof value === 'boolean' ? value : fallback;
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : '';
 }
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {

@@ -13,6 +13,8 @@ const KEEP = 200;
  */
 export class EventDocuments extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly documents = new Map<string, string>();
+  /** What each open document was made from, for the commands on it (Debug Event, Save as Input Set). */
+  private readonly sources = new Map<string, { readonly path: readonly string[]; readonly raw: unknown }>();
 
   constructor() {
     super();
@@ -34,10 +36,20 @@ export class EventDocuments extends Disposable implements vscode.TextDocumentCon
     });
     this.documents.delete(uri.toString());
     this.documents.set(uri.toString(), eventDocumentText(event, context));
-    while (this.documents.size > KEEP) this.documents.delete(this.documents.keys().next().value as string);
+    this.sources.set(uri.toString(), { path, raw });
+    while (this.documents.size > KEEP) {
+      const oldest = this.documents.keys().next().value as string;
+      this.documents.delete(oldest);
+      this.sources.delete(oldest);
+    }
     const document = await vscode.workspace.openTextDocument(uri);
     await vscode.languages.setTextDocumentLanguage(document, 'jsonc');
     await vscode.window.showTextDocument(document, { preview: true });
+  }
+
+  /** The event an event document shows: its path ([application id, action key, environment, event id]) and the server's JSON. */
+  eventAt(uri: vscode.Uri): { readonly path: readonly string[]; readonly raw: unknown } | undefined {
+    return this.sources.get(uri.toString());
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {

@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import { type Config } from './config';
 import { type Connections } from './connections';
 import { type DeployFeature } from './deploy';
+import { type LocalDebug } from './debug/localDebug';
 import { type EventDocuments } from './eventDocuments';
 import { type EventWatchers } from './events/watchers';
 import { type KeyStore } from './keyStore';
@@ -35,4 +36,6 @@ export interface Services {
   readonly trust: WorkspaceTrust;
   /** Save to deploy and Push Implementation. */
   readonly deploy: DeployFeature;
+  /** Local runs of main under VS Code's JavaScript debugger (debug/). */
+  readonly debug: LocalDebug;
 }

@@ -17,8 +17,8 @@ const metadata: ActionMetadata = {
     { name: 'n', type: 'number' },
     { name: 'who', type: 'text' },
   ],
-  result: { type: 'object', properties: { doubled: { type: 'number' }, greeting: { type: 'text' } } },
-} as ActionMetadata;
+  result: { type: { type: 'object', properties: { doubled: { type: 'number' }, greeting: { type: 'text' } } } },
+};
 const MAIN = '/work/actions/local-run/main.ts';
 const CODE = `type Out = { doubled: number; greeting: string };
 export async function main(n: number, who: string): Promise<Out> {

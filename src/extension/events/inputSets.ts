@@ -70,13 +70,14 @@ export async function saveInputSet(actionFolder: vscode.Uri, inputs: Record<stri
   return uri;
 }
 
-/** "Run in Test" and "Run in Live" above every input set file. */
+/** "Run in Test", "Run in Live" and "Debug" above every input set file. */
 export class InputSetCodeLens implements vscode.CodeLensProvider {
   async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
     if (!(await actionFolderOfInputSet(document.uri))) return [];
     const top = new vscode.Range(0, 0, 0, 0);
-    return (['Test', 'Live'] as const).map(
-      (env) => new vscode.CodeLens(top, { title: `$(play) Run in ${env}`, command: 'customActions.runInputSet', arguments: [document.uri, env] }),
-    );
+    return [
+      ...(['Test', 'Live'] as const).map((env) => new vscode.CodeLens(top, { title: `$(play) Run in ${env}`, command: 'customActions.runInputSet', arguments: [document.uri, env] })),
+      new vscode.CodeLens(top, { title: '$(debug-alt) Debug', command: 'customActions.debugInputSet', arguments: [document.uri] }),
+    ];
   }
 }

@@ -35,6 +35,9 @@ export const WATCHING_CONTEXT = 'customActions.watchingEvents';
 export class EventWatchers extends Disposable implements RecentEventsSource {
   private readonly watches = new Map<string, Watch>();
   readonly channel = this.register(new EventsChannel());
+  private readonly received = this.register(new vscode.EventEmitter<void>());
+  /** A watch started or stopped, or got new events (the lens of the last failure above `main` listens). */
+  readonly onDidChangeEvents = this.received.event;
 
   /** `eventsArrived` is told of every environment with new events (the model, which the tree listens to). */
   constructor(
@@ -79,6 +82,7 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
     this.watches.set(id, watch);
     this.channel.appendLines([`-- Watching ${label} (${target.app.label})`]);
     poller.start();
+    this.received.fire();
     void vscode.commands.executeCommand('setContext', WATCHING_CONTEXT, true);
     return watch;
   }
@@ -88,6 +92,7 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
     if (!watch) return;
     this.watches.delete(id);
     await watch.poller.stop();
+    this.received.fire();
     if (!quiet) this.channel.appendLines([`-- Stopped watching ${watch.environment} events of ${watch.actionKey}`]);
     this.afterStop();
   }
@@ -143,6 +148,7 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
     const lines = events.flatMap((event) => formatEvent(event, { environment: target.environment, actionKey: target.actionKey }));
     this.channel.appendLines(lines);
     this.eventsArrived(target.app, target.eventsUrl);
+    this.received.fire();
   }
 
   private status(id: string, poller: EventsPoller, target: WatchTarget, label: string, status: PollerStatus): void {

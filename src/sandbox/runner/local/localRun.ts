@@ -59,7 +59,7 @@ export function runLocally(request: LocalRunRequest, log: (entry: LogEntry) => v
         if (message.type === 'log') log(message.entry);
         else if (message.type === 'done' && message.ok) {
           const result = JSON.parse(message.resultJson) as unknown;
-          resolve({ ok: true, result, resultProblems: checkResult(request.metadata.result, result), duration: duration() });
+          resolve({ ok: true, result, resultProblems: checkResult(request.metadata.result.type, result), duration: duration() });
         } else if (message.type === 'done') {
           const stack = toMainStack(message.error.stack, script, request.mainPath);
           resolve({ ok: false, error: { ...message.error, ...(stack === undefined ? {} : { stack }) }, duration: duration() });

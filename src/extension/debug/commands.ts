@@ -1,0 +1,113 @@
+import * as vscode from 'vscode';
+import { type Parameter } from '../../core/schema';
+import { serverText } from '../../core/text';
+import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
+import { askInputs } from '../events/inputForm';
+import { actionFolderOfInputSet, listInputSets, readInputSet, saveInputSet } from '../events/inputSets';
+import { type LocalAction, readLocalAction } from '../localActions';
+import { type Services } from '../services';
+import { eventSource } from './eventSource';
+import { type DebugRun } from './localDebug';
+
+/** The debug commands, merged into the command table by activate. */
+export const DEBUG_COMMANDS = {
+  'customActions.debugMain': debugMain,
+  'customActions.debugInputSet': debugInputSet,
+  'customActions.debugEvent': debugEvent,
+  'customActions.saveEventAsInputSet': saveEventAsInputSet,
+} satisfies Record<string, (s: Services, ...args: never[]) => unknown>;
+
+/** Debug above `main` (or on the active main.ts): inputs from a saved set or the form, or `inputs` from the caller. */
+export async function debugMain(s: Services, uri?: unknown, inputs?: unknown): Promise<DebugRun | undefined> {
+  s.trust.require('Debugging an action');
+  const file = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
+  const local = file && file.path.endsWith(`/${MAIN_FILE}`) ? await readLocalAction(vscode.Uri.joinPath(file, '..')) : undefined;
+  if (!local) {
+    void vscode.window.showInformationMessage(`Open the ${MAIN_FILE} of an action (beside its ${ACTION_FILE}) to debug it.`);
+    return undefined;
+  }
+  const parameters = parametersOf(local);
+  const values = inputs ?? (await chooseInputs(local, parameters, {}));
+  if (values === undefined) return undefined;
+  return s.debug.debug({ key: local.key, folder: local.folder, metadata: metadataOf(local), inputs: values });
+}
+
+/** Debug above an input set file. */
+export async function debugInputSet(s: Services, uri?: unknown): Promise<DebugRun | undefined> {
+  s.trust.require('Debugging an action');
+  const file = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
+  const folder = file && (await actionFolderOfInputSet(file));
+  const local = folder && (await readLocalAction(folder));
+  if (!file || !local) {
+    void vscode.window.showInformationMessage('Open an input set (inputs/<name>.json next to action.yaml) to debug it.');
+    return undefined;
+  }
+  const set = await readInputSet(file, parametersOf(local));
+  if (set.problems.length > 0) throw new Error(`The input set ${set.name} does not fit the parameters of ${local.key}: ${set.problems.join('; ')}`);
+  return s.debug.debug({ key: local.key, folder: local.folder, metadata: metadataOf(local), inputs: set.inputs });
+}
+
+/** Replays an event's inputs under the debugger, on main.ts as it is in the editor, and compares with what was recorded. */
+export async function debugEvent(s: Services, arg?: unknown): Promise<DebugRun | undefined> {
+  s.trust.require('Debugging an action');
+  const source = await eventSource(s, arg);
+  if (!source) return undefined;
+  const local = source.local;
+  if (!local) {
+    void vscode.window.showInformationMessage(`${serverText(source.key, 120)} has no folder in this workspace: pull it to debug its events.`);
+    return undefined;
+  }
+  let inputs: unknown = source.inputs;
+  if (inputs === undefined) {
+    const choice = await vscode.window.showInformationMessage(
+      `This event does not carry the inputs its run received (the server does not record them). Enter them to debug ${serverText(local.key, 120)}?`,
+      'Enter Inputs…',
+    );
+    if (!choice) return undefined;
+    inputs = await chooseInputs(local, parametersOf(local), {});
+    if (inputs === undefined) return undefined;
+  }
+  return s.debug.debug({ key: local.key, folder: local.folder, metadata: metadataOf(local), inputs, recorded: source.recorded });
+}
+
+/** Saves the inputs of an event as an input set of its action. */
+export async function saveEventAsInputSet(s: Services, arg?: unknown): Promise<vscode.Uri | undefined> {
+  const source = await eventSource(s, arg);
+  if (!source) return undefined;
+  if (!source.local) {
+    void vscode.window.showInformationMessage(`${serverText(source.key, 120)} has no folder in this workspace: pull it to keep input sets.`);
+    return undefined;
+  }
+  if (!source.inputs) {
+    void vscode.window.showInformationMessage('This event does not carry the inputs its run received: there is nothing to save.');
+    return undefined;
+  }
+  const saved = await saveInputSet(source.local.folder, source.inputs);
+  if (saved) await vscode.window.showTextDocument(saved, { preview: true });
+  return saved;
+}
+
+function parametersOf(local: LocalAction): Parameter[] {
+  return metadataOf(local).parameters;
+}
+
+function metadataOf(local: LocalAction): NonNullable<LocalAction['metadata']> {
+  if (!local.metadata) throw new Error(`The ${ACTION_FILE} of ${local.key} has problems: fix them to debug the action (its parameters and result type come from it).`);
+  return local.metadata;
+}
+
+/** A saved set, or the typed input form (prefilled with what is known). */
+async function chooseInputs(local: LocalAction, parameters: Parameter[], known: Record<string, unknown>): Promise<unknown> {
+  const title = `Debug ${serverText(local.key, 120)}`;
+  const sets = await listInputSets(local.folder, parameters);
+  const usable = sets.filter((set) => set.problems.length === 0);
+  if (usable.length > 0) {
+    const picked = await vscode.window.showQuickPick([{ label: '$(edit) Enter inputs…', set: undefined }, ...usable.map((set) => ({ label: `$(json) ${set.name}`, set }))], {
+      title,
+      placeHolder: 'Inputs: enter them, or debug a saved set',
+    });
+    if (!picked) return undefined;
+    if (picked.set) return picked.set.inputs;
+  }
+  return askInputs(title, parameters, known);
+}

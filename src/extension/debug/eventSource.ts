@@ -1,0 +1,53 @@
+import * as vscode from 'vscode';
+import { normalizeEvent } from '../../core/client';
+import { EVENT_SCHEME } from '../eventDocuments';
+import { isNode } from '../commands/pick';
+import { type LocalAction, scanLocalActions } from '../localActions';
+import { type Services } from '../services';
+import { isLensEvent } from './mainLens';
+import { type Recorded } from './outcome';
+
+/** An event the user acts on, from a tree node or an open event document, with the action folder it belongs to. */
+export interface EventSource {
+  readonly key: string;
+  readonly local: LocalAction | undefined;
+  /** The inputs the run received, when the event carries them (the sandbox's do, as `data.inputs`). */
+  readonly inputs: Record<string, unknown> | undefined;
+  readonly recorded: Recorded;
+  readonly raw: unknown;
+}
+
+export async function eventSource(s: Services, arg: unknown): Promise<EventSource | undefined> {
+  let where: { appId: string; key: string; raw: unknown } | undefined;
+  if (isLensEvent(arg)) {
+    where = { appId: arg.appId, key: arg.key, raw: arg.raw };
+  } else if (isNode(arg) && arg.kind === 'event') {
+    where = { appId: arg.parent.parent.parent.app.id, key: arg.parent.parent.key, raw: arg.event.raw };
+  } else {
+    const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+    const shown = uri?.scheme === EVENT_SCHEME ? s.eventDocuments.eventAt(uri) : undefined;
+    if (shown) where = { appId: shown.path[0] ?? '', key: shown.path[1] ?? '', raw: shown.raw };
+  }
+  if (!where) {
+    void vscode.window.showInformationMessage('Pick an event in the Custom Actions view, or open one, to act on it.');
+    return undefined;
+  }
+  const event = normalizeEvent(where.raw);
+  const recorded: Recorded = event.ok ? { ok: true, result: event.result } : { ok: false, error: event.error ?? { message: event.unreadable ?? 'the run failed' } };
+  return { key: where.key, local: await localActionOf(s, where.appId, where.key), inputs: inputsOf(where.raw), recorded, raw: where.raw };
+}
+
+/** The workspace's folder of an action, by application id and key: names from a server never become paths. */
+export async function localActionOf(s: Services, appId: string, key: string): Promise<LocalAction | undefined> {
+  const project = await s.project.get();
+  if (project.kind !== 'ok') return undefined;
+  const app = project.applications.find((a) => a.id === appId);
+  return app ? (await scanLocalActions(app)).find((a) => a.key === key) : undefined;
+}
+
+/** `data.inputs` when it is a plain object (by parameter name); anything else is not taken for inputs. */
+function inputsOf(raw: unknown): Record<string, unknown> | undefined {
+  const data = (raw as { data?: unknown } | null)?.data;
+  const inputs = typeof data === 'object' && data !== null ? (data as { inputs?: unknown }).inputs : undefined;
+  return typeof inputs === 'object' && inputs !== null && !Array.isArray(inputs) ? (inputs as Record<string, unknown>) : undefined;
+}

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { type ActionMetadata } from '../../core/schema';
+import { type LocalOutcome, type LocalRunRequest } from '../../sandbox/runner/local/localRun';
+import { type Config } from '../config';
+import { Disposable } from '../lifecycle';
+import { type WorkspaceTrust } from '../trust';
+import { harnessLaunchConfig, RUN_ID } from './launchConfig';
+import { type Recorded, showOutcome } from './outcome';
+
+/** One local run to debug: an action folder, the inputs, and what the server recorded, when replayed from an event. */
+export interface DebugTarget {
+  readonly key: string;
+  readonly folder: vscode.Uri;
+  readonly metadata: ActionMetadata;
+  readonly inputs: unknown;
+  readonly recorded?: Recorded;
+}
+
+export interface DebugRun {
+  readonly session: vscode.DebugSession;
+  /** Once the program ends: what main did, or undefined when the run was stopped before it wrote it. */
+  readonly done: Promise<LocalOutcome | undefined>;
+}
+
+interface Pending {
+  readonly target: DebugTarget;
+  readonly dir: string;
+  readonly outcomeFile: string;
+  started: (session: vscode.DebugSession) => void;
+  readonly ended: (outcome: LocalOutcome | undefined) => void;
+  readonly done: Promise<LocalOutcome | undefined>;
+}
+
+/**
+ * Debug runs of main on this machine, through VS Code's JavaScript debugger. Nothing starts before a
+ * command or F5 asks; each run's request and outcome files live in a temporary folder removed at its end.
+ */
+export class LocalDebug extends Disposable {
+  private readonly pending = new Map<string, Pending>();
+  private readonly sessions = new Map<string, string>();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly trust: WorkspaceTrust,
+    private readonly config: () => Config,
+  ) {
+    super();
+    this.register(vscode.debug.onDidStartDebugSession((session) => this.started(session)));
+    this.register(vscode.debug.onDidTerminateDebugSession((session) => void this.terminated(session)));
+  }
+
+  /** The node launch configuration of one run (for F5 too, through the configuration provider). */
+  async launchConfig(target: DebugTarget): Promise<vscode.DebugConfiguration> {
+    // The user's own code runs unconfined on this machine: only where they trust the workspace.
+    this.trust.require('Debugging an action');
+    const main = vscode.Uri.joinPath(target.folder, 'main.ts');
+    if (main.scheme !== 'file') throw new Error('Debugging needs the action on this machine’s disk (a file: folder).');
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === main.toString());
+    const code = open ? open.getText() : new TextDecoder().decode(await vscode.workspace.fs.readFile(main));
+    const dir = await mkdtemp(path.join(tmpdir(), 'custom-actions-debug-'));
+    const requestFile = path.join(dir, 'request.json');
+    const request: LocalRunRequest = { mainPath: main.fsPath, code, metadata: target.metadata, inputs: target.inputs };
+    await writeFile(requestFile, JSON.stringify(request));
+    const runId = randomUUID();
+    let ended: (outcome: LocalOutcome | undefined) => void = () => undefined;
+    const done = new Promise<LocalOutcome | undefined>((resolve) => (ended = resolve));
+    const outcomeFile = path.join(dir, 'outcome.json');
+    this.pending.set(runId, { target, dir, outcomeFile, started: () => undefined, ended, done });
+    return harnessLaunchConfig({
+      name: `Debug ${target.key}`,
+      harness: vscode.Uri.joinPath(this.extensionUri, 'dist', 'run-local.js').fsPath,
+      requestFile,
+      outcomeFile,
+      cwd: target.folder.fsPath,
+      runId,
+      runtimeExecutable: this.config().debugRuntimeExecutable,
+    });
+  }
+
+  /** Starts the debugger on one run; undefined when VS Code did not start it. */
+  async debug(target: DebugTarget): Promise<DebugRun | undefined> {
+    const config = await this.launchConfig(target);
+    const runId = config[RUN_ID] as string;
+    const pending = this.pending.get(runId);
+    const session = new Promise<vscode.DebugSession>((resolve) => {
+      if (pending) pending.started = resolve;
+    });
+    const ok = await vscode.debug.startDebugging(vscode.workspace.getWorkspaceFolder(target.folder), config);
+    if (!ok || !pending) {
+      await this.forget(runId);
+      return undefined;
+    }
+    return { session: await session, done: pending.done };
+  }
+
+  private started(session: vscode.DebugSession): void {
+    const runId = session.configuration[RUN_ID] as unknown;
+    const pending = typeof runId === 'string' ? this.pending.get(runId) : undefined;
+    if (!pending || typeof runId !== 'string') return;
+    this.sessions.set(session.id, runId);
+    pending.started(session);
+  }
+
+  private async terminated(session: vscode.DebugSession): Promise<void> {
+    const runId = this.sessions.get(session.id);
+    if (!runId) return;
+    this.sessions.delete(session.id);
+    const pending = this.pending.get(runId);
+    if (!pending) return;
+    let outcome: LocalOutcome | undefined;
+    try {
+      outcome = JSON.parse(await readFile(pending.outcomeFile, 'utf8')) as LocalOutcome;
+    } catch {
+      outcome = undefined;
+    }
+    await this.forget(runId);
+    pending.ended(outcome);
+    void showOutcome(pending.target, outcome);
+  }
+
+  private async forget(runId: string): Promise<void> {
+    const pending = this.pending.get(runId);
+    this.pending.delete(runId);
+    if (pending) await rm(pending.dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}

@@ -1,0 +1,61 @@
+import * as vscode from 'vscode';
+import { serverText } from '../../core/text';
+import { type LocalOutcome } from '../../sandbox/runner/local/localRun';
+import { type DebugTarget } from './localDebug';
+
+/** What the server's event said of the same inputs: the local run is compared with it. */
+export type Recorded = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: { readonly message: string; readonly stack?: string } };
+
+export const RUN_SCHEME = 'custom-actions-local-run';
+const KEEP = 50;
+const documents = new Map<string, string>();
+
+/** Read-only documents for a local run's outcome and the recorded one, for Open Result and the diff. */
+export function registerRunDocuments(): vscode.Disposable {
+  return vscode.workspace.registerTextDocumentContentProvider(RUN_SCHEME, {
+    provideTextDocumentContent: (uri) => documents.get(uri.toString()) ?? '// This result is no longer held in memory.\n',
+  });
+}
+
+function runDocument(name: string, value: unknown): vscode.Uri {
+  const uri = vscode.Uri.from({ scheme: RUN_SCHEME, path: `/${name.replace(/[/\\]/g, '_')}.json`, query: String(Date.now()) });
+  documents.set(uri.toString(), JSON.stringify(value, null, 2) + '\n');
+  while (documents.size > KEEP) documents.delete(documents.keys().next().value as string);
+  return uri;
+}
+
+/** The outcome as a JSON value: the result, or the error with its stack (frames on main.ts lines). */
+export function outcomeValue(outcome: LocalOutcome | Recorded): unknown {
+  return outcome.ok ? { result: outcome.result } : { error: { message: outcome.error.message, ...(outcome.error.stack ? { stack: outcome.error.stack } : {}) } };
+}
+
+/** Whether the local run ended as the recorded one: the same result, or both failed with the same message. */
+export function sameAsRecorded(outcome: LocalOutcome, recorded: Recorded): boolean {
+  if (outcome.ok !== recorded.ok) return false;
+  if (outcome.ok && recorded.ok) return JSON.stringify(outcome.result) === JSON.stringify(recorded.result);
+  return !outcome.ok && !recorded.ok && outcome.error.message === recorded.error.message;
+}
+
+/** Tells how the local run ended, with its result one click away and, from an event, the comparison. */
+export async function showOutcome(target: DebugTarget, outcome: LocalOutcome | undefined): Promise<void> {
+  const key = serverText(target.key, 120);
+  if (!outcome) {
+    void vscode.window.showInformationMessage(`The local run of ${key} was stopped before main finished.`);
+    return;
+  }
+  const recorded = target.recorded;
+  const same = recorded ? sameAsRecorded(outcome, recorded) : undefined;
+  const compared = same === undefined ? '' : same ? ' Same as the recorded event.' : ' The recorded event differs.';
+  const buttons = ['Open Result', ...(recorded && !same ? ['Compare with Recorded'] : [])];
+  const problems = outcome.ok && outcome.resultProblems.length > 0 ? ` The result does not fit the declared type: ${outcome.resultProblems.map((p) => `${p.path} ${p.message}`).join('; ')}.` : '';
+  const text = outcome.ok
+    ? `${key} ran locally: ${serverText(JSON.stringify(outcome.result) ?? 'null', 200)}.${problems}${compared}`
+    : `${key} failed locally: ${serverText(`${outcome.error.name}: ${outcome.error.message}`, 300)}.${compared}`;
+  const choice = outcome.ok && !problems ? await vscode.window.showInformationMessage(text, ...buttons) : await vscode.window.showWarningMessage(text, ...buttons);
+  const local = runDocument(`${target.key} (local run)`, outcomeValue(outcome));
+  if (choice === 'Open Result') await vscode.window.showTextDocument(local, { preview: true });
+  if (choice === 'Compare with Recorded' && recorded) {
+    const server = runDocument(`${target.key} (recorded event)`, outcomeValue(recorded));
+    await vscode.commands.executeCommand('vscode.diff', server, local, `${target.key}: recorded ↔ local run`);
+  }
+}
