@@ -172,12 +172,15 @@ export function startRun(message: RunMessage, send: (message: RunnerMessage) => 
     const remaining = deadline - Date.now();
     if (remaining <= 0) return giveUp();
     job = next;
+    const entered = Date.now();
     try {
       entry.runInContext(context, limited ? { timeout: remaining } : {});
     } catch {
       // The entry catches everything user code throws; what gets here is the time limit, or the
       // context in a state it cannot report from. The error itself is not read: it may be the context's.
-      if (Date.now() >= deadline) return giveUp();
+      // vm's watchdog keeps a clock of its own, so an entry it stopped may end a millisecond or two
+      // before Date.now() reaches the deadline: an entry that used up (nearly) all it was given timed out.
+      if (limited && (Date.now() >= deadline || Date.now() - entered >= remaining - 2)) return giveUp();
       outcome ??= { type: 'done', runId, ok: false, error: { name: 'Error', message: 'the run ended in a way the sandbox cannot describe', code: 'runner-crashed' }, logsDropped: 0 };
     } finally {
       job = 0;
