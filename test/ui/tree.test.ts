@@ -26,7 +26,8 @@ describe('The Custom Actions tree (browser)', function () {
       await event.waitFor({ timeout: 60_000 });
       await screenshot(page, 'tree-demo-events');
       await event.click();
-      await page.locator('.tabs-container .tab', { hasText: '.json' }).first().waitFor({ timeout: 20_000 });
+      // The event's document, named by its action, environment and time.
+      await page.locator('.tabs-container .tab', { hasText: /· Test ·/ }).first().waitFor({ timeout: 20_000 });
       await screenshot(page, 'event-json');
     });
   });
