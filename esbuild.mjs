@@ -59,7 +59,11 @@ const hostTestSuites = {
     const suiteDir = at('test/host/suite');
     build.onResolve({ filter: /^virtual:host-test-suites$/ }, () => ({ path: 'host-test-suites', namespace: 'host-test-suites' }));
     build.onLoad({ filter: /.*/, namespace: 'host-test-suites' }, () => {
-      const files = existsSync(suiteDir) ? readdirSync(suiteDir).filter((f) => f.endsWith('.test.ts')).sort() : [];
+      const files = existsSync(suiteDir)
+        ? readdirSync(suiteDir)
+            .filter((f) => f.endsWith('.test.ts'))
+            .sort()
+        : [];
       const loaders = files.map((f) => `  () => require(${JSON.stringify('./' + f)}),`).join('\n');
       return { contents: `exports.suites = [\n${loaders}\n];\n`, resolveDir: suiteDir, loader: 'js', watchDirs: [suiteDir] };
     });
@@ -103,7 +107,11 @@ const configs = [
   { ...node, entryPoints: existing({ analysis: 'src/core/analysis/index.ts' }), outdir: at('dist') },
   {
     ...node,
-    entryPoints: existing({ sandbox: 'src/sandbox/cli.ts', 'sandbox-runner': 'src/sandbox/runner/child/index.ts', 'run-local': 'src/sandbox/runner/child/local.ts' }),
+    entryPoints: existing({
+      sandbox: 'src/sandbox/cli.ts',
+      'sandbox-runner': 'src/sandbox/runner/child/index.ts',
+      'run-local': 'src/sandbox/runner/child/local.ts',
+    }),
     outdir: at('dist'),
     plugins: [problemMatcher, pgliteBesideBundle],
   },
@@ -133,7 +141,14 @@ if (withTests) {
     plugins: [problemMatcher, hostTestSuites],
   });
   // The benchmarks' extension-host payload (npm run bench), loaded by VS Code like the tests'.
-  configs.push({ ...node, minify: false, sourcemap: 'inline', entryPoints: existing({ index: 'bench/host/index.ts' }), outdir: at('out/bench/host'), external: ['vscode'] });
+  configs.push({
+    ...node,
+    minify: false,
+    sourcemap: 'inline',
+    entryPoints: existing({ index: 'bench/host/index.ts' }),
+    outdir: at('out/bench/host'),
+    external: ['vscode'],
+  });
 }
 
 await generateSchemas();

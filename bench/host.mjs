@@ -19,7 +19,14 @@ if (built.status !== 0) {
 }
 if (!only || only.split(',').includes('activation')) {
   const kb = (file) => Math.round(statSync(path.join(root, 'dist', file)).size / 102.4) / 10;
-  emit({ bench: 'activation', metric: 'bundle_kb', value: kb('extension.js'), target: 300, unit: 'KB', note: 'dist/extension.js, minified; undici, the compiler and the sandbox are separate files' });
+  emit({
+    bench: 'activation',
+    metric: 'bundle_kb',
+    value: kb('extension.js'),
+    target: 300,
+    unit: 'KB',
+    note: 'dist/extension.js, minified; undici, the compiler and the sandbox are separate files',
+  });
   emit({ bench: 'activation', metric: 'analysis_bundle_kb', value: kb('analysis.js'), unit: 'KB', note: 'loaded on the first analysis of a main.ts' });
 }
 
@@ -36,6 +43,7 @@ const { result, output } = await runInExtensionHost({
 });
 let code = 1;
 if (result === 'timeout') console.error('bench: the host benches did not finish within 6 minutes');
-else if (!output.includes('host: done')) console.error(`bench: the extension host exited with ${result} before the benches ran (CUSTOM_ACTIONS_TEST_DEBUG=1 shows why)`);
+else if (!output.includes('host: done'))
+  console.error(`bench: the extension host exited with ${result} before the benches ran (CUSTOM_ACTIONS_TEST_DEBUG=1 shows why)`);
 else code = result;
 process.exit(code);

@@ -50,8 +50,17 @@ for (const name of named.length > 0 ? named : Object.keys(benches)) {
 }
 
 const machine = `${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, ${os.type()} ${os.release()}, Node ${process.version}`;
-const rows = figures.map((f) => `| ${f.bench} | ${f.metric} | ${f.value} ${f.unit} | ${f.target === undefined ? '' : `${f.target} ${f.unit}`} | ${f.ok === undefined ? '' : f.ok ? 'met' : '**missed**'} | ${f.note ?? ''} |`);
-const table = [`${new Date().toISOString().slice(0, 10)}, ${machine}`, '', '| bench | metric | value | target | | note |', '|---|---|---|---|---|---|', ...rows].join('\n');
+const rows = figures.map(
+  (f) =>
+    `| ${f.bench} | ${f.metric} | ${f.value} ${f.unit} | ${f.target === undefined ? '' : `${f.target} ${f.unit}`} | ${f.ok === undefined ? '' : f.ok ? 'met' : '**missed**'} | ${f.note ?? ''} |`,
+);
+const table = [
+  `${new Date().toISOString().slice(0, 10)}, ${machine}`,
+  '',
+  '| bench | metric | value | target | | note |',
+  '|---|---|---|---|---|---|',
+  ...rows,
+].join('\n');
 console.log(`\n${table}`);
 const out = path.join(root, 'test-results', 'bench');
 mkdirSync(out, { recursive: true });

@@ -15,7 +15,14 @@ for (const file of walk(path.join(root, 'src', 'extension'))) {
   const text = readFileSync(file, 'utf8');
   for (const pattern of patterns) for (const match of text.matchAll(pattern)) registered.add(match[1]);
 }
-for (const ignored of ['customActions.viewState', 'customActions.unreachableReason', 'customActions.actions', 'customActions.target', 'customActions.metadataEditor']) registered.delete(ignored);
+for (const ignored of [
+  'customActions.viewState',
+  'customActions.unreachableReason',
+  'customActions.actions',
+  'customActions.target',
+  'customActions.metadataEditor',
+])
+  registered.delete(ignored);
 
 const onlyContributed = [...contributed].filter((id) => !registered.has(id)).sort();
 const onlyRegistered = [...registered].filter((id) => !contributed.has(id)).sort();

@@ -40,7 +40,9 @@ try {
     },
   });
 } catch (error) {
-  console.error(`start: code-server did not start on 127.0.0.1:${port} (is the port taken? try --port).\n${error instanceof Error ? error.message : String(error)}`);
+  console.error(
+    `start: code-server did not start on 127.0.0.1:${port} (is the port taken? try --port).\n${error instanceof Error ? error.message : String(error)}`,
+  );
   process.exit(1);
 }
 

@@ -34,6 +34,13 @@ export async function activation(b: Bench): Promise<void> {
     for (const d of copy.subscriptions) d.dispose();
     await new Promise((r) => setTimeout(r, 100));
   }
-  emit({ bench: 'activation', metric: 'activate_ms_median', value: median([b.activationMs, ...activations]), target: 25, unit: 'ms', note: `first and ${activations.length} re-activations` });
+  emit({
+    bench: 'activation',
+    metric: 'activate_ms_median',
+    value: median([b.activationMs, ...activations]),
+    target: 25,
+    unit: 'ms',
+    note: `first and ${activations.length} re-activations`,
+  });
   emit({ bench: 'activation', metric: 'bundle_load_ms_median', value: median(loads), unit: 'ms', note: 'require() of dist/extension.js, not cached' });
 }

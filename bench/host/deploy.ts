@@ -66,7 +66,8 @@ export async function saveToDeploy(b: Bench): Promise<void> {
   const listener = vscode.workspace.onDidSaveTextDocument((d) => {
     if (d === editor.document) savedAt = performance.now();
   });
-  const pushOf = (from: number) => () => b.proxy.exchanges.find((x) => x.method === 'PUT' && x.path === putPath && x.arrived >= from && x.answered !== undefined);
+  const pushOf = (from: number) => () =>
+    b.proxy.exchanges.find((x) => x.method === 'PUT' && x.path === putPath && x.arrived >= from && x.answered !== undefined);
   const saves: number[] = [];
   const bare: number[] = [];
   const fromCall: number[] = [];
@@ -82,7 +83,8 @@ export async function saveToDeploy(b: Bench): Promise<void> {
       const push = find()!;
       if ((push.status ?? 0) >= 300) throw new Error(`the push answered ${push.status}`);
       // The first save loads the analysis bundle (the TypeScript compiler): reported apart.
-      if (i === 0) emit({ bench: 'deploy', metric: 'first_save_to_2xx_ms', value: push.answered! - savedAt, unit: 'ms', note: 'includes loading the analysis bundle' });
+      if (i === 0)
+        emit({ bench: 'deploy', metric: 'first_save_to_2xx_ms', value: push.answered! - savedAt, unit: 'ms', note: 'includes loading the analysis bundle' });
       else if (i >= 3) {
         saves.push(push.answered! - savedAt);
         fromCall.push(push.answered! - called);
@@ -90,7 +92,11 @@ export async function saveToDeploy(b: Bench): Promise<void> {
 
       const body = code(`n - ${i} /* bare ${i} */`);
       const sent = performance.now();
-      const answer = await request(b.base + putPath, { method: 'PUT', headers: { authorization: `Bearer ${b.key}`, 'content-type': 'application/typescript', accept: 'application/json' }, body });
+      const answer = await request(b.base + putPath, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${b.key}`, 'content-type': 'application/typescript', accept: 'application/json' },
+        body,
+      });
       await answer.body.dump();
       const bareFind = pushOf(sent);
       await until(() => bareFind() !== undefined, 'the bare request');
@@ -114,7 +120,11 @@ export async function rapidSaves(b: Bench): Promise<void> {
   const putPath = `/api/actions/${id}/implementation`;
   b.proxy.reset();
   // The push queue keeps at most one follow-up per action; its slot is private, so it is read here by name.
-  const queue = (b.services.context.subscriptions.find((d) => 'deployer' in d) as unknown as { deployer: { code: { slots: Map<string, { inflight?: unknown; pending?: unknown }> } } } | undefined)?.deployer.code;
+  const queue = (
+    b.services.context.subscriptions.find((d) => 'deployer' in d) as unknown as
+      | { deployer: { code: { slots: Map<string, { inflight?: unknown; pending?: unknown }> } } }
+      | undefined
+  )?.deployer.code;
   let maxQueued = 0;
   const sampler = setInterval(() => {
     const slot = queue?.slots.get(id);
@@ -141,7 +151,14 @@ export async function rapidSaves(b: Bench): Promise<void> {
     await sleep(1_000);
     const requests = b.proxy.exchanges.filter((x) => x.method === 'PUT' && x.path === putPath).length;
     const maxInflight = Math.max(0, ...inflightProfile(b, putPath));
-    emit({ bench: 'rapid', metric: 'in_flight_or_queued_max', value: maxQueued, target: 2, unit: 'requests', note: queue ? 'push queue sampled every ms, and the proxy' : 'proxy only: the push queue was not found' });
+    emit({
+      bench: 'rapid',
+      metric: 'in_flight_or_queued_max',
+      value: maxQueued,
+      target: 2,
+      unit: 'requests',
+      note: queue ? 'push queue sampled every ms, and the proxy' : 'proxy only: the push queue was not found',
+    });
     emit({ bench: 'rapid', metric: 'in_flight_max', value: maxInflight, target: 1, unit: 'requests' });
     emit({ bench: 'rapid', metric: 'requests_for_100_saves', value: requests, unit: 'requests', note: `100 saves in ${Math.round(savedIn)} ms` });
     emit({ bench: 'rapid', metric: 'server_has_last_content', value: 1, target: 1, unit: 'bool', cmp: '>=' });
@@ -167,5 +184,12 @@ export async function idleUnwatched(b: Bench): Promise<void> {
   await sleep(quietMs);
   const requests = b.proxy.exchanges.length;
   note(`idle: ${requests} requests in ${quietMs / 1000} s with nothing watched`);
-  emit({ bench: 'idle', metric: 'requests_unwatched', value: requests, target: 0, unit: 'requests', note: `${quietMs / 1000} s after the tree loaded, no environment watched` });
+  emit({
+    bench: 'idle',
+    metric: 'requests_unwatched',
+    value: requests,
+    target: 0,
+    unit: 'requests',
+    note: `${quietMs / 1000} s after the tree loaded, no environment watched`,
+  });
 }

@@ -51,7 +51,9 @@ class ViewProbe implements vscode.Disposable {
     const end = performance.now() + TIMEOUT_MS;
     while (this.shownAt === undefined) {
       if (performance.now() > end) {
-        throw new Error(`${what}: the view never got the actions of the application; it asked ${this.asked} time(s) and got: ${this.answers.join(' | ') || 'nothing'} (sandbox ${this.services.sandbox.state.kind})`);
+        throw new Error(
+          `${what}: the view never got the actions of the application; it asked ${this.asked} time(s) and got: ${this.answers.join(' | ') || 'nothing'} (sandbox ${this.services.sandbox.state.kind})`,
+        );
       }
       await new Promise((r) => setTimeout(r, 5));
     }
@@ -122,7 +124,9 @@ export async function firstClick(services: Services): Promise<void> {
       const started = performance.now();
       await services.treeView.reveal(node, { expand: true });
       figures.expand.push((await probe.shown('first expand')) - started);
-      note(`first-click round ${i + 1}: new user ${Math.round(figures.fresh[i]!)} ms (ready ${Math.round(figures.readyFresh[i]!)}), again ${Math.round(figures.again[i]!)} ms (ready ${Math.round(figures.readyAgain[i]!)}), expand ${Math.round(figures.expand[i]!)} ms`);
+      note(
+        `first-click round ${i + 1}: new user ${Math.round(figures.fresh[i]!)} ms (ready ${Math.round(figures.readyFresh[i]!)}), again ${Math.round(figures.again[i]!)} ms (ready ${Math.round(figures.readyAgain[i]!)}), expand ${Math.round(figures.expand[i]!)} ms`,
+      );
     }
   } finally {
     probe.dispose();
@@ -130,11 +134,52 @@ export async function firstClick(services: Services): Promise<void> {
     await vscode.commands.executeCommand('notifications.clearAll');
   }
   const range = (values: number[]) => `${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))} ms over ${values.length}`;
-  emit({ bench: 'first-click', metric: 'start_sandbox_to_actions_ms_median', value: median(figures.fresh), target: 1500, unit: 'ms', note: `new user (no data directory): Start Local Sandbox, then expanding the application, until the view has its actions; ${range(figures.fresh)}` });
-  emit({ bench: 'first-click', metric: 'sandbox_spawn_to_ready_ms_median', value: median(figures.readyFresh), target: 1000, unit: 'ms', note: `the same starts, spawn to the child's ready line; ${range(figures.readyFresh)}` });
+  emit({
+    bench: 'first-click',
+    metric: 'start_sandbox_to_actions_ms_median',
+    value: median(figures.fresh),
+    target: 1500,
+    unit: 'ms',
+    note: `new user (no data directory): Start Local Sandbox, then expanding the application, until the view has its actions; ${range(figures.fresh)}`,
+  });
+  emit({
+    bench: 'first-click',
+    metric: 'sandbox_spawn_to_ready_ms_median',
+    value: median(figures.readyFresh),
+    target: 1000,
+    unit: 'ms',
+    note: `the same starts, spawn to the child's ready line; ${range(figures.readyFresh)}`,
+  });
   const afterReady = figures.fresh.map((ms, i) => ms - (figures.readyFresh[i] ?? Number.NaN));
-  emit({ bench: 'first-click', metric: 'extension_beyond_sandbox_start_ms_median', value: median(afterReady), unit: 'ms', note: `new user: the figure above less the sandbox's spawn to ready (spawning, storing keys, the tree, the list request); ${range(afterReady)}` });
-  emit({ bench: 'first-click', metric: 'start_sandbox_to_actions_again_ms_median', value: median(figures.again), target: 1500, unit: 'ms', note: `data directory kept from before; ${range(figures.again)}` });
-  emit({ bench: 'first-click', metric: 'sandbox_spawn_to_ready_again_ms_median', value: median(figures.readyAgain), target: 1000, unit: 'ms', note: range(figures.readyAgain) });
-  emit({ bench: 'first-click', metric: 'first_expand_to_actions_ms_median', value: median(figures.expand), target: 1500, unit: 'ms', note: `sandbox stopped, data kept: the expand starts it; ${range(figures.expand)}` });
+  emit({
+    bench: 'first-click',
+    metric: 'extension_beyond_sandbox_start_ms_median',
+    value: median(afterReady),
+    unit: 'ms',
+    note: `new user: the figure above less the sandbox's spawn to ready (spawning, storing keys, the tree, the list request); ${range(afterReady)}`,
+  });
+  emit({
+    bench: 'first-click',
+    metric: 'start_sandbox_to_actions_again_ms_median',
+    value: median(figures.again),
+    target: 1500,
+    unit: 'ms',
+    note: `data directory kept from before; ${range(figures.again)}`,
+  });
+  emit({
+    bench: 'first-click',
+    metric: 'sandbox_spawn_to_ready_again_ms_median',
+    value: median(figures.readyAgain),
+    target: 1000,
+    unit: 'ms',
+    note: range(figures.readyAgain),
+  });
+  emit({
+    bench: 'first-click',
+    metric: 'first_expand_to_actions_ms_median',
+    value: median(figures.expand),
+    target: 1500,
+    unit: 'ms',
+    note: `sandbox stopped, data kept: the expand starts it; ${range(figures.expand)}`,
+  });
 }

@@ -16,7 +16,13 @@ export async function bigApplication(b: Bench): Promise<void> {
   const entries = Array.from({ length: ACTIONS }, (_, i) => {
     const id = randomUUID();
     const events = (env: string) => `/api/actions/${id}/environments/${env}/events`;
-    return { key: `bench-${i}`, name: `Action bench-${i}`, description: 'Adds one.', id, eventsUrls: { Test: events(environments.Test), Live: events(environments.Live) } };
+    return {
+      key: `bench-${i}`,
+      name: `Action bench-${i}`,
+      description: 'Adds one.',
+      id,
+      eventsUrls: { Test: events(environments.Test), Live: events(environments.Live) },
+    };
   });
   b.proxy.fixed.set(`/api/application/${APP}/actions`, { contentType: 'application/vnd.restful+json; charset=utf-8', body: JSON.stringify(entries) });
   const key = await b.services.keys.get(b.base, APP);
@@ -37,7 +43,14 @@ export async function bigApplication(b: Bench): Promise<void> {
       if (i === 0) first = ms;
       else times.push(ms);
     }
-    emit({ bench: 'tree', metric: 'expand_5000_actions_ms_median', value: median(times), target: 300, unit: 'ms', note: `first ${Math.round(first)} ms; list served by the proxy` });
+    emit({
+      bench: 'tree',
+      metric: 'expand_5000_actions_ms_median',
+      value: median(times),
+      target: 300,
+      unit: 'ms',
+      note: `first ${Math.round(first)} ms; list served by the proxy`,
+    });
   } finally {
     b.proxy.fixed.clear();
     b.services.model.refresh();

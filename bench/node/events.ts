@@ -80,11 +80,32 @@ async function main(): Promise<void> {
   timers.forEach(clearTimeout);
 
   const perMinute = idle.map((w, i) => ((w.server.listRequests - baseline[i]!) * 60_000) / WINDOW_MS);
-  emit({ bench: BENCH, metric: 'idle_requests_per_minute', value: Math.max(...perMinute), target: 6, unit: 'req/min', note: 'per watched environment after a minute of quiet' });
+  emit({
+    bench: BENCH,
+    metric: 'idle_requests_per_minute',
+    value: Math.max(...perMinute),
+    target: 6,
+    unit: 'req/min',
+    note: 'per watched environment after a minute of quiet',
+  });
   const quietLags = struck.flatMap((w) => w.lags);
   const activeLags = active.flatMap((w) => w.lags);
-  emit({ bench: BENCH, metric: 'lag_after_quiet_ms_median', value: median(quietLags), target: 1200, unit: 'ms', note: `${quietLags.length} events, plain GET` });
-  emit({ bench: BENCH, metric: 'lag_active_ms_median', value: median(activeLags), target: 1200, unit: 'ms', note: `${activeLags.length} events, p90 ${Math.round(percentile(activeLags, 90))} ms` });
+  emit({
+    bench: BENCH,
+    metric: 'lag_after_quiet_ms_median',
+    value: median(quietLags),
+    target: 1200,
+    unit: 'ms',
+    note: `${quietLags.length} events, plain GET`,
+  });
+  emit({
+    bench: BENCH,
+    metric: 'lag_active_ms_median',
+    value: median(activeLags),
+    target: 1200,
+    unit: 'ms',
+    note: `${activeLags.length} events, p90 ${Math.round(percentile(activeLags, 90))} ms`,
+  });
   await Promise.all(all.map((w) => w.poller.stop()));
   await Promise.all(all.map((w) => w.server.close()));
   await closeAllPools();

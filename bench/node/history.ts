@@ -30,7 +30,11 @@ const CODE = 'export function main(n: number): number {\n  console.log("got", n)
 
 async function call(url: string, key: string, method: 'GET' | 'POST' | 'PUT', body?: string, type = 'application/json') {
   const started = performance.now();
-  const answer = await request(url, { method, headers: { authorization: `Bearer ${key}`, accept: 'application/json', ...(body ? { 'content-type': type } : {}) }, body });
+  const answer = await request(url, {
+    method,
+    headers: { authorization: `Bearer ${key}`, accept: 'application/json', ...(body ? { 'content-type': type } : {}) },
+    body,
+  });
   const text = await answer.body.text();
   if (answer.statusCode >= 300) throw new Error(`${method} ${url}: ${answer.statusCode} ${text.slice(0, 200)}`);
   return { ms: performance.now() - started, text };
@@ -70,7 +74,14 @@ async function main(): Promise<void> {
         if ((JSON.parse(text) as unknown[]).length !== PAGE) throw new Error('short page');
         if (i >= 5) times.push(ms);
       }
-      emit({ bench: BENCH, metric: 'newest_page_ms_median', value: median(times), target: 20, unit: 'ms', note: `loopback round trip (an upper bound of the server's time), ${EVENTS} events, limit ${PAGE}` });
+      emit({
+        bench: BENCH,
+        metric: 'newest_page_ms_median',
+        value: median(times),
+        target: 20,
+        unit: 'ms',
+        note: `loopback round trip (an upper bound of the server's time), ${EVENTS} events, limit ${PAGE}`,
+      });
 
       // The tree's Test node: one request through the extension's client, then the lines the channel would show.
       const client = createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve(key) });
@@ -93,7 +104,14 @@ async function main(): Promise<void> {
       poller.poke();
       await sleep(2_500);
       const during = heapMb();
-      emit({ bench: BENCH, metric: 'watcher_heap_mb', value: during - before, target: 50, unit: 'MB', note: `heap growth with one watcher on ${EVENTS} events, ${poller.requests} requests, ${poller.remembered} ids remembered` });
+      emit({
+        bench: BENCH,
+        metric: 'watcher_heap_mb',
+        value: during - before,
+        target: 50,
+        unit: 'MB',
+        note: `heap growth with one watcher on ${EVENTS} events, ${poller.requests} requests, ${poller.remembered} ids remembered`,
+      });
       await poller.stop();
       await closeAllPools();
     } finally {

@@ -59,7 +59,18 @@ async function main(): Promise<void> {
     const key = sandbox.applications[0]!.key;
     const created = expect(await call(base, key, 'POST', '/api/application/bench/actions', metadata('first')), 201, 'create');
     const { id, eventsUrls } = JSON.parse(created.body) as { id: string; eventsUrls: Record<string, string> };
-    expect(await call(base, key, 'PUT', `/api/actions/${id}/implementation`, 'export function main(n: number): number {\n  return n + 1;\n}\n', 'application/typescript'), 204, 'put code');
+    expect(
+      await call(
+        base,
+        key,
+        'PUT',
+        `/api/actions/${id}/implementation`,
+        'export function main(n: number): number {\n  return n + 1;\n}\n',
+        'application/typescript',
+      ),
+      204,
+      'put code',
+    );
     const runs = `${eventsUrls.Test!.replace(/\/events$/, '')}/runs`;
     const cold = expect(await call(base, key, 'POST', runs, { inputs: [1] }), 200, 'first run');
     emit({ bench: BENCH, metric: 'cold_first_run_ms', value: cold.ms, target: 300, unit: 'ms' });
@@ -82,10 +93,24 @@ async function main(): Promise<void> {
     const other = await sandbox.createApplication('bench-other', 'Other');
     const otherCreated = expect(await call(base, other.key, 'POST', '/api/application/bench-other/actions', metadata('other')), 201, 'create other');
     const otherAction = JSON.parse(otherCreated.body) as { id: string; eventsUrls: Record<string, string> };
-    expect(await call(base, other.key, 'PUT', `/api/actions/${otherAction.id}/implementation`, 'export function main(n: number): number {\n  return n + 1;\n}\n', 'application/typescript'), 204, 'put other code');
-    const otherRun = expect(await call(base, other.key, 'POST', `${otherAction.eventsUrls.Test!.replace(/\/events$/, '')}/runs`, { inputs: [1] }), 200, 'other run');
+    expect(
+      await call(
+        base,
+        other.key,
+        'PUT',
+        `/api/actions/${otherAction.id}/implementation`,
+        'export function main(n: number): number {\n  return n + 1;\n}\n',
+        'application/typescript',
+      ),
+      204,
+      'put other code',
+    );
+    const otherRun = expect(
+      await call(base, other.key, 'POST', `${otherAction.eventsUrls.Test!.replace(/\/events$/, '')}/runs`, { inputs: [1] }),
+      200,
+      'other run',
+    );
     emit({ bench: BENCH, metric: 'other_application_first_run_ms', value: otherRun.ms, unit: 'ms', note: 'served by the spare runner process' });
-
   } finally {
     await sandbox.close();
   }

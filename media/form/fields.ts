@@ -89,7 +89,15 @@ export function selectField(ctx: FormContext, o: SelectOptions): HTMLElement {
   return field(ctx, path, id, label, select, o.hint, o.problemLabel);
 }
 
-function field(ctx: FormContext, path: Path, id: string, label: string, control: HTMLElement, hint: string | undefined, problemLabel: string | undefined): HTMLElement {
+function field(
+  ctx: FormContext,
+  path: Path,
+  id: string,
+  label: string,
+  control: HTMLElement,
+  hint: string | undefined,
+  problemLabel: string | undefined,
+): HTMLElement {
   const slot = h('div', { class: 'problems', attrs: { hidden: true } });
   ctx.problems.register(path, problemLabel ?? label, slot, control);
   return h('div', { class: 'field' }, [

@@ -21,7 +21,11 @@ export interface ListItemOptions {
 export function listItem(o: ListItemOptions, body: readonly HTMLElement[], className: string): HTMLElement {
   const prefix = o.idPrefix(o.index);
   const button = (name: IconName, label: string, suffix: string, disabled: boolean, action: () => void) =>
-    h('button', { class: 'icon-button', id: `${prefix}--${suffix}`, attrs: { type: 'button', title: label, 'aria-label': label, disabled }, on: { click: action } }, [icon(name)]);
+    h(
+      'button',
+      { class: 'icon-button', id: `${prefix}--${suffix}`, attrs: { type: 'button', title: label, 'aria-label': label, disabled }, on: { click: action } },
+      [icon(name)],
+    );
   const at = `${o.noun} ${o.index + 1}`;
   const moveTo = (to: number) => {
     const active = document.activeElement?.id ?? '';

@@ -125,7 +125,10 @@ class Form {
   private render(focus?: string): void {
     const active = deepActive();
     const activeId = focus ?? active.host?.id;
-    const caret = active.input && active.input.selectionStart !== null ? [active.input.selectionStart, active.input.selectionEnd ?? active.input.selectionStart] : undefined;
+    const caret =
+      active.input && active.input.selectionStart !== null
+        ? [active.input.selectionStart, active.input.selectionEnd ?? active.input.selectionStart]
+        : undefined;
     const scroll = window.scrollY;
     this.board.reset();
     this.summary = h('section', { class: 'summary', id: 'summary', attrs: { role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' } });
@@ -133,7 +136,10 @@ class Form {
     const heading = h('h1', { text: title(this.value) });
     this.context.follow((value) => (heading.textContent = title(value)));
     this.app.replaceChildren(
-      h('header', { class: 'page-header' }, [heading, h('p', { class: 'hint', text: 'The metadata of this custom action, kept in action.yaml. Changes here edit the file; save it as usual.' })]),
+      h('header', { class: 'page-header' }, [
+        heading,
+        h('p', { class: 'hint', text: 'The metadata of this custom action, kept in action.yaml. Changes here edit the file; save it as usual.' }),
+      ]),
       this.summary,
       generalSection(this.context),
       parametersSection(this.context),

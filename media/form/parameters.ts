@@ -1,5 +1,17 @@
 import { type SimpleType } from '../../src/core/schema/metadata';
-import { asText, getIn, isRecord, listAt, moveItem, parameterKind, setIn, uniqueName, withKind, type ParameterKind, type Path } from '../../src/core/webview/formModel';
+import {
+  asText,
+  getIn,
+  isRecord,
+  listAt,
+  moveItem,
+  parameterKind,
+  setIn,
+  uniqueName,
+  withKind,
+  type ParameterKind,
+  type Path,
+} from '../../src/core/webview/formModel';
 import { fieldId, h } from './dom';
 import { groupProblems, selectField, textField, type FormContext } from './fields';
 import { addButton, listItem, setItemTitle } from './list';
@@ -22,7 +34,11 @@ export function parametersSection(ctx: FormContext): HTMLElement {
     h('p', { class: 'hint', text: 'The values passed to main, in order. Reorder with the arrows, Alt+Up/Down, or by dragging the grip.' }),
     groupProblems(ctx, PARAMETERS, 'Parameters'),
     list.length === 0 ? h('p', { class: 'empty', text: 'No parameters: main takes no arguments.' }) : undefined,
-    h('div', { class: 'list' }, list.map((parameter, index) => parameterItem(ctx, list, index, parameter))),
+    h(
+      'div',
+      { class: 'list' },
+      list.map((parameter, index) => parameterItem(ctx, list, index, parameter)),
+    ),
     addButton('Add Parameter', 'add-parameter', add),
   ]);
 }
@@ -36,7 +52,10 @@ function parameterItem(ctx: FormContext, list: readonly unknown[], index: number
   const typePath: Path = [...path, 'type'];
   const setKind = (value: string) => {
     if (value === kind) return;
-    ctx.change(setIn(ctx.value, typePath, withKind(getIn(ctx.value, typePath), value as ParameterKind, 'number')) as Record<string, unknown>, fieldId(typePath));
+    ctx.change(
+      setIn(ctx.value, typePath, withKind(getIn(ctx.value, typePath), value as ParameterKind, 'number')) as Record<string, unknown>,
+      fieldId(typePath),
+    );
   };
   const body = [
     h('div', { class: 'grid two' }, [
@@ -50,11 +69,19 @@ function parameterItem(ctx: FormContext, list: readonly unknown[], index: number
           label: 'Item type',
           options: SIMPLE_OPTIONS,
           selected: asText(getIn(p.type, ['items'])),
-          onChange: (items) => ctx.change(setIn(ctx.value, [...typePath, 'items'], items as SimpleType) as Record<string, unknown>, fieldId([...typePath, 'items'])),
+          onChange: (items) =>
+            ctx.change(setIn(ctx.value, [...typePath, 'items'], items as SimpleType) as Record<string, unknown>, fieldId([...typePath, 'items'])),
           problemLabel: `${label} item type`,
         })
       : undefined,
-    textField(ctx, { path: [...path, 'description'], label: 'Description', value: asText(p.description), multiline: true, store: optional, problemLabel: `${label} description` }),
+    textField(ctx, {
+      path: [...path, 'description'],
+      label: 'Description',
+      value: asText(p.description),
+      multiline: true,
+      store: optional,
+      problemLabel: `${label} description`,
+    }),
   ].filter((e): e is HTMLElement => e !== undefined);
   const item = listItem(
     {
@@ -65,7 +92,11 @@ function parameterItem(ctx: FormContext, list: readonly unknown[], index: number
       title: parameterTitle(index, name),
       draggable: true,
       move: (from, to, focus) => ctx.change(setIn(ctx.value, PARAMETERS, moveItem(listAt(ctx.value, PARAMETERS), from, to)) as Record<string, unknown>, focus),
-      remove: () => ctx.change(setIn(ctx.value, path, undefined) as Record<string, unknown>, list.length > 1 ? fieldId([...PARAMETERS, Math.min(index, list.length - 2), 'name']) : 'add-parameter'),
+      remove: () =>
+        ctx.change(
+          setIn(ctx.value, path, undefined) as Record<string, unknown>,
+          list.length > 1 ? fieldId([...PARAMETERS, Math.min(index, list.length - 2), 'name']) : 'add-parameter',
+        ),
     },
     body,
     'parameter',
@@ -84,9 +115,15 @@ function choicesEditor(ctx: FormContext, path: Path, owner: string): HTMLElement
   const choices = listAt(ctx.value, path);
   const add = () => {
     const now = listAt(ctx.value, path);
-    const id = uniqueName('option', now.map((c) => (isRecord(c) ? asText(c.id) : '')));
+    const id = uniqueName(
+      'option',
+      now.map((c) => (isRecord(c) ? asText(c.id) : '')),
+    );
     // A label to replace rather than "": YAML would keep the quotes of an empty string on later edits.
-    ctx.change(setIn(ctx.value, [...path, now.length], { id, label: `Option ${id.slice('option'.length)}` }) as Record<string, unknown>, fieldId([...path, now.length, 'id']));
+    ctx.change(
+      setIn(ctx.value, [...path, now.length], { id, label: `Option ${id.slice('option'.length)}` }) as Record<string, unknown>,
+      fieldId([...path, now.length, 'id']),
+    );
   };
   return h('div', { class: 'subsection' }, [
     h('h3', { text: 'Choices' }),
@@ -106,12 +143,28 @@ function choicesEditor(ctx: FormContext, path: Path, owner: string): HTMLElement
             noun: 'choice',
             title: label,
             move: (from, to, focus) => ctx.change(setIn(ctx.value, path, moveItem(listAt(ctx.value, path), from, to)) as Record<string, unknown>, focus),
-            remove: () => ctx.change(setIn(ctx.value, at, undefined) as Record<string, unknown>, choices.length > 1 ? fieldId([...path, Math.min(index, choices.length - 2), 'id']) : fieldId(path) + '--add'),
+            remove: () =>
+              ctx.change(
+                setIn(ctx.value, at, undefined) as Record<string, unknown>,
+                choices.length > 1 ? fieldId([...path, Math.min(index, choices.length - 2), 'id']) : fieldId(path) + '--add',
+              ),
           },
           [
             h('div', { class: 'grid two' }, [
-              textField(ctx, { path: [...at, 'id'], label: 'Id', value: asText(c.id), problemLabel: `${owner} ${label.toLowerCase()} id`, hint: 'The value main receives.' }),
-              textField(ctx, { path: [...at, 'label'], label: 'Label', value: asText(c.label), problemLabel: `${owner} ${label.toLowerCase()} label`, hint: 'What the user sees.' }),
+              textField(ctx, {
+                path: [...at, 'id'],
+                label: 'Id',
+                value: asText(c.id),
+                problemLabel: `${owner} ${label.toLowerCase()} id`,
+                hint: 'The value main receives.',
+              }),
+              textField(ctx, {
+                path: [...at, 'label'],
+                label: 'Label',
+                value: asText(c.label),
+                problemLabel: `${owner} ${label.toLowerCase()} label`,
+                hint: 'What the user sees.',
+              }),
             ]),
           ],
           'choice',

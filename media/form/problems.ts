@@ -71,12 +71,19 @@ function capitalize(text: string): string {
 export function renderSummary(container: HTMLElement, entries: readonly { text: string; field: HTMLElement | undefined }[]): void {
   container.classList.toggle('has-problems', entries.length > 0);
   if (entries.length === 0) {
-    container.replaceChildren(h('p', { class: 'summary-title ok' }, [icon('pass'), h('span', { text: 'No problems: these metadata can be pushed to the server.' })]));
+    container.replaceChildren(
+      h('p', { class: 'summary-title ok' }, [icon('pass'), h('span', { text: 'No problems: these metadata can be pushed to the server.' })]),
+    );
     return;
   }
   const title = entries.length === 1 ? '1 problem' : `${entries.length} problems`;
   container.replaceChildren(
-    h('p', { class: 'summary-title' }, [icon('error'), h('span', { text: `The action will not be pushed until ${entries.length === 1 ? 'this problem is' : `these ${title} are`} fixed. The file can still be saved.` })]),
+    h('p', { class: 'summary-title' }, [
+      icon('error'),
+      h('span', {
+        text: `The action will not be pushed until ${entries.length === 1 ? 'this problem is' : `these ${title} are`} fixed. The file can still be saved.`,
+      }),
+    ]),
     h(
       'ul',
       { class: 'summary-list' },

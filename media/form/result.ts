@@ -1,5 +1,19 @@
 import { type SimpleType } from '../../src/core/schema/metadata';
-import { asText, getIn, isRecord, moveEntry, propertyKind, propertyNameProblem, renameKey, resultKind, setIn, uniqueName, withKind, type Path, type ResultKind } from '../../src/core/webview/formModel';
+import {
+  asText,
+  getIn,
+  isRecord,
+  moveEntry,
+  propertyKind,
+  propertyNameProblem,
+  renameKey,
+  resultKind,
+  setIn,
+  uniqueName,
+  withKind,
+  type Path,
+  type ResultKind,
+} from '../../src/core/webview/formModel';
 import { fieldId, h } from './dom';
 import { groupProblems, selectField, textField, type FormContext } from './fields';
 import { icon } from './icons';
@@ -23,11 +37,26 @@ export function resultSection(ctx: FormContext): HTMLElement {
     h('h2', { id: 'result-heading', text: 'Result' }),
     groupProblems(ctx, ['result'], 'Result'),
     h('div', { class: 'grid two' }, [
-      selectField(ctx, { path: TYPE, label: 'Type', options: RESULT_OPTIONS, selected: kind, onChange: setKind, problemLabel: 'Result type', hint: 'What main returns.' }),
+      selectField(ctx, {
+        path: TYPE,
+        label: 'Type',
+        options: RESULT_OPTIONS,
+        selected: kind,
+        onChange: setKind,
+        problemLabel: 'Result type',
+        hint: 'What main returns.',
+      }),
       kind === 'collection' ? itemsSelect(ctx, TYPE, 'Result item type') : h('div'),
     ]),
     kind === 'object' ? propertiesEditor(ctx) : undefined,
-    textField(ctx, { path: ['result', 'description'], label: 'Description', value: asText(getIn(result, ['description'])), multiline: true, store: optional, problemLabel: 'Result description' }),
+    textField(ctx, {
+      path: ['result', 'description'],
+      label: 'Description',
+      value: asText(getIn(result, ['description'])),
+      multiline: true,
+      store: optional,
+      problemLabel: 'Result description',
+    }),
   ]);
 }
 
@@ -57,12 +86,24 @@ function propertiesEditor(ctx: FormContext): HTMLElement {
     h('h3', { text: 'Properties' }),
     h('p', { class: 'hint', text: 'Names without whitespace; camelCase is the suggested style.' }),
     groupProblems(ctx, PROPERTIES, 'Result properties'),
-    h('div', { class: 'list compact' }, entries.map(([name, property], index) => propertyItem(ctx, properties, entries.length, name, property, index, rowId))),
+    h(
+      'div',
+      { class: 'list compact' },
+      entries.map(([name, property], index) => propertyItem(ctx, properties, entries.length, name, property, index, rowId)),
+    ),
     addButton('Add Property', 'add-property', add),
   ]);
 }
 
-function propertyItem(ctx: FormContext, properties: Record<string, unknown>, count: number, initialName: string, property: unknown, index: number, rowId: (i: number) => string): HTMLElement {
+function propertyItem(
+  ctx: FormContext,
+  properties: Record<string, unknown>,
+  count: number,
+  initialName: string,
+  property: unknown,
+  index: number,
+  rowId: (i: number) => string,
+): HTMLElement {
   let name = initialName;
   const label = `Property ${index + 1}`;
   const typePath = (): Path => [...PROPERTIES, name, 'type'];
@@ -79,8 +120,13 @@ function propertyItem(ctx: FormContext, properties: Record<string, unknown>, cou
     const wanted = nameInput.value;
     const current = getIn(ctx.value, PROPERTIES);
     const record = isRecord(current) ? current : {};
-    const problem = propertyNameProblem(wanted, Object.keys(record).filter((k) => k !== name));
-    local.replaceChildren(...(problem ? [h('div', { class: 'problem' }, [icon('error'), h('span', { text: `${problem} Not applied: the file keeps "${name}".` })])] : []));
+    const problem = propertyNameProblem(
+      wanted,
+      Object.keys(record).filter((k) => k !== name),
+    );
+    local.replaceChildren(
+      ...(problem ? [h('div', { class: 'problem' }, [icon('error'), h('span', { text: `${problem} Not applied: the file keeps "${name}".` })])] : []),
+    );
     local.hidden = !problem;
     nameInput.invalid = problem !== undefined;
     if (problem || wanted === name) return;
@@ -93,10 +139,21 @@ function propertyItem(ctx: FormContext, properties: Record<string, unknown>, cou
 
   const setKind = (value: string) => {
     if (value === kind) return;
-    ctx.change(setIn(ctx.value, typePath(), withKind(getIn(ctx.value, typePath()), value as ResultKind, 'text')) as Record<string, unknown>, `${rowId(index)}--type`);
+    ctx.change(
+      setIn(ctx.value, typePath(), withKind(getIn(ctx.value, typePath()), value as ResultKind, 'text')) as Record<string, unknown>,
+      `${rowId(index)}--type`,
+    );
   };
   // Ids follow the row, not the name, so focus survives a rename or a move.
-  const typeSelect = selectField(ctx, { path: [...PROPERTIES, name, 'type'], label: 'Type', options: PROPERTY_OPTIONS, selected: kind, onChange: setKind, problemLabel: `Result property "${name}" type`, id: `${rowId(index)}--type` });
+  const typeSelect = selectField(ctx, {
+    path: [...PROPERTIES, name, 'type'],
+    label: 'Type',
+    options: PROPERTY_OPTIONS,
+    selected: kind,
+    onChange: setKind,
+    problemLabel: `Result property "${name}" type`,
+    id: `${rowId(index)}--type`,
+  });
   const items = kind === 'collection' ? itemsSelect(ctx, typePath(), `Result property "${name}" item type`, `${rowId(index)}--items`) : undefined;
 
   return listItem(
@@ -106,7 +163,8 @@ function propertyItem(ctx: FormContext, properties: Record<string, unknown>, cou
       count,
       noun: 'property',
       title: label,
-      move: (from, to, focus) => ctx.change(setIn(ctx.value, PROPERTIES, moveEntry(currentProperties(ctx) ?? properties, from, to)) as Record<string, unknown>, focus),
+      move: (from, to, focus) =>
+        ctx.change(setIn(ctx.value, PROPERTIES, moveEntry(currentProperties(ctx) ?? properties, from, to)) as Record<string, unknown>, focus),
       remove: () => {
         const { [name]: _removed, ...rest } = currentProperties(ctx) ?? properties;
         ctx.change(setIn(ctx.value, PROPERTIES, rest) as Record<string, unknown>, count > 1 ? `${rowId(Math.min(index, count - 2))}--name` : 'add-property');

@@ -12,7 +12,10 @@ const cache = process.env.CUSTOM_ACTIONS_HOST_CACHE ?? path.join(process.env.XDG
 /** Installs code-server, Node 24 and Chromium once (scripts/host/install.sh), then returns where they are. */
 export function ensureHost() {
   const manifest = path.join(cache, 'host.json');
-  const result = spawnSync('bash', [path.join(root, 'scripts', 'host', 'install.sh')], { stdio: 'inherit', env: { ...process.env, CUSTOM_ACTIONS_HOST_CACHE: cache } });
+  const result = spawnSync('bash', [path.join(root, 'scripts', 'host', 'install.sh')], {
+    stdio: 'inherit',
+    env: { ...process.env, CUSTOM_ACTIONS_HOST_CACHE: cache },
+  });
   if (result.status !== 0 || !existsSync(manifest)) {
     throw new Error(`Installing the real VS Code (code-server) into ${cache} failed: the step that failed and its error are printed above.`);
   }
@@ -55,17 +58,22 @@ export async function startCodeServer({ host, workspace, userDataDir, port = 0, 
   );
   const args = [
     path.join(host.codeServer, 'out', 'node', 'entry.js'),
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
     '--disable-getting-started-override',
     '--ignore-last-opened',
     // Its own config file: otherwise code-server writes one, with a password, into the user's home.
-    '--config', path.join(dataDir, 'config.yaml'),
-    '--user-data-dir', dataDir,
-    '--extensions-dir', extensionsDirOf(dataDir),
+    '--config',
+    path.join(dataDir, 'config.yaml'),
+    '--user-data-dir',
+    dataDir,
+    '--extensions-dir',
+    extensionsDirOf(dataDir),
     ...(developmentDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
     workspace,
   ];
@@ -139,10 +147,14 @@ const extensionsDirOf = (dataDir) => path.join(dataDir, 'ext');
 export function installVsix({ host, vsix, userDataDir }) {
   const args = [
     path.join(host.codeServer, 'out', 'node', 'entry.js'),
-    '--config', path.join(userDataDir, 'config.yaml'),
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', extensionsDirOf(userDataDir),
-    '--install-extension', vsix,
+    '--config',
+    path.join(userDataDir, 'config.yaml'),
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    extensionsDirOf(userDataDir),
+    '--install-extension',
+    vsix,
   ];
   const result = spawnSync(host.node, args, { encoding: 'utf8', timeout: 120_000 });
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
@@ -151,7 +163,15 @@ export function installVsix({ host, vsix, userDataDir }) {
   }
 }
 
-const browserArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'];
+const browserArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
 
 /** Headless Chromium from Debian, started the way this closed network needs. */
 export async function launchBrowser() {

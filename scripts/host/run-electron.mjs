@@ -37,7 +37,8 @@ for (const version of versions) {
         '--disable-workspace-trust',
         '--skip-welcome',
         '--skip-release-notes',
-        '--user-data-dir', path.join(scratch, 'user-data'),
+        '--user-data-dir',
+        path.join(scratch, 'user-data'),
       ],
     });
     if (code !== 0) failed = true;

@@ -41,4 +41,3 @@ function runUiTests() {
   const result = spawnSync(mocha, ['--config', path.join(root, 'test', 'ui', '.mocharc.json'), ...process.argv.slice(3)], { stdio: 'inherit', cwd: root });
   return result.status ?? 1;
 }
-

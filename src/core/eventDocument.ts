@@ -30,7 +30,11 @@ export function eventTitle(event: NormalizedEvent, context: EventContext, now = 
 /** The document's text: the channel's lines for the event as comments, then the raw event, times annotated. */
 export function eventDocumentText(event: NormalizedEvent, context: EventContext): string {
   const summary = formatEvent(event, context).map(comment);
-  return [...summary, comment(''), comment('The event as the server sent it; the times beside it are local.'), ...jsonLines(event.raw, '', undefined, '')].join('\n') + '\n';
+  return (
+    [...summary, comment(''), comment('The event as the server sent it; the times beside it are local.'), ...jsonLines(event.raw, '', undefined, '')].join(
+      '\n',
+    ) + '\n'
+  );
 }
 
 function comment(line: string): string {

@@ -128,10 +128,7 @@ export class Connections extends Disposable {
   }
 
   private async promptForKey(app: Application): Promise<boolean> {
-    const choice = await vscode.window.showWarningMessage(
-      `The server refused the key for "${app.label}" (401). Enter a new key to continue.`,
-      'Enter New Key',
-    );
+    const choice = await vscode.window.showWarningMessage(`The server refused the key for "${app.label}" (401). Enter a new key to continue.`, 'Enter New Key');
     if (choice !== 'Enter New Key') return false;
     return (await enterKey(this, this.keys, app)) !== undefined;
   }
@@ -149,9 +146,8 @@ export async function enterKey(connections: Connections, keys: KeyStore, app: Ap
   if (!key) return undefined;
   const trimmed = key.trim();
   try {
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Checking the key for ${app.label}…` },
-      () => connections.probe(app, trimmed),
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Checking the key for ${app.label}…` }, () =>
+      connections.probe(app, trimmed),
     );
   } catch (error) {
     const reason = error instanceof ApiError && error.kind === 'auth' ? 'the server refused it (401)' : errorMessage(error);
@@ -172,6 +168,7 @@ const ERROR_TEXT_MAX = 1000;
  * for every place that shows an error, so a detail like `[click](command:…)` is text, not a link.
  */
 export function errorMessage(error: unknown): string {
-  const raw = error instanceof ApiError ? (error.hint ? `${error.message} ${error.hint}` : error.message) : error instanceof Error ? error.message : String(error);
+  const raw =
+    error instanceof ApiError ? (error.hint ? `${error.message} ${error.hint}` : error.message) : error instanceof Error ? error.message : String(error);
   return serverText(raw, ERROR_TEXT_MAX);
 }

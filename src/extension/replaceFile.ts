@@ -22,7 +22,11 @@ export async function mayReplaceFile(uri: vscode.Uri, text: string, what: string
     if (!(await exists(uri))) return true;
   }
   if (current === text) return true;
-  const choice = await vscode.window.showWarningMessage(`${name} exists already. Replace it?`, { modal: true, detail: `${what} would write a new ${name} over the one in the workspace.` }, REPLACE);
+  const choice = await vscode.window.showWarningMessage(
+    `${name} exists already. Replace it?`,
+    { modal: true, detail: `${what} would write a new ${name} over the one in the workspace.` },
+    REPLACE,
+  );
   return choice === REPLACE;
 }
 

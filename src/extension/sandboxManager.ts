@@ -56,7 +56,6 @@ export class SandboxManager extends Disposable {
     return this.current;
   }
 
-
   get lastStart(): SandboxStartTiming | undefined {
     return this.timing;
   }
@@ -68,7 +67,9 @@ export class SandboxManager extends Disposable {
    */
   warmUp(applications: readonly SandboxApplication[], demo: boolean): void {
     if (this.stoppedOnPurpose || this.current.kind !== 'stopped') return;
-    this.ensure(applications, demo).catch((error: unknown) => this.log.info(`The local sandbox did not start ahead of need: ${error instanceof Error ? error.message : String(error)}`));
+    this.ensure(applications, demo).catch((error: unknown) =>
+      this.log.info(`The local sandbox did not start ahead of need: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 
   /**
@@ -135,7 +136,9 @@ export class SandboxManager extends Disposable {
         this.setState({ kind: 'stopped' });
       });
       this.timing = { readyMs, totalMs: performance.now() - begun };
-      this.log.info(`The local sandbox listens on ${ready.url} (ready ${Math.round(readyMs)} ms after it was spawned, running after ${Math.round(this.timing.totalMs)} ms)`);
+      this.log.info(
+        `The local sandbox listens on ${ready.url} (ready ${Math.round(readyMs)} ms after it was spawned, running after ${Math.round(this.timing.totalMs)} ms)`,
+      );
       this.setState({ kind: 'running', url: ready.url });
       return ready.url;
     } catch (error) {

@@ -114,6 +114,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 function checkApplicationId(id: string): void {
   if (id.trim() !== id || id.length === 0 || id.length > MAX_APPLICATION_ID_LENGTH || [...id].some((c) => c.charCodeAt(0) < 0x20)) {
-    throw new Error(`an application id must be 1 to ${MAX_APPLICATION_ID_LENGTH} characters without surrounding spaces or control characters: ${JSON.stringify(id)}`);
+    throw new Error(
+      `an application id must be 1 to ${MAX_APPLICATION_ID_LENGTH} characters without surrounding spaces or control characters: ${JSON.stringify(id)}`,
+    );
   }
 }

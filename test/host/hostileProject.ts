@@ -151,7 +151,10 @@ export async function useHostileProject(): Promise<HostileProject> {
   const text = `baseUrl: ${server.baseUrl}\napplications:\n  - id: ${HOSTILE_APP}\n    name: Hostile\n    folder: ${HOSTILE_FOLDER}\n`;
   await vscode.workspace.fs.writeFile(projectUri, new TextEncoder().encode(text));
   await services.project.reload();
-  await eventually(() => (services.project.state.kind === 'ok' && services.project.state.baseUrl === server.baseUrl ? true : undefined), 'the project on the hostile server');
+  await eventually(
+    () => (services.project.state.kind === 'ok' && services.project.state.baseUrl === server.baseUrl ? true : undefined),
+    'the project on the hostile server',
+  );
   await services.keys.set(server.baseUrl, HOSTILE_APP, HOSTILE_KEY);
   const appFolder = vscode.Uri.joinPath(workspaceRoot(), HOSTILE_FOLDER);
   await vscode.workspace.fs.createDirectory(appFolder);

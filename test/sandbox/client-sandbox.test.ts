@@ -32,7 +32,13 @@ describe('client against the sandbox', function () {
 
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'client-sandbox-'));
-    sandbox = await startSandbox({ dataDir, applications: [{ id: 'app-a', name: 'A' }, { id: 'app-b', name: 'B' }] });
+    sandbox = await startSandbox({
+      dataDir,
+      applications: [
+        { id: 'app-a', name: 'A' },
+        { id: 'app-b', name: 'B' },
+      ],
+    });
     keyA = sandbox.applications.find((app) => app.id === 'app-a')?.key ?? assert.fail('no key for app-a');
     keyB = sandbox.applications.find((app) => app.id === 'app-b')?.key ?? assert.fail('no key for app-b');
     a = createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve(keyA) });
@@ -83,7 +89,10 @@ describe('client against the sandbox', function () {
   });
 
   it('reports a key conflict and invalid metadata with their codes and fields', async () => {
-    await assert.rejects(a.createAction('app-a', ADD), (error: unknown) => error instanceof ApiError && error.kind === 'conflict' && error.code === 'key-conflict');
+    await assert.rejects(
+      a.createAction('app-a', ADD),
+      (error: unknown) => error instanceof ApiError && error.kind === 'conflict' && error.code === 'key-conflict',
+    );
     const invalid = { ...ADD, key: 'other', developerEmail: 'not an address' };
     const error = await a.createAction('app-a', invalid).then(
       () => assert.fail('invalid metadata was accepted'),
@@ -91,14 +100,20 @@ describe('client against the sandbox', function () {
     );
     assert.ok(error instanceof ApiError);
     assert.equal(error.kind, 'validation');
-    assert.ok(error.fields.some((f) => /developerEmail/.test(f.path)), JSON.stringify(error.fields));
+    assert.ok(
+      error.fields.some((f) => /developerEmail/.test(f.path)),
+      JSON.stringify(error.fields),
+    );
     assert.equal((await a.listActions('app-a')).length, 1, 'the invalid action was created');
   });
 
   it('runs the action and reads its events, with conditional requests', async () => {
     const event = await a.runAction(testEvents, 'Test', [2, 3]);
     assert.deepEqual([event.ok, event.result], [true, 5]);
-    assert.ok(event.logs.some((l) => /adding/.test(l.message)), JSON.stringify(event.logs));
+    assert.ok(
+      event.logs.some((l) => /adding/.test(l.message)),
+      JSON.stringify(event.logs),
+    );
     assert.ok(event.startTime && event.startTime > 1e12, 'start time not in milliseconds');
 
     const page = await a.listEvents(testEvents);
@@ -106,7 +121,10 @@ describe('client against the sandbox', function () {
     assert.ok(page.events.some((e) => e.id === event.id));
     const validator = page.etag ?? page.lastModified;
     assert.ok(validator, 'the events list sends neither ETag nor Last-Modified');
-    const again = await a.listEvents(testEvents, { ...(page.etag ? { etag: page.etag } : {}), ...(page.lastModified ? { lastModified: page.lastModified } : {}) });
+    const again = await a.listEvents(testEvents, {
+      ...(page.etag ? { etag: page.etag } : {}),
+      ...(page.lastModified ? { lastModified: page.lastModified } : {}),
+    });
     assert.equal(again.notModified, true);
     assert.deepEqual(again.events, []);
 

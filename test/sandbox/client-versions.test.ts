@@ -42,7 +42,7 @@ describe('client conditional writes and versions against the sandbox', function 
     assert.equal(caps.versions, true);
   });
 
-  it('refuses the code of the colleague who wrote on a stale version, and keeps the other\'s', async () => {
+  it("refuses the code of the colleague who wrote on a stale version, and keeps the other's", async () => {
     const created = await alice.createAction('app-a', metadata());
     const first = await alice.putImplementation(created.id, code(1));
     assert.equal(first.etag, '"code-1"');
@@ -56,8 +56,11 @@ describe('client conditional writes and versions against the sandbox', function 
       (e: unknown) => e,
     );
     assert.ok(error instanceof VersionConflictError, String(error));
-    assert.deepEqual([error.kind, error.code, error.status, error.currentEtag, error.baseEtag, error.mayBeOwnWrite], ['conflict', 'precondition-failed', 412, '"code-2"', '"code-1"', false]);
-    assert.equal(await alice.getImplementation(created.id), code('"alice"'), 'nothing of bob\'s was written');
+    assert.deepEqual(
+      [error.kind, error.code, error.status, error.currentEtag, error.baseEtag, error.mayBeOwnWrite],
+      ['conflict', 'precondition-failed', 412, '"code-2"', '"code-1"', false],
+    );
+    assert.equal(await alice.getImplementation(created.id), code('"alice"'), "nothing of bob's was written");
 
     // Bob compares, takes the current version as his base, and writes.
     assert.deepEqual(await bob.putImplementation(created.id, code('"both"'), { ifMatch: error.currentEtag }), { etag: '"code-3"', alreadyHeld: false });
@@ -70,7 +73,10 @@ describe('client conditional writes and versions against the sandbox', function 
     const bobsBase = await bob.getActionVersioned(created.id);
     assert.equal(bobsBase.etag, '"meta-1"');
     assert.equal((await alice.updateAction(created.id, { ...sent, description: 'by alice' }, { ifMatch: created.etag })).etag, '"meta-2"');
-    await assert.rejects(bob.updateAction(created.id, { ...sent, description: 'by bob' }, { ifMatch: bobsBase.etag }), (e: unknown) => e instanceof VersionConflictError && e.currentEtag === '"meta-2"' && e.resource === 'metadata');
+    await assert.rejects(
+      bob.updateAction(created.id, { ...sent, description: 'by bob' }, { ifMatch: bobsBase.etag }),
+      (e: unknown) => e instanceof VersionConflictError && e.currentEtag === '"meta-2"' && e.resource === 'metadata',
+    );
     assert.equal((await bob.getAction(created.id)).description, 'by alice');
   });
 

@@ -44,16 +44,33 @@ describe('fuzz: hostile requests to the sandbox', function () {
 
   it(`answers ${REQUESTS} generated requests with 2xx or 4xx (a problem body on failure), keeps serving, and failed requests change nothing`, async () => {
     // The fixture: two applications, protected actions with code and events, and a scratch action.
-    const first = await startSandbox({ dataDir: dir, applications: [{ id: 'app-a', name: 'A' }, { id: 'app-b', name: 'B' }], limits: LIMITS, log: () => undefined });
+    const first = await startSandbox({
+      dataDir: dir,
+      applications: [
+        { id: 'app-a', name: 'A' },
+        { id: 'app-b', name: 'B' },
+      ],
+      limits: LIMITS,
+      log: () => undefined,
+    });
     const a = first.applications[0]!;
     const b = first.applications[1]!;
     const req = requester(first.url);
     const created: ActionResource[] = [];
-    for (const [k, key, app] of [['one', a.key, 'app-a'], ['two', a.key, 'app-a'], ['scratch', a.key, 'app-a'], ['foreign', b.key, 'app-b']] as const) {
+    for (const [k, key, app] of [
+      ['one', a.key, 'app-a'],
+      ['two', a.key, 'app-a'],
+      ['scratch', a.key, 'app-a'],
+      ['foreign', b.key, 'app-b'],
+    ] as const) {
       const reply = await req('POST', `/api/application/${app}/actions`, { key, json: metadata({ key: k }) });
       assert.equal(reply.status, 201, reply.text);
       const action = reply.json as ActionResource;
-      await req('PUT', `/api/actions/${action.id}/implementation`, { key, body: 'export const main = (a: number, b: number) => a + b;', type: 'application/typescript' });
+      await req('PUT', `/api/actions/${action.id}/implementation`, {
+        key,
+        body: 'export const main = (a: number, b: number) => a + b;',
+        type: 'application/typescript',
+      });
       await req('POST', action.eventsUrls.Test.replace(/events$/, 'runs'), { key, json: { inputs: [1, 2] } });
       created.push(action);
     }
@@ -125,7 +142,8 @@ describe('fuzz: hostile requests to the sandbox', function () {
           } catch {
             body = undefined;
           }
-          if (!type.startsWith('application/problem+json') || body?.status !== reply.status || typeof body.code !== 'string') wrong.push(`not a problem body: ${what}`);
+          if (!type.startsWith('application/problem+json') || body?.status !== reply.status || typeof body.code !== 'string')
+            wrong.push(`not a problem body: ${what}`);
         }
       });
       // Bytes no client would send: broken request lines, header folding, conflicting lengths, a lying chunk size.
@@ -148,7 +166,10 @@ describe('fuzz: hostile requests to the sandbox', function () {
       assert.equal(after.status, 200);
       assert.deepEqual(logged, [], 'the sandbox logged unexpected errors');
       assert.deepEqual(wrong.slice(0, 20), [], `${wrong.length} wrong answers`);
-      assert.equal([...byCategory.values()].reduce((x, y) => x + y, 0), REQUESTS);
+      assert.equal(
+        [...byCategory.values()].reduce((x, y) => x + y, 0),
+        REQUESTS,
+      );
       assert.ok(resets < REQUESTS / 200, `${resets} connections were reset`);
       assert.ok(byCategory.size >= 12, `every category was generated: ${[...byCategory.keys()].join(', ')}`);
     } finally {

@@ -39,7 +39,15 @@ describe('local debug harness: one run of main on this machine', function () {
     dir = mkdtempSync(path.join(tmpdir(), 'local-run-'));
     harness = path.join(dir, 'run-local.js');
     const { build } = await import('esbuild');
-    await build({ entryPoints: [path.resolve('src/sandbox/runner/child/local.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: harness, logLevel: 'error' });
+    await build({
+      entryPoints: [path.resolve('src/sandbox/runner/child/local.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      outfile: harness,
+      logLevel: 'error',
+    });
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -50,7 +58,10 @@ describe('local debug harness: one run of main on this machine', function () {
     writeFileSync(request, JSON.stringify({ mainPath: MAIN, code, metadata, inputs }));
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [harness, request, outcomeFile]);
     const outcome = JSON.parse(readFileSync(outcomeFile, 'utf8')) as LocalOutcome;
-    const logs = stdout.split('\n').filter((l) => l && !l.startsWith('main returned')).map((message) => ({ time: 0, level: 'log', message }) as LogEntry);
+    const logs = stdout
+      .split('\n')
+      .filter((l) => l && !l.startsWith('main returned'))
+      .map((message) => ({ time: 0, level: 'log', message }) as LogEntry);
     return { outcome, logs, stdout, stderr };
   }
 
@@ -59,7 +70,10 @@ describe('local debug harness: one run of main on this machine', function () {
     assert.ok(outcome.ok, JSON.stringify(outcome));
     assert.deepEqual(outcome.result, { doubled: 42, greeting: 'hello you' });
     assert.deepEqual(outcome.resultProblems, []);
-    assert.deepEqual(logs.map((l) => [l.level, l.message]), [['log', 'n is 21']]);
+    assert.deepEqual(
+      logs.map((l) => [l.level, l.message]),
+      [['log', 'n is 21']],
+    );
   });
 
   it('reports a thrown error with frames on main.ts lines', async () => {
@@ -88,7 +102,10 @@ describe('local debug harness: one run of main on this machine', function () {
   });
 
   it('has no time limit, and gives a syntax error its main.ts line', async () => {
-    const slow = await run(`export function main(n: number) { const end = Date.now() + 5_500; while (Date.now() < end); return { doubled: n, greeting: '' }; }\n`, { n: 1, who: '' });
+    const slow = await run(
+      `export function main(n: number) { const end = Date.now() + 5_500; while (Date.now() < end); return { doubled: n, greeting: '' }; }\n`,
+      { n: 1, who: '' },
+    );
     assert.ok(slow.outcome.ok, 'ran past the sandbox limit of 5 s');
     const broken = await run(`export function main() {\n  return (;\n}\n`, { n: 1, who: '' });
     assert.equal(broken.outcome.ok, false);
@@ -106,7 +123,10 @@ describe('local debug harness: one run of main on this machine', function () {
   });
 
   it('prints warnings and the error on stderr, for the Debug Console', async () => {
-    const { stderr } = await run(`export function main(n: number, who: string) {\n  console.warn('careful', who);\n  throw new Error('boom ' + n);\n}\n`, { n: 3, who: 'c' });
+    const { stderr } = await run(`export function main(n: number, who: string) {\n  console.warn('careful', who);\n  throw new Error('boom ' + n);\n}\n`, {
+      n: 3,
+      who: 'c',
+    });
     assert.match(stderr, /^careful c$/m);
     assert.match(stderr, /Error: boom 3\n\s+at main \(.*main\.ts:3:/);
   });

@@ -83,7 +83,9 @@ describe('reliability: 30 % of requests faulted between the client and the sandb
       const stored = await box.request('GET', `/api/actions/${id}/implementation`, { key });
       assert.equal(stored.text, latest.get(id) ?? (assert.equal(stored.status, 404), stored.text), `action ${id} lost its last save`);
     }
-    const faults = Object.entries(proxy.stats).filter(([k]) => k !== 'passed').reduce((sum, [k, v]) => sum + v - before[k as keyof typeof before], 0);
+    const faults = Object.entries(proxy.stats)
+      .filter(([k]) => k !== 'passed')
+      .reduce((sum, [k, v]) => sum + v - before[k as keyof typeof before], 0);
     assert.ok(faults > 20, `the saves met faults (${faults})`);
   });
 
@@ -136,14 +138,22 @@ describe('reliability: 30 % of requests faulted between the client and the sandb
     writing = false;
     await reader;
     assert.ok(seen.length > 10, `the reader saw ${seen.length} states`);
-    for (const state of seen) assert.ok(versions.some((v) => JSON.stringify(v) === JSON.stringify(state)), `a state that is no version sent: ${JSON.stringify(state).slice(0, 300)}`);
+    for (const state of seen)
+      assert.ok(
+        versions.some((v) => JSON.stringify(v) === JSON.stringify(state)),
+        `a state that is no version sent: ${JSON.stringify(state).slice(0, 300)}`,
+      );
     const { id: _id, eventsUrls: _u, hasImplementation: _h, updatedAt: _t, ...last } = await direct<ActionResource>('GET', `/api/actions/${created.id}`);
     assert.equal(JSON.stringify(last), JSON.stringify(versions.at(-1)));
   });
 
   it('streams every event exactly once through the faulty proxy', async () => {
     const action = await direct<ActionResource>('POST', '/api/application/app-a/actions', metadata({ key: 'stream', parameters: [] }));
-    await box.request('PUT', `/api/actions/${action.id}/implementation`, { key, body: "export function main() { console.log('ran'); return 1; }", type: 'application/typescript' });
+    await box.request('PUT', `/api/actions/${action.id}/implementation`, {
+      key,
+      body: "export function main() { console.log('ran'); return 1; }",
+      type: 'application/typescript',
+    });
     const printed: NormalizedEvent[] = [];
     const poller = new EventsPoller({
       eventsUrl: new URL(action.eventsUrls.Test, proxy.url).toString(),

@@ -12,7 +12,17 @@ interface Ready {
 }
 
 function startCli(dir: string, apps: string[]): { child: ChildProcess; ready: Promise<Ready> } {
-  const args = ['--require', 'tsx/cjs', path.join(ROOT, 'src/sandbox/cli.ts'), '--json', '--port', '0', '--data', dir, ...apps.flatMap((a) => ['--ensure-app', a])];
+  const args = [
+    '--require',
+    'tsx/cjs',
+    path.join(ROOT, 'src/sandbox/cli.ts'),
+    '--json',
+    '--port',
+    '0',
+    '--data',
+    dir,
+    ...apps.flatMap((a) => ['--ensure-app', a]),
+  ];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
   let stdout = '';
   const ready = new Promise<Ready>((resolve, reject) => {
@@ -79,7 +89,8 @@ describe('reliability: SIGKILL in the middle of writes', function () {
     const req2 = requester(again.url);
     const listed = new Set(((await req2('GET', '/api/application/kill-app/actions', { key })).json as ActionListEntry[]).map((e) => e.id));
     for (const id of created) assert.ok(listed.has(id), `acknowledged create ${id} was lost`);
-    for (const [id, source] of code) assert.equal((await req2('GET', `/api/actions/${id}/implementation`, { key })).text, source, `acknowledged code of ${id} was lost`);
+    for (const [id, source] of code)
+      assert.equal((await req2('GET', `/api/actions/${id}/implementation`, { key })).text, source, `acknowledged code of ${id} was lost`);
     const exited2 = new Promise((resolve) => child!.once('exit', resolve));
     child.kill('SIGTERM');
     await exited2;

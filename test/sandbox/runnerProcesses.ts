@@ -30,7 +30,13 @@ export function nodeChildren(parent = process.pid): LiveProcess[] {
       if (Number(fields[1]) !== parent || readlinkSync(`/proc/${name}/exe`) !== node) continue;
       const split = (file: string) => readFileSync(`/proc/${name}/${file}`, 'utf8').split('\0').slice(0, -1);
       const env = Object.fromEntries(split('environ').map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
-      children.push({ pid: Number(name), argv: split('cmdline'), env, cwd: readlinkSync(`/proc/${name}/cwd`), cpuTicks: Number(fields[11]) + Number(fields[12]) });
+      children.push({
+        pid: Number(name),
+        argv: split('cmdline'),
+        env,
+        cwd: readlinkSync(`/proc/${name}/cwd`),
+        cpuTicks: Number(fields[11]) + Number(fields[12]),
+      });
     } catch {
       // Gone meanwhile, or not ours to read.
     }

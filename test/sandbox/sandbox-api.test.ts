@@ -25,7 +25,11 @@ describe('sandbox: the six operations and the extensions over HTTP', () => {
     const reply = await box.request('GET', '/api');
     assert.equal(reply.status, 200);
     assertMatchesSpec('GET', '/api', reply);
-    assert.deepEqual((reply.json as { extensions: { eventsPaging: unknown } }).extensions.eventsPaging, { limitParam: 'limit', cursorParam: 'cursor', maxLimit: 500 });
+    assert.deepEqual((reply.json as { extensions: { eventsPaging: unknown } }).extensions.eventsPaging, {
+      limitParam: 'limit',
+      cursorParam: 'cursor',
+      maxLimit: 500,
+    });
   });
 
   it('creates: 201, Location /api/action/<id>, the resource as body, and GET of either path returns it', async () => {
@@ -97,7 +101,11 @@ describe('sandbox: the six operations and the extensions over HTTP', () => {
 
   it('refuses code that does not parse with 400 invalid-code naming the line', async () => {
     const a = await create({ key: 'broken' });
-    const reply = await box.request('PUT', `/api/actions/${a.id}/implementation`, { key: keyA, body: 'export function main() {\n  return 1 +;\n}\n', type: 'application/typescript' });
+    const reply = await box.request('PUT', `/api/actions/${a.id}/implementation`, {
+      key: keyA,
+      body: 'export function main() {\n  return 1 +;\n}\n',
+      type: 'application/typescript',
+    });
     assert.equal(reply.status, 400);
     assertMatchesSpec('PUT', '/api/actions/{actionId}/implementation', reply);
     const problem = reply.json as { code: string; errors: { path: string }[] };
@@ -110,7 +118,11 @@ describe('sandbox: the six operations and the extensions over HTTP', () => {
     const reply = await box.request('DELETE', `/api/actions/${a.id}`, { key: keyA, headers: { 'Content-Type': 'application/json' } });
     assert.equal(reply.status, 204);
     assertMatchesSpec('DELETE', '/api/actions/{actionId}', reply);
-    for (const [method, path] of [['GET', `/api/actions/${a.id}`], ['DELETE', `/api/actions/${a.id}`], ['GET', a.eventsUrls.Test]] as const) {
+    for (const [method, path] of [
+      ['GET', `/api/actions/${a.id}`],
+      ['DELETE', `/api/actions/${a.id}`],
+      ['GET', a.eventsUrls.Test],
+    ] as const) {
       assert.equal((await box.request(method, path, { key: keyA })).status, 404, `${method} ${path}`);
     }
   });
@@ -118,7 +130,11 @@ describe('sandbox: the six operations and the extensions over HTTP', () => {
   it('validation problems carry a stable code and schema paths', async () => {
     const reply = await box.request('POST', '/api/application/app-a/actions', {
       key: keyA,
-      json: metadata({ key: '1bad', parameters: [{ name: 'x', type: { type: 'single-choice', choices: [] } }], result: { type: 'object', properties: { 'has space': { type: 'text' } } } }),
+      json: metadata({
+        key: '1bad',
+        parameters: [{ name: 'x', type: { type: 'single-choice', choices: [] } }],
+        result: { type: 'object', properties: { 'has space': { type: 'text' } } },
+      }),
     });
     assert.equal(reply.status, 400);
     assertMatchesSpec('POST', '/api/application/{applicationId}/actions', reply);
@@ -153,7 +169,11 @@ describe('sandbox: the six operations and the extensions over HTTP', () => {
         ['PUT', `/api/actions/${a.id}/implementation`],
         ['GET', a.eventsUrls.Test],
       ] as const) {
-        const reply = await box.request(method, path, { key: keyB, json: method === 'PUT' && !path.endsWith('implementation') ? metadata() : undefined, body: path.endsWith('implementation') && method === 'PUT' ? 'x' : undefined });
+        const reply = await box.request(method, path, {
+          key: keyB,
+          json: method === 'PUT' && !path.endsWith('implementation') ? metadata() : undefined,
+          body: path.endsWith('implementation') && method === 'PUT' ? 'x' : undefined,
+        });
         assert.equal(reply.status, 404, `${method} ${path}`);
       }
       // An environment of another application under one's own action is 404 too.
@@ -182,12 +202,37 @@ describe('sandbox: the six operations and the extensions over HTTP', () => {
         ['POST', '/api/application/app-a/actions', { key: keyA, json: null }, 400, 'validation-failed'],
         ['POST', '/api/application/app-a/actions', { key: keyA, json: [1, 2] }, 400, 'validation-failed'],
         ['POST', '/api/application/app-a/actions', { key: keyA, json: { __proto__: { polluted: true }, ...metadata({ key: 'proto' }) } }, 201, ''],
-        ['POST', '/api/application/app-a/actions', { key: keyA, body: JSON.stringify({ ...metadata(), pad: 'x'.repeat(300 * 1024) }), type: 'application/json' }, 413, 'payload-too-large'],
+        [
+          'POST',
+          '/api/application/app-a/actions',
+          { key: keyA, body: JSON.stringify({ ...metadata(), pad: 'x'.repeat(300 * 1024) }), type: 'application/json' },
+          413,
+          'payload-too-large',
+        ],
         ['POST', '/api/application/app-a/actions', { key: keyA, body: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), type: 'application/json' }, 400, 'malformed-json'],
-        ['POST', '/api/application/app-a/actions', { key: keyA, json: metadata({ key: 'k'.repeat(5000), name: '\u0000\u202e', parameters: Array.from({ length: 60 }, (_, i) => ({ name: `p${i}`, type: 'text' })) }) }, 400, 'validation-failed'],
+        [
+          'POST',
+          '/api/application/app-a/actions',
+          {
+            key: keyA,
+            json: metadata({
+              key: 'k'.repeat(5000),
+              name: '\u0000\u202e',
+              parameters: Array.from({ length: 60 }, (_, i) => ({ name: `p${i}`, type: 'text' })),
+            }),
+          },
+          400,
+          'validation-failed',
+        ],
         ['PUT', `/api/actions/${a.id}/implementation`, { key: keyA, body: 'x'.repeat(600 * 1024), type: 'application/typescript' }, 413, 'payload-too-large'],
         ['PUT', `/api/actions/${a.id}/implementation`, { key: keyA, json: 'export function main() {}' }, 415, 'unsupported-media-type'],
-        ['PUT', `/api/actions/${a.id}/implementation`, { key: keyA, body: 'export function main() {}', type: 'application/typescript; charset=latin1' }, 415, 'unsupported-media-type'],
+        [
+          'PUT',
+          `/api/actions/${a.id}/implementation`,
+          { key: keyA, body: 'export function main() {}', type: 'application/typescript; charset=latin1' },
+          415,
+          'unsupported-media-type',
+        ],
         ['PUT', `/api/actions/${a.id}`, { key: keyA, body: 'not json', type: 'application/json' }, 400, 'malformed-json'],
         ['GET', '/api/actions/no-such-id', { key: keyA }, 404, 'not-found'],
         ['GET', '/api/actions/%E0%A4%A', { key: keyA }, 404, 'not-found'],

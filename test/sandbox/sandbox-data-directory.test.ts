@@ -9,11 +9,15 @@ const CACHE = 'custom-actions-sandbox';
 
 /** Starts the CLI in its own process with `env`; resolves with its ready line's URL. */
 function startCli(dataDir: string, env: NodeJS.ProcessEnv): Promise<{ url: string; key: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'src/sandbox/cli.ts'), '--json', '--port', '0', '--data', dataDir, '--ensure-app', 'app:App'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--require', 'tsx/cjs', path.join(ROOT, 'src/sandbox/cli.ts'), '--json', '--port', '0', '--data', dataDir, '--ensure-app', 'app:App'],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -59,8 +63,15 @@ describe('Sandbox data directory: new ones copied from a cached template', funct
     }
     for (const dir of dirs) assert.ok(existsSync(path.join(dir, 'PG_VERSION')), `${dir} is a data directory`);
     const cached = readdirSync(path.join(temp, CACHE));
-    assert.ok(cached.some((f) => !f.endsWith('.tar') && existsSync(path.join(temp, CACHE, f, 'PG_VERSION'))), `a template directory: ${cached.join(', ')}`);
-    assert.deepEqual(cached.filter((f) => f.includes('.partial')), [], 'no half-made template left');
+    assert.ok(
+      cached.some((f) => !f.endsWith('.tar') && existsSync(path.join(temp, CACHE, f, 'PG_VERSION'))),
+      `a template directory: ${cached.join(', ')}`,
+    );
+    assert.deepEqual(
+      cached.filter((f) => f.includes('.partial')),
+      [],
+      'no half-made template left',
+    );
   });
 
   it('keeps what a sandbox on a copied data directory wrote, across a restart', async () => {
@@ -75,7 +86,10 @@ describe('Sandbox data directory: new ones copied from a cached template', funct
     const again = await startCli(dir, process.env);
     try {
       const listed = await requester(again.url)('GET', '/api/application/app/actions', { key: again.key });
-      assert.deepEqual((listed.json as { key: string }[]).map((a) => a.key), ['add']);
+      assert.deepEqual(
+        (listed.json as { key: string }[]).map((a) => a.key),
+        ['add'],
+      );
     } finally {
       await again.stop();
     }

@@ -19,14 +19,21 @@ describe('sandbox: persistence, the CLI and the demo', () => {
     const first = await withSandbox({ dataDir: dir });
     const key = first.applications[0]!.key;
     const created = (await first.request('POST', '/api/application/app-a/actions', { key, json: metadata() })).json as ActionResource;
-    await first.request('PUT', `/api/actions/${created.id}/implementation`, { key, body: 'export const main = (a: number, b: number) => a - b;', type: 'application/typescript' });
+    await first.request('PUT', `/api/actions/${created.id}/implementation`, {
+      key,
+      body: 'export const main = (a: number, b: number) => a - b;',
+      type: 'application/typescript',
+    });
     await first.request('POST', created.eventsUrls.Live.replace(/events$/, 'runs'), { key, json: { inputs: [5, 3] } });
     await first.close();
 
     const second = await withSandbox({ dataDir: dir, applications: [] });
     try {
       const list = (await second.request('GET', '/api/application/app-a/actions', { key })).json as ActionListEntry[];
-      assert.deepEqual(list.map((e) => e.id), [created.id]);
+      assert.deepEqual(
+        list.map((e) => e.id),
+        [created.id],
+      );
       assert.deepEqual(list[0]!.eventsUrls, created.eventsUrls);
       const events = (await second.request('GET', created.eventsUrls.Live, { key })).json as ActionEvent[];
       assert.equal(events[0]!.data.result, 2);
@@ -38,10 +45,14 @@ describe('sandbox: persistence, the CLI and the demo', () => {
 
   it('the CLI prints one JSON line, serves, and closes on SIGTERM', async function () {
     this.timeout(60_000);
-    const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'src/sandbox/cli.ts'), '--json', '--port', '0', '--data', dir, '--ensure-app', 'cli-app:CLI App'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--require', 'tsx/cjs', path.join(ROOT, 'src/sandbox/cli.ts'), '--json', '--port', '0', '--data', dir, '--ensure-app', 'cli-app:CLI App'],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     await new Promise<void>((resolve, reject) => {
@@ -50,7 +61,10 @@ describe('sandbox: persistence, the CLI and the demo', () => {
     });
     const ready = JSON.parse(stdout.trim()) as { url: string; applications: { id: string; name: string; key: string }[] };
     assert.match(ready.url, /^http:\/\/127\.0\.0\.1:\d+$/);
-    assert.deepEqual(ready.applications.map((a) => [a.id, a.name]), [['cli-app', 'CLI App']]);
+    assert.deepEqual(
+      ready.applications.map((a) => [a.id, a.name]),
+      [['cli-app', 'CLI App']],
+    );
     const reply = await requester(ready.url)('GET', '/api/application/cli-app/actions', { key: ready.applications[0]!.key });
     assert.equal(reply.status, 200);
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -78,7 +92,10 @@ describe('sandbox: persistence, the CLI and the demo', () => {
     await demo.close();
     const again = await withSandbox({ dataDir: dir, demo: true, applications: [] });
     try {
-      assert.deepEqual(again.applications.map((a) => a.id), ['demo-crm', 'demo-helpdesk']);
+      assert.deepEqual(
+        again.applications.map((a) => a.id),
+        ['demo-crm', 'demo-helpdesk'],
+      );
       for (const [i, app] of DEMO_WORKSPACE.entries()) {
         const list = (await again.request('GET', `/api/application/${app.id}/actions`, { key: keys[i]! })).json as ActionListEntry[];
         assert.deepEqual(list.map((e) => e.key).sort(), app.actions.map((a) => a.metadata.key).sort());

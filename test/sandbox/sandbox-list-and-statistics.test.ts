@@ -16,7 +16,16 @@ const meta = (overrides: Record<string, unknown> = {}) => metadata(overrides) as
 const entry = (a: ActionResource): ActionListEntry => ({ key: a.key, name: a.name, description: a.description, id: a.id, eventsUrls: a.eventsUrls });
 
 /** Names and descriptions that JSON escapes, or that only look as if it should. */
-const AWKWARD = ['plain', 'quote " and backslash \\ and slash /', 'line\nbreak\ttab\rreturn', 'é ß 中文 😀', '\u2028\u2029', '<script>&amp;</script>', "it's", ''];
+const AWKWARD = [
+  'plain',
+  'quote " and backslash \\ and slash /',
+  'line\nbreak\ttab\rreturn',
+  'é ß 中文 😀',
+  '\u2028\u2029',
+  '<script>&amp;</script>',
+  "it's",
+  '',
+];
 
 describe('sandbox: the action list built by the database', () => {
   let box: Box;
@@ -60,7 +69,10 @@ describe('sandbox: the action list built by the database', () => {
     }
     await assertList(created.map(entry));
 
-    const renamed = await box.request('PUT', `/api/actions/${created[5]!.id}`, { key: keyA, json: metadata({ key: 'renamed', name: 'Renamed "again"', description: 'back\\slash' }) });
+    const renamed = await box.request('PUT', `/api/actions/${created[5]!.id}`, {
+      key: keyA,
+      json: metadata({ key: 'renamed', name: 'Renamed "again"', description: 'back\\slash' }),
+    });
     assert.equal(renamed.status, 200, renamed.text);
     created[5] = renamed.json as ActionResource;
     assert.equal((await box.request('DELETE', `/api/actions/${created[7]!.id}`, { key: keyA })).status, 204);
@@ -70,7 +82,9 @@ describe('sandbox: the action list built by the database', () => {
 
   it('metadata holding \\u0000 or another \\u escape anywhere still lists, with the same bytes', async () => {
     const before = JSON.parse((await box.request('GET', '/api/application/app-a/actions', { key: keyA })).text) as ActionListEntry[];
-    const nul = await create(metadata({ key: 'nul', name: 'N\u0000UL', description: 'd\u001f', parameters: [{ name: 'a', type: 'number', description: 'z\u0000' }] }));
+    const nul = await create(
+      metadata({ key: 'nul', name: 'N\u0000UL', description: 'd\u001f', parameters: [{ name: 'a', type: 'number', description: 'z\u0000' }] }),
+    );
     const elsewhere = await create(metadata({ key: 'nul-elsewhere', parameters: [{ name: 'a', type: 'number', description: 'z\u0000' }] }));
     await assertList([...before, entry(nul), entry(elsewhere)]);
   });
@@ -95,10 +109,14 @@ describe('sandbox store: the list in one query, planner statistics', function ()
     const { store, queries } = await countedStore();
     try {
       const app = await store.ensureApplication('app', 'App');
-      const urls = (id: string) => ({ Test: `/api/actions/${id}/environments/${app.environments.Test}/events`, Live: `/api/actions/${id}/environments/${app.environments.Live}/events` });
+      const urls = (id: string) => ({
+        Test: `/api/actions/${id}/environments/${app.environments.Test}/events`,
+        Live: `/api/actions/${id}/environments/${app.environments.Live}/events`,
+      });
       const rows = [await store.createAction('app', meta({ key: 'one', name: 'One "1"' }), 10)];
       rows.push(await store.createAction('app', meta({ key: 'two', description: 'back\\slash' }), 10));
-      const expected = () => JSON.stringify(rows.map((a) => ({ key: a.key, name: a.metadata.name, description: a.metadata.description, id: a.id, eventsUrls: urls(a.id) })));
+      const expected = () =>
+        JSON.stringify(rows.map((a) => ({ key: a.key, name: a.metadata.name, description: a.metadata.description, id: a.id, eventsUrls: urls(a.id) })));
 
       queries.length = 0;
       assert.equal(await store.listActionsJson('app', urls), expected());
@@ -153,7 +171,11 @@ describe('sandbox store: the list in one query, planner statistics', function ()
       const app = await store.ensureApplication('app', 'App');
       const action = await store.createAction('app', meta(), 10);
       assert.equal(await analysed(), 0, 'an empty table has statistics');
-      const event = (i: number): ActionEvent => ({ id: randomUUID(), name: 'success', data: { timings: { startTime: i, duration: 1 }, logs: [], result: i } as never });
+      const event = (i: number): ActionEvent => ({
+        id: randomUUID(),
+        name: 'success',
+        data: { timings: { startTime: i, duration: 1 }, logs: [], result: i } as never,
+      });
       for (let i = 0; i < 25; i++) assert.ok(await store.recordEvent(action.id, app.environments.Test, event(i), 100));
       await eventually(async () => ((await analysed()) > 0 ? true : undefined), 'statistics of the events', 10_000);
     } finally {

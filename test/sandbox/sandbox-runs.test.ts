@@ -16,7 +16,10 @@ describe('sandbox: runs and events', () => {
   after(() => box.close());
 
   async function action(code: string, overrides: Record<string, unknown> = {}): Promise<ActionResource> {
-    const created = await box.request('POST', '/api/application/app-a/actions', { key, json: metadata({ key: `k${Math.random().toString(36).slice(2)}`, ...overrides }) });
+    const created = await box.request('POST', '/api/application/app-a/actions', {
+      key,
+      json: metadata({ key: `k${Math.random().toString(36).slice(2)}`, ...overrides }),
+    });
     const a = created.json as ActionResource;
     const put = await box.request('PUT', `/api/actions/${a.id}/implementation`, { key, body: code, type: 'application/typescript' });
     assert.equal(put.status, 204, put.text);
@@ -31,15 +34,26 @@ describe('sandbox: runs and events', () => {
   }
 
   it('runs main with positional or named inputs, captures console calls, records a success event', async () => {
-    const a = await action("import type { Inputs } from './action.generated';\nexport async function main(a: Inputs['a'], b: number) {\n  console.log('adding', a, b, { deep: [1] });\n  console.warn('careful');\n  return a + b;\n}\n");
+    const a = await action(
+      "import type { Inputs } from './action.generated';\nexport async function main(a: Inputs['a'], b: number) {\n  console.log('adding', a, b, { deep: [1] });\n  console.warn('careful');\n  return a + b;\n}\n",
+    );
     const event = await run(a, [2, 3]);
     assert.equal(event.name, 'success');
     assert.equal(event.data.result, 5);
-    assert.deepEqual(event.data.logs.map((l) => [l.level, l.message]), [['log', 'adding 2 3 {"deep":[1]}'], ['warn', 'careful']]);
+    assert.deepEqual(
+      event.data.logs.map((l) => [l.level, l.message]),
+      [
+        ['log', 'adding 2 3 {"deep":[1]}'],
+        ['warn', 'careful'],
+      ],
+    );
     assert.equal((await run(a, { a: 10, b: -1 }, 'Live')).data.result, 9);
     const test = await box.request('GET', a.eventsUrls.Test, { key });
     assertMatchesSpec('GET', EVENTS, test);
-    assert.deepEqual((test.json as ActionEvent[]).map((e) => e.id), [event.id]);
+    assert.deepEqual(
+      (test.json as ActionEvent[]).map((e) => e.id),
+      [event.id],
+    );
   });
 
   it('records a failure with the error and the lines of main.ts', async () => {
@@ -60,7 +74,10 @@ describe('sandbox: runs and events', () => {
       ],
     });
     for (const [inputs, paths] of [
-      [['1', 'y'], ['inputs[0]', 'inputs[1]']],
+      [
+        ['1', 'y'],
+        ['inputs[0]', 'inputs[1]'],
+      ],
       [{ a: 1 }, ['inputs.b']],
       [{ a: 1, b: 'x', c: 2 }, ['inputs.c']],
       [[1], ['inputs']],
@@ -69,7 +86,10 @@ describe('sandbox: runs and events', () => {
       const reply = await box.request('POST', runsOf(a), { key, json: { inputs } });
       assert.equal(reply.status, 400, JSON.stringify(inputs));
       assertMatchesSpec('POST', RUNS, reply);
-      assert.deepEqual((reply.json as { errors: { path: string }[] }).errors.map((e) => e.path), paths);
+      assert.deepEqual(
+        (reply.json as { errors: { path: string }[] }).errors.map((e) => e.path),
+        paths,
+      );
     }
     assert.equal((await box.request('POST', runsOf(a), { key, json: {} })).status, 400);
   });
@@ -79,11 +99,16 @@ describe('sandbox: runs and events', () => {
     const loop = await action("export function main(a: number, b: number) {\n  console.log('spinning');\n  while (true) {}\n}\n");
     const bomb = await action('export function main() {\n  const all: string[][] = [];\n  for (;;) all.push(new Array(1e6).fill("x"));\n}\n');
     const hang = await action('export function main() {\n  return new Promise(() => {});\n}\n');
-    const escape = await action("export function main() {\n  const p = (console.log as any).constructor('return typeof process')();\n  let imported = 'no';\n  try { require('fs'); imported = 'yes'; } catch { imported = 'refused'; }\n  return [imported, typeof process, typeof fetch, p];\n}\n");
+    const escape = await action(
+      "export function main() {\n  const p = (console.log as any).constructor('return typeof process')();\n  let imported = 'no';\n  try { require('fs'); imported = 'yes'; } catch { imported = 'refused'; }\n  return [imported, typeof process, typeof fetch, p];\n}\n",
+    );
     const looped = await run(loop, [1, 2]);
     assert.equal(looped.name, 'failure');
     assert.equal(looped.data.error?.code, 'timeout');
-    assert.deepEqual(looped.data.logs.map((l) => l.message), ['spinning']);
+    assert.deepEqual(
+      looped.data.logs.map((l) => l.message),
+      ['spinning'],
+    );
     const bombed = await run(bomb, [1, 2]);
     assert.equal(bombed.name, 'failure');
     assert.ok(['memory-limit', 'timeout'].includes(bombed.data.error!.code!), JSON.stringify(bombed.data.error));
@@ -107,13 +132,22 @@ describe('sandbox: runs and events', () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.unshift((await run(a, [i, 0])).id);
     const first = await box.request('GET', `${a.eventsUrls.Test}?limit=2`, { key });
-    assert.deepEqual((first.json as ActionEvent[]).map((e) => e.id), ids.slice(0, 2));
+    assert.deepEqual(
+      (first.json as ActionEvent[]).map((e) => e.id),
+      ids.slice(0, 2),
+    );
     const link = /^<([^>]+)>; rel="next"$/.exec(first.headers.get('link') ?? '')?.[1];
     assert.ok(link, first.headers.get('link') ?? 'no link');
     const second = await box.request('GET', link, { key });
-    assert.deepEqual((second.json as ActionEvent[]).map((e) => e.id), ids.slice(2, 4));
+    assert.deepEqual(
+      (second.json as ActionEvent[]).map((e) => e.id),
+      ids.slice(2, 4),
+    );
     const third = await box.request('GET', /^<([^>]+)>/.exec(second.headers.get('link')!)![1]!, { key });
-    assert.deepEqual((third.json as ActionEvent[]).map((e) => e.id), ids.slice(4));
+    assert.deepEqual(
+      (third.json as ActionEvent[]).map((e) => e.id),
+      ids.slice(4),
+    );
     assert.equal(third.headers.get('link'), null);
 
     const all = await box.request('GET', a.eventsUrls.Test, { key });
@@ -138,10 +172,17 @@ describe('sandbox: runs and events', () => {
     try {
       const k = small.applications[0]!.key;
       const created = (await small.request('POST', '/api/application/app-a/actions', { key: k, json: metadata() })).json as ActionResource;
-      await small.request('PUT', `/api/actions/${created.id}/implementation`, { key: k, body: 'export const main = (a: number) => a;', type: 'application/typescript' });
+      await small.request('PUT', `/api/actions/${created.id}/implementation`, {
+        key: k,
+        body: 'export const main = (a: number) => a;',
+        type: 'application/typescript',
+      });
       for (let i = 0; i < 5; i++) await small.request('POST', created.eventsUrls.Test.replace(/events$/, 'runs'), { key: k, json: { inputs: [i, 0] } });
       const list = (await small.request('GET', created.eventsUrls.Test, { key: k })).json as ActionEvent[];
-      assert.deepEqual(list.map((e) => e.data.result), [4, 3, 2]);
+      assert.deepEqual(
+        list.map((e) => e.data.result),
+        [4, 3, 2],
+      );
     } finally {
       await small.close();
     }

@@ -27,7 +27,8 @@ describe('sandbox: conditional writes (ETag, If-Match, 412) and kept versions', 
   }
   const putCode = (id: string, code: string, ifMatch?: string) =>
     box.request('PUT', `/api/actions/${id}/implementation`, { key, body: code, type: TS, headers: ifMatch ? { 'If-Match': ifMatch } : {} });
-  const putMetadata = (id: string, json: unknown, ifMatch?: string) => box.request('PUT', `/api/actions/${id}`, { key, json, headers: ifMatch ? { 'If-Match': ifMatch } : {} });
+  const putMetadata = (id: string, json: unknown, ifMatch?: string) =>
+    box.request('PUT', `/api/actions/${id}`, { key, json, headers: ifMatch ? { 'If-Match': ifMatch } : {} });
 
   it('advertises both in GET /api', async () => {
     const index = (await box.request('GET', '/api')).json as CapabilityIndex;
@@ -130,7 +131,9 @@ describe('sandbox: conditional writes (ETag, If-Match, 412) and kept versions', 
   it('keeps at most the newest versions of each kind, and another application sees none of them', async () => {
     const { action } = await create();
     for (let i = 1; i <= VERSIONS_KEPT + 3; i++) await putCode(action.id, `export function main() { return ${i}; }`);
-    const versions = ((await box.request('GET', `/api/actions/${action.id}/versions`, { key })).json as ActionVersionList).versions.filter((v) => v.kind === 'implementation');
+    const versions = ((await box.request('GET', `/api/actions/${action.id}/versions`, { key })).json as ActionVersionList).versions.filter(
+      (v) => v.kind === 'implementation',
+    );
     assert.equal(versions.length, VERSIONS_KEPT);
     assert.equal(versions.at(-1)!.version, 4);
     const otherKey = box.applications[1]!.key;
@@ -163,7 +166,12 @@ describe('sandbox: conditional writes (ETag, If-Match, 412) and kept versions', 
         const code = await again.request('GET', `/api/actions/${created.id}/implementation`, { key: k });
         assert.equal(code.headers.get('etag'), '"code-1"');
         assert.equal((await again.request('GET', `/api/actions/${created.id}`, { key: k })).headers.get('etag'), '"meta-1"');
-        const next = await again.request('PUT', `/api/actions/${created.id}/implementation`, { key: k, body: 'export function main() { return "new"; }', type: TS, headers: { 'If-Match': '"code-1"' } });
+        const next = await again.request('PUT', `/api/actions/${created.id}/implementation`, {
+          key: k,
+          body: 'export function main() { return "new"; }',
+          type: TS,
+          headers: { 'If-Match': '"code-1"' },
+        });
         assert.equal(next.status, 204);
         assert.equal(next.headers.get('etag'), '"code-2"');
       } finally {

@@ -74,8 +74,13 @@ describe('security: code in main cannot escape the sandbox', function () {
     key = box.applications[0]!.key;
     // Another application's action, whose code the reproduction looks for on disk.
     const keyB = box.applications[1]!.key;
-    const other = (await box.request('POST', '/api/application/app-b/actions', { key: keyB, json: metadata({ key: 'secret', parameters: [] }) })).json as ActionResource;
-    const put = await box.request('PUT', `/api/actions/${other.id}/implementation`, { key: keyB, body: `export const main = () => '${marker}';`, type: 'application/typescript' });
+    const other = (await box.request('POST', '/api/application/app-b/actions', { key: keyB, json: metadata({ key: 'secret', parameters: [] }) }))
+      .json as ActionResource;
+    const put = await box.request('PUT', `/api/actions/${other.id}/implementation`, {
+      key: keyB,
+      body: `export const main = () => '${marker}';`,
+      type: 'application/typescript',
+    });
     assert.equal(put.status, 204, put.text);
   });
   after(async () => {
@@ -102,7 +107,10 @@ describe('security: code in main cannot escape the sandbox', function () {
     assert.equal(event.name, 'success', JSON.stringify(event.data.error));
     const result = event.data.result as ProbeResult;
     const more = result.more > 0 ? `\n  … and ${result.more} more` : '';
-    assert.ok(result.findings.length === 0, `${result.findings.length + result.more} object(s) of another realm reached main:\n  ${result.findings.join('\n  ')}${more}`);
+    assert.ok(
+      result.findings.length === 0,
+      `${result.findings.length + result.more} object(s) of another realm reached main:\n  ${result.findings.join('\n  ')}${more}`,
+    );
     return result;
   }
 
@@ -131,7 +139,9 @@ describe('security: code in main cannot escape the sandbox', function () {
   });
 
   it('Error.prepareStackTrace gets no frame, function, receiver or array of the host, in main and every async path', async () => {
-    const result = await probe('let prepared = stackTriggers(""); await inEveryAsyncPath((where) => { prepared += stackTriggers(where); }); return outcome({ prepared });');
+    const result = await probe(
+      'let prepared = stackTriggers(""); await inEveryAsyncPath((where) => { prepared += stackTriggers(where); }); return outcome({ prepared });',
+    );
     assert.ok((result.prepared as number) >= 6 * 6, `Error.prepareStackTrace was called ${String(result.prepared)} times`);
   });
 
@@ -172,7 +182,10 @@ describe('security: code in main cannot escape the sandbox', function () {
       for (const runner of await runners()) {
         assert.deepEqual(Object.keys(runner.env), process.versions.electron ? ['ELECTRON_RUN_AS_NODE'] : []);
         if (flag) assert.ok(runner.argv.includes(flag), `runner ${runner.pid} lacks ${flag}: ${runner.argv.slice(0, -2).join(' ')}`);
-        assert.deepEqual(runner.argv.filter((a) => a.startsWith('--allow-')), []);
+        assert.deepEqual(
+          runner.argv.filter((a) => a.startsWith('--allow-')),
+          [],
+        );
       }
     });
 

@@ -22,7 +22,14 @@ describe('security: keys and scoping', function () {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('stores only hashes of keys: neither the database nor any file of the data directory holds a key', async () => {
-    const box = await startSandbox({ dataDir: dir, applications: [{ id: 'app-a', name: 'A' }, { id: 'app-b', name: 'B' }], log: () => undefined });
+    const box = await startSandbox({
+      dataDir: dir,
+      applications: [
+        { id: 'app-a', name: 'A' },
+        { id: 'app-b', name: 'B' },
+      ],
+      log: () => undefined,
+    });
     const keys = [...box.applications.map((a) => a.key), (await box.createApplication('app-a')).key];
     await box.close();
     const store = new Store(await openDatabase(dir));
@@ -59,12 +66,22 @@ describe('security: keys and scoping', function () {
   });
 
   it('a key of one application can neither read nor change another application’s actions (404 for every operation)', async () => {
-    const box = await startSandbox({ applications: [{ id: 'app-a', name: 'A' }, { id: 'app-b', name: 'B' }], log: () => undefined });
+    const box = await startSandbox({
+      applications: [
+        { id: 'app-a', name: 'A' },
+        { id: 'app-b', name: 'B' },
+      ],
+      log: () => undefined,
+    });
     const req = requester(box.url);
     const [a, b] = [box.applications[0]!.key, box.applications[1]!.key];
     try {
       const own = (await req('POST', '/api/application/app-a/actions', { key: a, json: metadata() })).json as ActionResource;
-      await req('PUT', `/api/actions/${own.id}/implementation`, { key: a, body: 'export const main = (a: number, b: number) => a + b;', type: 'application/typescript' });
+      await req('PUT', `/api/actions/${own.id}/implementation`, {
+        key: a,
+        body: 'export const main = (a: number, b: number) => a + b;',
+        type: 'application/typescript',
+      });
       const before = await req('GET', `/api/actions/${own.id}`, { key: a });
       const runs = own.eventsUrls.Test.replace(/events$/, 'runs');
       const attempts: [string, string, Parameters<typeof req>[2]][] = [

@@ -11,16 +11,20 @@ type Box = Awaited<ReturnType<typeof withSandbox>>;
 /** Code that tries to reach the host; each returns what it found, and the run must find nothing. */
 const ESCAPES: Record<string, string> = {
   'globalThis.constructor.constructor': "return String(globalThis.constructor.constructor('return typeof process')());",
-  'process through Function': "try { return typeof (globalThis.constructor.constructor('return process')() as any).getBuiltinModule; } catch (e) { return 'refused: ' + (e as Error).name; }",
+  'process through Function':
+    "try { return typeof (globalThis.constructor.constructor('return process')() as any).getBuiltinModule; } catch (e) { return 'refused: ' + (e as Error).name; }",
   'this of a sloppy function': "try { return String((Function('return this')() as any).process); } catch (e) { return 'refused'; }",
   'console.log.constructor': "return String((console.log as any).constructor('return typeof process')());",
   'setTimeout.constructor': "return String((setTimeout as any).constructor('return typeof require')());",
   // Every error, at every depth: the first one caught is the sandbox's own, and once only it was looked at (security-escape.test.ts goes further).
-  'an error from the bridge': "const caught: any[] = []; for (const call of [() => console.log('x'), () => setTimeout(() => {}, 1), () => clearTimeout(1)]) { const deep = (n: number): void => { try { deep(n + 1); } catch (e) { try { call(); return; } catch (inner) { caught.push(inner); } throw e; } }; try { deep(0); } catch {} } const found = caught.map((c) => { try { return String(c.constructor.constructor('return typeof process')()); } catch { return 'refused'; } }).filter((t) => t !== 'undefined' && t !== 'refused'); return found.length ? found.join() : 'undefined';",
-  'Error.prepareStackTrace frames': "let found = 'undefined'; (Error as any).prepareStackTrace = (_e: unknown, frames: any[]) => { for (const f of frames) { const t = f.getThis?.(); if (t && t.process) found = 'process'; const fn = f.getFunction?.(); if (fn) found = 'function'; } return ''; }; try { (null as any).x; } catch (e) { void (e as Error).stack; } return found;",
+  'an error from the bridge':
+    "const caught: any[] = []; for (const call of [() => console.log('x'), () => setTimeout(() => {}, 1), () => clearTimeout(1)]) { const deep = (n: number): void => { try { deep(n + 1); } catch (e) { try { call(); return; } catch (inner) { caught.push(inner); } throw e; } }; try { deep(0); } catch {} } const found = caught.map((c) => { try { return String(c.constructor.constructor('return typeof process')()); } catch { return 'refused'; } }).filter((t) => t !== 'undefined' && t !== 'refused'); return found.length ? found.join() : 'undefined';",
+  'Error.prepareStackTrace frames':
+    "let found = 'undefined'; (Error as any).prepareStackTrace = (_e: unknown, frames: any[]) => { for (const f of frames) { const t = f.getThis?.(); if (t && t.process) found = 'process'; const fn = f.getFunction?.(); if (fn) found = 'function'; } return ''; }; try { (null as any).x; } catch (e) { void (e as Error).stack; } return found;",
   require: "try { require('fs'); return 'loaded'; } catch { return 'undefined'; }",
   'dynamic import': "return import('node:fs').then(() => 'loaded', () => 'undefined');",
-  'network and host globals': "const found = Object.entries({ fetch: typeof fetch, XMLHttpRequest: typeof XMLHttpRequest, WebSocket: typeof WebSocket, process: typeof process, Buffer: typeof Buffer, moduleRequire: typeof (module as any).require }).filter(([, t]) => t !== 'undefined'); return found.length ? JSON.stringify(found) : 'undefined';",
+  'network and host globals':
+    "const found = Object.entries({ fetch: typeof fetch, XMLHttpRequest: typeof XMLHttpRequest, WebSocket: typeof WebSocket, process: typeof process, Buffer: typeof Buffer, moduleRequire: typeof (module as any).require }).filter(([, t]) => t !== 'undefined'); return found.length ? JSON.stringify(found) : 'undefined';",
   'WebAssembly compilation': "try { new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])); return 'compiled'; } catch { return 'undefined'; }",
 };
 
@@ -56,7 +60,10 @@ describe('security: runaway and hostile code in main', function () {
     it(`finds nothing of the host through ${name}`, async () => {
       const event = await run(await action(`export async function main(): Promise<unknown> {\n  ${body}\n}\n`));
       if (event.name === 'failure') return; // refused outright is fine too
-      assert.ok(['undefined', 'refused', 'refused: ReferenceError', 'refused: TypeError'].includes(String(event.data.result)), `${name} reached: ${JSON.stringify(event.data.result)}`);
+      assert.ok(
+        ['undefined', 'refused', 'refused: ReferenceError', 'refused: TypeError'].includes(String(event.data.result)),
+        `${name} reached: ${JSON.stringify(event.data.result)}`,
+      );
     });
   }
 
@@ -64,10 +71,18 @@ describe('security: runaway and hostile code in main', function () {
     ['an infinite loop', 'export function main() { for (;;) {} }', ['timeout']],
     ['a promise that never settles', 'export function main() { return new Promise(() => {}); }', ['timeout']],
     ['an interval that keeps the run alive', 'export function main() { setInterval(() => {}, 1); return new Promise(() => {}); }', ['timeout']],
-    ['a memory bomb', 'export function main() { const all: unknown[] = []; for (;;) all.push(new Array(1e6).fill(Math.random())); }', ['memory-limit', 'timeout']],
+    [
+      'a memory bomb',
+      'export function main() { const all: unknown[] = []; for (;;) all.push(new Array(1e6).fill(Math.random())); }',
+      ['memory-limit', 'timeout'],
+    ],
     ['a string that doubles', "export function main() { let s = 'x'; for (;;) s += s; }", ['memory-limit', 'timeout', undefined]],
     ['unbounded recursion', 'export function main(): number { const f = (n: number): number => f(n + 1) + 1; return f(0); }', [undefined]],
-    ['process.exit through an escape', "export function main() { (globalThis as any).process?.exit(1); (globalThis.constructor.constructor('return this')() as any).process?.exit(1); return new Promise(() => {}); }", ['timeout']],
+    [
+      'process.exit through an escape',
+      "export function main() { (globalThis as any).process?.exit(1); (globalThis.constructor.constructor('return this')() as any).process?.exit(1); return new Promise(() => {}); }",
+      ['timeout'],
+    ],
     ['a huge result', "export function main() { return 'x'.repeat(10_000_000); }", ['result-too-large', 'memory-limit']],
   ] as const) {
     it(`stops ${name} within the limits and records a failure event`, async () => {
@@ -75,7 +90,10 @@ describe('security: runaway and hostile code in main', function () {
       const event = await run(a);
       assert.equal(event.name, 'failure');
       assert.ok((codes as readonly (string | undefined)[]).includes(event.data.error?.code), JSON.stringify(event.data.error));
-      assert.deepEqual((await recorded(a)).map((e) => e.id), [event.id]);
+      assert.deepEqual(
+        (await recorded(a)).map((e) => e.id),
+        [event.id],
+      );
     });
   }
 
@@ -89,10 +107,15 @@ describe('security: runaway and hostile code in main', function () {
   });
 
   it('keeps what main logged before the memory limit stopped it', async () => {
-    const a = await action("export function main() { console.log('before the bomb'); const all: unknown[] = []; for (;;) all.push(new Array(1e6).fill(Math.random())); }");
+    const a = await action(
+      "export function main() { console.log('before the bomb'); const all: unknown[] = []; for (;;) all.push(new Array(1e6).fill(Math.random())); }",
+    );
     const event = await run(a);
     assert.ok(['memory-limit', 'timeout'].includes(event.data.error?.code ?? ''), JSON.stringify(event.data.error));
-    assert.deepEqual(event.data.logs.map((l) => l.message), ['before the bomb']);
+    assert.deepEqual(
+      event.data.logs.map((l) => l.message),
+      ['before the bomb'],
+    );
   });
 
   it('keeps serving while a runaway run is going: a list answers before the run ends', async () => {
@@ -121,7 +144,11 @@ describe('security: no runaway run outlives its sandbox', function () {
 
   it('a run spinning when the sandbox process is killed stops at its time limit by itself, and its process exits', async function () {
     if (!canSeeProcesses) this.skip();
-    const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'src/sandbox/cli.ts'), '--json', '--port', '0', '--ensure-app', 'orphan:Orphan'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(
+      process.execPath,
+      ['--require', 'tsx/cjs', path.join(ROOT, 'src/sandbox/cli.ts'), '--json', '--port', '0', '--ensure-app', 'orphan:Orphan'],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     cli = child;
     const ready = await new Promise<{ url: string; applications: { key: string }[] }>((resolve, reject) => {
       let out = '';

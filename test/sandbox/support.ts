@@ -16,11 +16,22 @@ export interface Reply {
 
 /** A sandbox with one or more applications and a request helper bound to a key. */
 export async function withSandbox(options: SandboxOptions = {}): Promise<Sandbox & { request: Requester }> {
-  const sandbox = await startSandbox({ applications: [{ id: 'app-a', name: 'App A' }, { id: 'app-b', name: 'App B' }], log: () => undefined, ...options });
+  const sandbox = await startSandbox({
+    applications: [
+      { id: 'app-a', name: 'App A' },
+      { id: 'app-b', name: 'App B' },
+    ],
+    log: () => undefined,
+    ...options,
+  });
   return Object.assign(sandbox, { request: requester(sandbox.url) });
 }
 
-export type Requester = (method: string, path: string, init?: { key?: string | null; json?: unknown; body?: string | Buffer; type?: string; headers?: Record<string, string> }) => Promise<Reply>;
+export type Requester = (
+  method: string,
+  path: string,
+  init?: { key?: string | null; json?: unknown; body?: string | Buffer; type?: string; headers?: Record<string, string> },
+) => Promise<Reply>;
 
 export function requester(base: string): Requester {
   return async (method, path, init = {}) => {
@@ -59,7 +70,9 @@ export function metadata(overrides: Record<string, unknown> = {}): Record<string
   };
 }
 
-const openapi = parse(readFileSync(path.join(ROOT, 'docs', 'openapi.yaml'), 'utf8')) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+const openapi = parse(readFileSync(path.join(ROOT, 'docs', 'openapi.yaml'), 'utf8')) as {
+  paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+};
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 ajv.addSchema(openapi, 'openapi');
@@ -89,5 +102,6 @@ export function assertMatchesSpec(method: string, template: string, reply: Reply
   const ref = `${base}/${pointer('content', type, 'schema')}`;
   const validate = compiled.get(ref) ?? ajv.compile({ $ref: ref });
   compiled.set(ref, validate);
-  if (!validate(body)) throw new Error(`${method} ${template} ${reply.status} does not match docs/openapi.yaml: ${ajv.errorsText(validate.errors)}\n${reply.text.slice(0, 500)}`);
+  if (!validate(body))
+    throw new Error(`${method} ${template} ${reply.status} does not match docs/openapi.yaml: ${ajv.errorsText(validate.errors)}\n${reply.text.slice(0, 500)}`);
 }

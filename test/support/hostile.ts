@@ -31,17 +31,90 @@ export interface Targets {
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'PROPFIND', 'CONNECT_', 'get', 'X'];
 
 const UNICODE = [
-  '\u0000', '\u0001', '\u007f', '\u00a0', '\u200b', '\u200d', '\u202e', '\u2028', '\u2029', '\ufeff', '\uffff', '\ufffd',
-  '\ud800', '\udfff', '\ud83d\ude00', 'e\u0301', '\u0130', 'ß', 'ﬀ', '\u{10ffff}', '𝔘𝔫𝔦', 'ǅ', '\u0085', '\r\n', '\t',
+  '\u0000',
+  '\u0001',
+  '\u007f',
+  '\u00a0',
+  '\u200b',
+  '\u200d',
+  '\u202e',
+  '\u2028',
+  '\u2029',
+  '\ufeff',
+  '\uffff',
+  '\ufffd',
+  '\ud800',
+  '\udfff',
+  '\ud83d\ude00',
+  'e\u0301',
+  '\u0130',
+  'ß',
+  'ﬀ',
+  '\u{10ffff}',
+  '𝔘𝔫𝔦',
+  'ǅ',
+  '\u0085',
+  '\r\n',
+  '\t',
 ];
 
 const INJECTIONS = [
-  "' OR '1'='1", "'; DROP TABLE actions; --", '"; DELETE FROM api_keys; --', '$1', '%', '_', '\\', '\\x00', '${7*7}', '{{7*7}}',
-  '<script>alert(1)</script>', '__proto__', 'constructor', 'prototype', 'toString', 'null', 'undefined', 'NaN', '-1', '0',
-  '1e400', 'api', 'actions', 'application', '*', '?', '#', '..', '.', '~', 'CON', 'PRN', 'COM1', '/etc/passwd', 'C:\\Windows',
+  "' OR '1'='1",
+  "'; DROP TABLE actions; --",
+  '"; DELETE FROM api_keys; --',
+  '$1',
+  '%',
+  '_',
+  '\\',
+  '\\x00',
+  '${7*7}',
+  '{{7*7}}',
+  '<script>alert(1)</script>',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'null',
+  'undefined',
+  'NaN',
+  '-1',
+  '0',
+  '1e400',
+  'api',
+  'actions',
+  'application',
+  '*',
+  '?',
+  '#',
+  '..',
+  '.',
+  '~',
+  'CON',
+  'PRN',
+  'COM1',
+  '/etc/passwd',
+  'C:\\Windows',
 ];
 
-const TRAVERSALS = ['..', '../..', '%2e%2e', '%2e%2e%2f%2e%2e', '..%2f..%2fapi', '%2F', '%252e%252e', '..%5c..', '%c0%ae%c0%ae', '.%00.', '%00', '%ff', '%e2%80%ae', '%ED%A0%80', '%', '%zz', '%2'];
+const TRAVERSALS = [
+  '..',
+  '../..',
+  '%2e%2e',
+  '%2e%2e%2f%2e%2e',
+  '..%2f..%2fapi',
+  '%2F',
+  '%252e%252e',
+  '..%5c..',
+  '%c0%ae%c0%ae',
+  '.%00.',
+  '%00',
+  '%ff',
+  '%e2%80%ae',
+  '%ED%A0%80',
+  '%',
+  '%zz',
+  '%2',
+];
 
 /** Metadata that a valid request would carry. */
 export function validMetadata(key: string): Record<string, unknown> {
@@ -63,7 +136,8 @@ function encode(text: string): string {
   let out = '';
   for (const char of text) {
     const code = char.codePointAt(0)!;
-    if (code >= 0xd800 && code <= 0xdfff) out += `%ED%${(0xa0 + ((code >> 6) & 0x1f)).toString(16).toUpperCase()}%${(0x80 + (code & 0x3f)).toString(16).toUpperCase()}`;
+    if (code >= 0xd800 && code <= 0xdfff)
+      out += `%ED%${(0xa0 + ((code >> 6) & 0x1f)).toString(16).toUpperCase()}%${(0x80 + (code & 0x3f)).toString(16).toUpperCase()}`;
     else out += encodeURIComponent(char);
   }
   return out;
@@ -110,10 +184,52 @@ const BREAK_METADATA: ((m: Record<string, unknown>, p: Pick) => unknown)[] = [
   (m, p) => ({ ...m, name: p.one(['', ' ', 'n'.repeat(121 + p.int(200_000))]) }),
   (m) => ({ ...m, description: 'd'.repeat(4001) }),
   (m, p) => ({ ...m, parameters: [{ name: p.one(['1a', 'a b', 'class', '', 'ä', 'x'.repeat(65)]), type: 'number' }] }),
-  (m, p) => ({ ...m, parameters: [{ name: 'a', type: p.one(['string', 'int', '', null, 1, { type: 'single-choice' }, { type: 'single-choice', choices: [] }, { type: 'collection' }, { type: 'collection', items: 'object' }, { type: 'object', properties: {} }, { type: 'multiple-select', choices: [{ id: 'a', label: 'A' }, { id: 'a', label: 'B' }] }]) }] }),
-  (m) => ({ ...m, parameters: [{ name: 'a', type: 'number' }, { name: 'a', type: 'text' }] }),
+  (m, p) => ({
+    ...m,
+    parameters: [
+      {
+        name: 'a',
+        type: p.one([
+          'string',
+          'int',
+          '',
+          null,
+          1,
+          { type: 'single-choice' },
+          { type: 'single-choice', choices: [] },
+          { type: 'collection' },
+          { type: 'collection', items: 'object' },
+          { type: 'object', properties: {} },
+          {
+            type: 'multiple-select',
+            choices: [
+              { id: 'a', label: 'A' },
+              { id: 'a', label: 'B' },
+            ],
+          },
+        ]),
+      },
+    ],
+  }),
+  (m) => ({
+    ...m,
+    parameters: [
+      { name: 'a', type: 'number' },
+      { name: 'a', type: 'text' },
+    ],
+  }),
   (m, p) => ({ ...m, parameters: Array.from({ length: 51 + p.int(500) }, (_, i) => ({ name: `p${i}`, type: 'number' })) }),
-  (m, p) => ({ ...m, result: p.one([{}, { type: 'objekt' }, { type: { type: 'object', properties: { 'has space': { type: 'text' } } } }, { type: { type: 'object', properties: [] } }, { type: { type: 'collection', items: 'nothing' } }, 'number']) }),
+  (m, p) => ({
+    ...m,
+    result: p.one([
+      {},
+      { type: 'objekt' },
+      { type: { type: 'object', properties: { 'has space': { type: 'text' } } } },
+      { type: { type: 'object', properties: [] } },
+      { type: { type: 'collection', items: 'nothing' } },
+      'number',
+    ]),
+  }),
   (m, p) => ({ ...m, parameters: JSON.parse(nested(200 + p.int(3000), '[', ']')) as unknown }),
   (m, p) => {
     let type: unknown = 'text';
@@ -121,7 +237,14 @@ const BREAK_METADATA: ((m: Record<string, unknown>, p: Pick) => unknown)[] = [
     return { ...m, result: { type } };
   },
   (m) => JSON.parse(`{"__proto__": {"polluted": true}, "key": ${JSON.stringify(m.key)}}`) as unknown,
-  (m) => ({ ...m, parameters: [{ name: 'constructor', type: 'number' }, { name: '__proto__', type: 'number' }], result: 7 }),
+  (m) => ({
+    ...m,
+    parameters: [
+      { name: 'constructor', type: 'number' },
+      { name: '__proto__', type: 'number' },
+    ],
+    result: 7,
+  }),
   () => p0(['null', '[]', '0', '"metadata"', 'true', '{}']),
 ];
 
@@ -130,20 +253,62 @@ function p0(values: string[]): unknown {
 }
 
 const MALFORMED_JSON = [
-  '', ' ', '{', '{"key":', '{"key": "a",}', "{'key': 'a'}", '{"key": NaN}', '{"a": 1} trailing', '[1, 2', '"unterminated', '\ufeff{}',
-  '{"a": "\\ud800"}', '{"a": "\\u0000"}', '{"a": 1e999999}', '{"a": -}', '{"a": 0x10}', '{"a": undefined}', '//comment\n{}', '{"a"\u0000: 1}',
+  '',
+  ' ',
+  '{',
+  '{"key":',
+  '{"key": "a",}',
+  "{'key': 'a'}",
+  '{"key": NaN}',
+  '{"a": 1} trailing',
+  '[1, 2',
+  '"unterminated',
+  '\ufeff{}',
+  '{"a": "\\ud800"}',
+  '{"a": "\\u0000"}',
+  '{"a": 1e999999}',
+  '{"a": -}',
+  '{"a": 0x10}',
+  '{"a": undefined}',
+  '//comment\n{}',
+  '{"a"\u0000: 1}',
 ];
 
 const CODE_THAT_DOES_NOT_PARSE = [
-  'export function main( {', 'export const main = () => {', 'return 1 +', 'export function main() { return </div> }', '@@@', 'import x from;',
-  'export function main() { let let = 1; }', 'class {', 'export function main() { return `unterminated }', '\u0000\u0001', 'export default function main(): number { return "a" as }',
-  'export function main() { yield 1 }', 'enum {', 'export function main() { return 1 }}}',
+  'export function main( {',
+  'export const main = () => {',
+  'return 1 +',
+  'export function main() { return </div> }',
+  '@@@',
+  'import x from;',
+  'export function main() { let let = 1; }',
+  'class {',
+  'export function main() { return `unterminated }',
+  '\u0000\u0001',
+  'export default function main(): number { return "a" as }',
+  'export function main() { yield 1 }',
+  'enum {',
+  'export function main() { return 1 }}}',
 ];
 
 const CONTENT_TYPES = [
-  undefined, '', 'text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'application/json; charset=latin1',
-  'application/json; charset=utf-16', 'application/jsonx', 'json', '*/*', 'application/typescript; charset=ebcdic', 'application/problem+json', 'APPLICATION/JSON',
-  'application/json;;;', 'text/typescript; charset="utf-8"', 'application/octet-stream',
+  undefined,
+  '',
+  'text/plain',
+  'application/xml',
+  'multipart/form-data; boundary=x',
+  'application/x-www-form-urlencoded',
+  'application/json; charset=latin1',
+  'application/json; charset=utf-16',
+  'application/jsonx',
+  'json',
+  '*/*',
+  'application/typescript; charset=ebcdic',
+  'application/problem+json',
+  'APPLICATION/JSON',
+  'application/json;;;',
+  'text/typescript; charset="utf-8"',
+  'application/octet-stream',
 ];
 
 function json(value: unknown): Buffer {
@@ -159,7 +324,19 @@ export function hostileRequest(p: Pick, t: Targets, scratchId: string, n: number
     const roll = p.int(20);
     if (roll === 0) return {};
     if (roll === 1) return { Authorization: `Bearer ${t.otherKey}` };
-    if (roll === 2) return { Authorization: p.one(['Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', `Bearer ${t.key}x`, `Bearer ${t.key.slice(0, -1)}`, `bearer  ${'A'.repeat(8000)}`, `Bearer ${t.key} ${t.key}`, 'Bearer ca_sk_\u00ff']) };
+    if (roll === 2)
+      return {
+        Authorization: p.one([
+          'Bearer',
+          'Bearer ',
+          'Basic dXNlcjpwYXNz',
+          `Bearer ${t.key}x`,
+          `Bearer ${t.key.slice(0, -1)}`,
+          `bearer  ${'A'.repeat(8000)}`,
+          `Bearer ${t.key} ${t.key}`,
+          'Bearer ca_sk_\u00ff',
+        ]),
+      };
     return { Authorization: `Bearer ${t.key}` };
   };
   const actionId = () => (p.chance(0.5) ? p.one(t.protectedIds) : p.chance(0.5) ? t.foreignId : hostileId(p));
@@ -167,22 +344,42 @@ export function hostileRequest(p: Pick, t: Targets, scratchId: string, n: number
   switch (category) {
     case 0: {
       // Malformed JSON to every route that reads JSON.
-      const path = p.one([`/api/application/${t.appId}/actions`, `/api/actions/${p.one(t.protectedIds)}`, `/api/actions/${p.one(t.protectedIds)}/environments/${t.envId}/runs`]);
+      const path = p.one([
+        `/api/application/${t.appId}/actions`,
+        `/api/actions/${p.one(t.protectedIds)}`,
+        `/api/actions/${p.one(t.protectedIds)}/environments/${t.envId}/runs`,
+      ]);
       const raw = p.chance(0.15) ? Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]) : Buffer.from(p.one(MALFORMED_JSON), 'utf8');
-      return { category: 'malformed-json', method: path.endsWith('/actions') || path.endsWith('/runs') ? 'POST' : 'PUT', path, headers: { ...auth(), 'Content-Type': 'application/json' }, body: raw };
+      return {
+        category: 'malformed-json',
+        method: path.endsWith('/actions') || path.endsWith('/runs') ? 'POST' : 'PUT',
+        path,
+        headers: { ...auth(), 'Content-Type': 'application/json' },
+        body: raw,
+      };
     }
     case 1: {
       const depth = 1_000 + p.int(200_000);
       const body = p.chance(0.5) ? nested(depth, '[', ']') : nested(depth, '{"a":', '}');
       const path = p.chance(0.5) ? `/api/application/${t.appId}/actions` : `/api/actions/${p.one(t.protectedIds)}/environments/${t.envId}/runs`;
-      return { category: 'deep-json', method: 'POST', path, headers: { ...auth(), 'Content-Type': 'application/json' }, body: Buffer.from(p.chance(0.5) ? `{"inputs": ${body}}` : body) };
+      return {
+        category: 'deep-json',
+        method: 'POST',
+        path,
+        headers: { ...auth(), 'Content-Type': 'application/json' },
+        body: Buffer.from(p.chance(0.5) ? `{"inputs": ${body}}` : body),
+      };
     }
     case 2: {
       const type = p.one(CONTENT_TYPES);
       const code = p.chance(0.5);
       const headers: Record<string, string> = { ...auth() };
       if (type !== undefined) headers['Content-Type'] = type;
-      const path = code ? `/api/actions/${p.one(t.protectedIds)}/implementation` : p.chance(0.5) ? `/api/application/${t.appId}/actions` : `/api/actions/${p.one(t.protectedIds)}`;
+      const path = code
+        ? `/api/actions/${p.one(t.protectedIds)}/implementation`
+        : p.chance(0.5)
+          ? `/api/application/${t.appId}/actions`
+          : `/api/actions/${p.one(t.protectedIds)}`;
       const body = code ? json(validMetadata('wrongType')) : Buffer.from('export const main = () => 1;');
       return { category: 'content-type', method: path.endsWith('/actions') ? 'POST' : 'PUT', path, headers, body };
     }
@@ -214,13 +411,22 @@ export function hostileRequest(p: Pick, t: Targets, scratchId: string, n: number
     case 5: {
       const id = actionId();
       const path = p.one([
-        `/api/actions/${id}`, `/api/action/${id}`, `/api/actions/${id}/implementation`, `/api/actions/${id}/environments/${t.envId}/events`,
-        `/api/actions/${id}/environments/${hostileId(p)}/events`, `/api/application/${hostileId(p)}/actions`, `/api/actions/${id}/environments/${t.foreignEnvId}/runs`,
-        `/api/${hostileId(p)}`, `/${hostileId(p)}/actions`, `/api/actions/${id}/${hostileId(p)}`, `/api/application/${t.otherAppId}/actions`,
+        `/api/actions/${id}`,
+        `/api/action/${id}`,
+        `/api/actions/${id}/implementation`,
+        `/api/actions/${id}/environments/${t.envId}/events`,
+        `/api/actions/${id}/environments/${hostileId(p)}/events`,
+        `/api/application/${hostileId(p)}/actions`,
+        `/api/actions/${id}/environments/${t.foreignEnvId}/runs`,
+        `/api/${hostileId(p)}`,
+        `/${hostileId(p)}/actions`,
+        `/api/actions/${id}/${hostileId(p)}`,
+        `/api/application/${t.otherAppId}/actions`,
       ]);
       const method = p.one(METHODS.filter((m) => m !== 'CONNECT_'));
       // A DELETE with the right key would succeed; here it only ever carries another application's key.
-      if (method === 'DELETE') return { category: 'traversal-injection', method, path, headers: { Authorization: `Bearer ${path.includes(t.foreignId) ? t.key : t.otherKey}` } };
+      if (method === 'DELETE')
+        return { category: 'traversal-injection', method, path, headers: { Authorization: `Bearer ${path.includes(t.foreignId) ? t.key : t.otherKey}` } };
       // Only reads and refusals: a write to a protected or foreign action must fail, so it carries no valid body.
       const body = method === 'GET' || method === 'HEAD' ? undefined : Buffer.from(p.one(['', '{}', '{"inputs": []}', 'x']));
       return { category: 'traversal-injection', method, path, headers: { ...auth(), 'Content-Type': 'application/json' }, body };
@@ -231,28 +437,88 @@ export function hostileRequest(p: Pick, t: Targets, scratchId: string, n: number
       m[field] = randomString(p, 300) + p.one(UNICODE);
       // Whatever the string holds, the request is refused: the key is always invalid.
       if (field !== 'key') m.key = p.one(['1bad', 'bad key']);
-      return { category: 'unicode', method: 'PUT', path: `/api/actions/${p.one(t.protectedIds)}`, headers: { ...auth(), 'Content-Type': 'application/json' }, body: json(m) };
+      return {
+        category: 'unicode',
+        method: 'PUT',
+        path: `/api/actions/${p.one(t.protectedIds)}`,
+        headers: { ...auth(), 'Content-Type': 'application/json' },
+        body: json(m),
+      };
     }
     case 7: {
       // Random text goes first, as a comment: after the broken code it could happen to close what was left open.
       const source = (p.chance(0.3) ? `// ${randomString(p, 100)}\n` : '') + p.one(CODE_THAT_DOES_NOT_PARSE);
-      return { category: 'code-does-not-parse', method: 'PUT', path: `/api/actions/${p.one(t.protectedIds)}/implementation`, headers: { ...auth(), 'Content-Type': 'application/typescript' }, body: Buffer.from(source) };
+      return {
+        category: 'code-does-not-parse',
+        method: 'PUT',
+        path: `/api/actions/${p.one(t.protectedIds)}/implementation`,
+        headers: { ...auth(), 'Content-Type': 'application/typescript' },
+        body: Buffer.from(source),
+      };
     }
     case 8: {
       // Code that parses and never ends is accepted: it only fails when run. It goes to the scratch action.
-      const source = p.one(['export function main() { while (true) {} }', 'export const main = () => new Promise(() => {});', 'export function main() { for (;;) console.log("x".repeat(1e5)); }']);
-      return { category: 'code-never-ends', method: 'PUT', path: `/api/actions/${scratchId}/implementation`, headers: { ...auth(), 'Content-Type': 'application/typescript' }, body: Buffer.from(source) };
+      const source = p.one([
+        'export function main() { while (true) {} }',
+        'export const main = () => new Promise(() => {});',
+        'export function main() { for (;;) console.log("x".repeat(1e5)); }',
+      ]);
+      return {
+        category: 'code-never-ends',
+        method: 'PUT',
+        path: `/api/actions/${scratchId}/implementation`,
+        headers: { ...auth(), 'Content-Type': 'application/typescript' },
+        body: Buffer.from(source),
+      };
     }
     case 9: {
       const inputs = p.one<unknown>([
-        'nope', 1, null, [], [1], ['x', 'x'], [1, 'y'], { a: 1 }, { a: 1, c: 'x', d: 2 }, [Number.MAX_VALUE, 'z'], { a: '1', c: 'x' }, [[1], 'x'], { __proto__: 1 }, { constructor: 1, a: 1, c: 'x' },
+        'nope',
+        1,
+        null,
+        [],
+        [1],
+        ['x', 'x'],
+        [1, 'y'],
+        { a: 1 },
+        { a: 1, c: 'x', d: 2 },
+        [Number.MAX_VALUE, 'z'],
+        { a: '1', c: 'x' },
+        [[1], 'x'],
+        { __proto__: 1 },
+        { constructor: 1, a: 1, c: 'x' },
       ]);
       const id = p.chance(0.8) ? p.one(t.protectedIds) : t.foreignId;
-      return { category: 'invalid-inputs', method: 'POST', path: `/api/actions/${id}/environments/${p.chance(0.8) ? t.envId : t.foreignEnvId}/runs`, headers: { ...auth(), 'Content-Type': 'application/json' }, body: json({ inputs }) };
+      return {
+        category: 'invalid-inputs',
+        method: 'POST',
+        path: `/api/actions/${id}/environments/${p.chance(0.8) ? t.envId : t.foreignEnvId}/runs`,
+        headers: { ...auth(), 'Content-Type': 'application/json' },
+        body: json({ inputs }),
+      };
     }
     case 10: {
-      const query = p.one(['limit=0', 'limit=-1', 'limit=abc', 'limit=1e9', 'limit=501', 'cursor=zzz', `cursor=${'%ff'.repeat(10)}`, 'wait=-1', 'wait=abc', 'limit=1&limit=2', 'cursor=', `limit=${'9'.repeat(400)}`, 'wait=1e999']);
-      return { category: 'query', method: 'GET', path: `/api/actions/${p.one(t.protectedIds)}/environments/${t.envId}/events?${query}`, headers: { ...auth(), 'If-None-Match': p.one(['*', '"x"', 'W/"1"', '']) } };
+      const query = p.one([
+        'limit=0',
+        'limit=-1',
+        'limit=abc',
+        'limit=1e9',
+        'limit=501',
+        'cursor=zzz',
+        `cursor=${'%ff'.repeat(10)}`,
+        'wait=-1',
+        'wait=abc',
+        'limit=1&limit=2',
+        'cursor=',
+        `limit=${'9'.repeat(400)}`,
+        'wait=1e999',
+      ]);
+      return {
+        category: 'query',
+        method: 'GET',
+        path: `/api/actions/${p.one(t.protectedIds)}/environments/${t.envId}/events?${query}`,
+        headers: { ...auth(), 'If-None-Match': p.one(['*', '"x"', 'W/"1"', '']) },
+      };
     }
     default: {
       // Writes with another application's key: refused whatever the body.
@@ -261,7 +527,14 @@ export function hostileRequest(p: Pick, t: Targets, scratchId: string, n: number
       const headers = { Authorization: `Bearer ${t.otherKey}`, 'Content-Type': which === 2 ? 'application/typescript' : 'application/json' };
       if (which === 0) return { category: 'foreign-key', method: 'PUT', path: `/api/actions/${id}`, headers, body: json(validMetadata('stolen')) };
       if (which === 1) return { category: 'foreign-key', method: 'DELETE', path: `/api/actions/${id}`, headers };
-      if (which === 2) return { category: 'foreign-key', method: 'PUT', path: `/api/actions/${id}/implementation`, headers, body: Buffer.from('export const main = () => "stolen";') };
+      if (which === 2)
+        return {
+          category: 'foreign-key',
+          method: 'PUT',
+          path: `/api/actions/${id}/implementation`,
+          headers,
+          body: Buffer.from('export const main = () => "stolen";'),
+        };
       return { category: 'foreign-key', method: 'POST', path: `/api/application/${t.appId}/actions`, headers, body: json(validMetadata('stolen')) };
     }
   }

@@ -101,7 +101,15 @@ export async function startHostileServer(foreign: string): Promise<HostileServer
       relative: (env) => EVENTS_OF(env),
     };
     if (path === '/api') {
-      return json(res, 200, JSON.stringify({ service: 'hostile', version: '0', extensions: { getAction: true, run: true, eventsPaging: { limitParam: 'limit', cursorParam: 'cursor', maxLimit: 100 } } }));
+      return json(
+        res,
+        200,
+        JSON.stringify({
+          service: 'hostile',
+          version: '0',
+          extensions: { getAction: true, run: true, eventsPaging: { limitParam: 'limit', cursorParam: 'cursor', maxLimit: 100 } },
+        }),
+      );
     }
     const listing = /^\/api\/application\/([^/]+)\/actions$/.exec(path);
     if (listing) {
@@ -115,7 +123,11 @@ export async function startHostileServer(foreign: string): Promise<HostileServer
       return json(res, 200, JSON.stringify([{ id: 'a1', key: 'add', name: 'Add', description: '', eventsUrls: { Test: urls('test'), Live: urls('live') } }]));
     }
     if (path === '/api/actions/a1') {
-      return json(res, 200, JSON.stringify({ id: 'a1', key: 'add', name: 'Add', eventsUrls: { Test: foreign + EVENTS_OF('test'), Live: foreign + EVENTS_OF('live') } }));
+      return json(
+        res,
+        200,
+        JSON.stringify({ id: 'a1', key: 'add', name: 'Add', eventsUrls: { Test: foreign + EVENTS_OF('test'), Live: foreign + EVENTS_OF('live') } }),
+      );
     }
     if (path === EVENTS_OF('list')) {
       if (req.method === 'POST') return json(res, 404, '{"title":"runs are under /runs"}');
@@ -148,7 +160,11 @@ const START = 1_700_000_000_000;
 
 /** An ordinary event as JSON text, its start time `n` steps after a fixed moment. */
 export function goodEvent(id: string, n: number): string {
-  return JSON.stringify({ id, name: 'success', data: { timings: { startTime: START + n * 10, duration: 5 }, logs: [{ time: START + n * 10, level: 'info', message: `log of ${id}` }] } });
+  return JSON.stringify({
+    id,
+    name: 'success',
+    data: { timings: { startTime: START + n * 10, duration: 5 }, logs: [{ time: START + n * 10, level: 'info', message: `log of ${id}` }] },
+  });
 }
 
 /** An event without an id whose `data` nests `depth` levels deep: no recursive walk survives it. */

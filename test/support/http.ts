@@ -11,7 +11,12 @@ export interface RawReply {
  * A request through node:http rather than fetch: fetch refuses odd methods, normalizes paths and
  * resolves `..`, which is exactly what the hostile suites need to send as is.
  */
-export function send(base: string, agent: Agent, r: { method: string; path: string; headers: Record<string, string>; body?: Buffer }, timeoutMs = 30_000): Promise<RawReply> {
+export function send(
+  base: string,
+  agent: Agent,
+  r: { method: string; path: string; headers: Record<string, string>; body?: Buffer },
+  timeoutMs = 30_000,
+): Promise<RawReply> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request({ host: url.hostname, port: url.port, method: r.method, path: r.path, headers: r.headers, agent, timeout: timeoutMs }, (res) => {

@@ -26,7 +26,13 @@ interface Defaults {
 }
 
 const WEB: Defaults = { title: "VS Code for the Web's defaults (auto-save on)", prefix: 'first-hour-web', settings: {}, autoSave: true, readme: true };
-const DESKTOP: Defaults = { title: "the desktop's defaults (auto-save off, Ctrl+S)", prefix: 'first-hour-desktop', settings: { 'files.autoSave': 'off' }, autoSave: false, readme: false };
+const DESKTOP: Defaults = {
+  title: "the desktop's defaults (auto-save off, Ctrl+S)",
+  prefix: 'first-hour-desktop',
+  settings: { 'files.autoSave': 'off' },
+  autoSave: false,
+  readme: false,
+};
 
 const KEY = 'hello-world';
 const NAME = 'Hello world';
@@ -105,7 +111,10 @@ for (const defaults of [WEB, DESKTOP]) {
       await page.locator('.part.sidebar .title-actions .action-label[aria-label^="New Action"]').click();
       await page.locator('.quick-input-widget', { hasText: '(1/3)' }).waitFor();
       await box().pressSequentially(KEY);
-      await page.locator('.quick-input-message', { hasText: /letter/ }).waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+      await page
+        .locator('.quick-input-message', { hasText: /letter/ })
+        .waitFor({ state: 'detached', timeout: 5_000 })
+        .catch(() => undefined);
       await box().press('Enter');
       await page.locator('.quick-input-widget', { hasText: '(2/3)' }).waitFor();
       assert.equal(await box().inputValue(), NAME, 'the display name is offered from the key');
@@ -158,7 +167,8 @@ for (const defaults of [WEB, DESKTOP]) {
       });
       await shot('06-pushed');
       // The whole window, made low: the tree, the code and the status bar with nothing empty between.
-      if (defaults.readme) await readmeScreenshot(page, 'deploy-status', { regions: [page.locator('.monaco-workbench')], window: { width: 1100, height: 380 } });
+      if (defaults.readme)
+        await readmeScreenshot(page, 'deploy-status', { regions: [page.locator('.monaco-workbench')], window: { width: 1100, height: 380 } });
       assert.deepEqual(await toasts(page).allInnerTexts(), [], 'a push that worked says so in the status bar only');
 
       const test = await run('Test', undefined);
@@ -214,9 +224,11 @@ for (const defaults of [WEB, DESKTOP]) {
       await headingSays(1, 'Parameter 2: times');
       await shot('08-form');
       await saveIfDesktop();
-      await eventually(() => (/- name: who\b[\s\S]*- name: times\b/.test(fileText('action.yaml')) ? true : undefined), 'both parameters saved').catch((error: unknown) => {
-        throw new Error(`${String(error)}; action.yaml says:\n${fileText('action.yaml')}`);
-      });
+      await eventually(() => (/- name: who\b[\s\S]*- name: times\b/.test(fileText('action.yaml')) ? true : undefined), 'both parameters saved').catch(
+        (error: unknown) => {
+          throw new Error(`${String(error)}; action.yaml says:\n${fileText('action.yaml')}`);
+        },
+      );
       await statusItem(page, `Pushed metadata of ${KEY}`).waitFor({ timeout: 60_000 });
       if (defaults.readme) {
         await form.locator('h1').scrollIntoViewIfNeeded();
@@ -238,7 +250,7 @@ for (const defaults of [WEB, DESKTOP]) {
       await shot('10-delete-for-good');
       const asked = await forGood.innerText();
       assert.match(asked.replace(/\s+/g, ' '), /has no trash, so it cannot be restored once deleted/);
-      assert.doesNotMatch(asked, /vscode-remote|:\/\//, 'said in words, not with the file system\'s address');
+      assert.doesNotMatch(asked, /vscode-remote|:\/\//, "said in words, not with the file system's address");
       await forGood.locator('.monaco-button', { hasText: 'Delete Permanently' }).click();
       const gone = async () => (await action().count()) === 0 && !existsSync(actionFolder());
       await eventually(async () => ((await gone()) ? true : undefined), 'the row and the folder gone', 60_000).catch(async (error: unknown) => {
@@ -248,9 +260,11 @@ for (const defaults of [WEB, DESKTOP]) {
       await stillTrue(gone, 'the row to stay gone', 2_000);
       // Nor editors left on the deleted files, the form saying they can be pushed.
       const tabs = page.locator('.tabs-container .tab', { hasText: /main\.ts|action\.yaml/ });
-      await eventually(async () => ((await tabs.count()) === 0 ? true : undefined), 'the editors of the deleted files closed', 10_000).catch(async (error: unknown) => {
-        throw new Error(`${String(error)}: ${JSON.stringify(await tabs.allInnerTexts())}`);
-      });
+      await eventually(async () => ((await tabs.count()) === 0 ? true : undefined), 'the editors of the deleted files closed', 10_000).catch(
+        async (error: unknown) => {
+          throw new Error(`${String(error)}: ${JSON.stringify(await tabs.allInnerTexts())}`);
+        },
+      );
       // The watch the runs started was on this action: it stops, quietly.
       await eventually(async () => ((await paletteOffers(page, 'Custom Actions: Stop Watching')) ? undefined : true), 'no watch left to stop', 30_000);
       await stillTrue(async () => (await errorNotifications(page).count()) === 0, 'no error notification', 3_000).catch(async (error: unknown) => {
@@ -258,7 +272,11 @@ for (const defaults of [WEB, DESKTOP]) {
       });
       const told = await notificationTexts(page);
       await shot('11-deleted');
-      assert.deepEqual(told.filter((t) => /error|fail|cannot|could not/i.test(t)), [], `the notifications: ${JSON.stringify(told)}`);
+      assert.deepEqual(
+        told.filter((t) => /error|fail|cannot|could not/i.test(t)),
+        [],
+        `the notifications: ${JSON.stringify(told)}`,
+      );
     });
   });
 }

@@ -17,13 +17,28 @@ async function command(page: Page, title: string): Promise<void> {
   const box = page.locator('.quick-input-widget input');
   const row = page.locator(`.quick-input-list .monaco-list-row[aria-label^="${title}"]`).first();
   for (let attempt = 0; ; attempt++) {
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => page.keyboard.press('Escape'));
-    await page.locator('.part.sidebar .composite.title').click().catch(() => undefined);
+    await page
+      .locator('.quick-input-widget')
+      .waitFor({ state: 'hidden', timeout: 5_000 })
+      .catch(() => page.keyboard.press('Escape'));
+    await page
+      .locator('.part.sidebar .composite.title')
+      .click()
+      .catch(() => undefined);
     await page.keyboard.press('F1');
-    const opened = await box.waitFor({ timeout: 3_000 }).then(() => true, () => false);
+    const opened = await box.waitFor({ timeout: 3_000 }).then(
+      () => true,
+      () => false,
+    );
     if (opened) {
       await box.fill(`>${title}`);
-      if (await row.waitFor({ timeout: 5_000 }).then(() => true, () => false)) break;
+      if (
+        await row.waitFor({ timeout: 5_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
     }
     if (attempt === 5) throw new Error(`The palette never listed "${title}"`);
   }
@@ -50,7 +65,6 @@ async function choose(form: FrameLocator, id: string, option: string): Promise<v
   await form.locator(`#${id}`).click();
   await form.locator(`#${id}`).locator('li[role="option"]', { hasText: option }).first().click();
 }
-
 
 /** Ctrl+S from inside the form: the webview hands the keybinding to the workbench, as in a text editor. */
 async function save(page: Page): Promise<void> {
@@ -172,7 +186,10 @@ describe('Metadata form (browser)', function () {
     await save(page);
     const text = await saved((t) => t.includes('split up'), 'the saved result');
     assert.doesNotMatch(text, /first name/);
-    assert.match(text, /result:\n {2}type:\n {4}type: object\n {4}properties:\n {6}firstName:\n {8}type: text\n {6}tags:\n {8}type:\n {10}type: collection\n {10}items: text\n {2}description: The greeting, split up\n/);
+    assert.match(
+      text,
+      /result:\n {2}type:\n {4}type: object\n {4}properties:\n {6}firstName:\n {8}type: text\n {6}tags:\n {8}type:\n {10}type: collection\n {10}items: text\n {2}description: The greeting, split up\n/,
+    );
   });
 
   it('undoes and redoes form edits as document edits', async () => {

@@ -34,7 +34,10 @@ describe('Keys in SecretStorage across a restart (browser)', function () {
     fake = await fakeServer();
     fixture = mkdtempSync(path.join(os.tmpdir(), 'custom-actions-ui-fixture-'));
     mkdirSync(path.join(fixture, 'ui-app'));
-    writeFileSync(path.join(fixture, 'customactions.yaml'), `baseUrl: http://127.0.0.1:${fake.port}\napplications:\n  - id: ui-app\n    name: UI App\n    folder: ui-app\n`);
+    writeFileSync(
+      path.join(fixture, 'customactions.yaml'),
+      `baseUrl: http://127.0.0.1:${fake.port}\napplications:\n  - id: ui-app\n    name: UI App\n    folder: ui-app\n`,
+    );
   });
   after(() => {
     fake.server.close();

@@ -78,7 +78,9 @@ const violations = async (form: FrameLocator): Promise<Violation[]> =>
   JSON.parse(String(await form.locator('body').evaluate('JSON.stringify(window.__cspViolations ?? [])'))) as Violation[];
 
 const markers = async (form: FrameLocator): Promise<string[]> =>
-  JSON.parse(String(await form.locator('body').evaluate('JSON.stringify(Object.keys(document.body.dataset).filter((k) => k.startsWith("pwned")))'))) as string[];
+  JSON.parse(
+    String(await form.locator('body').evaluate('JSON.stringify(Object.keys(document.body.dataset).filter((k) => k.startsWith("pwned")))')),
+  ) as string[];
 
 /**
  * Whether a violation is about one of `directives`. The effective directive is the specific one
@@ -123,7 +125,9 @@ describe('Webview content security policy (browser)', function () {
     await eventually(async () => {
       const [all, set] = [await violations(form), await markers(form)];
       const inlineScript = all.some((v) => v.effective === 'script-src-elem' && v.blocked === 'inline') || set.includes('pwnedInlineScript');
-      const handlers = all.filter((v) => v.effective === 'script-src-attr' && v.blocked === 'inline').length + set.filter((m) => m === 'pwnedOnclick' || m === 'pwnedOnerror').length;
+      const handlers =
+        all.filter((v) => v.effective === 'script-src-attr' && v.blocked === 'inline').length +
+        set.filter((m) => m === 'pwnedOnclick' || m === 'pwnedOnerror').length;
       const image = all.some((v) => v.blocked.startsWith(`${foreign.origin}/image.gif`)) || requested('/image.gif');
       const script = all.some((v) => v.blocked.startsWith(`${foreign.origin}/script.js`)) || requested('/script.js');
       return inlineScript && handlers >= 2 && image && script ? true : undefined;
@@ -134,10 +138,19 @@ describe('Webview content security policy (browser)', function () {
     assert.deepEqual(foreign.requests, [], 'the foreign server was never asked');
     const seen = await violations(form);
     const inline = seen.filter((v) => v.blocked === 'inline');
-    assert.ok(inline.some((v) => v.effective === 'script-src-elem'), 'the inline script was reported under script-src');
+    assert.ok(
+      inline.some((v) => v.effective === 'script-src-elem'),
+      'the inline script was reported under script-src',
+    );
     assert.equal(inline.filter((v) => v.effective === 'script-src-attr').length, 2, 'both inline handlers were reported under script-src');
-    assert.ok(seen.some((v) => about(v, 'img-src', 'default-src') && v.blocked === `${foreign.origin}/image.gif`), 'the foreign image was reported under img-src');
-    assert.ok(seen.some((v) => about(v, 'script-src-elem', 'script-src', 'default-src') && v.blocked === `${foreign.origin}/script.js`), 'the foreign script was reported under script-src');
+    assert.ok(
+      seen.some((v) => about(v, 'img-src', 'default-src') && v.blocked === `${foreign.origin}/image.gif`),
+      'the foreign image was reported under img-src',
+    );
+    assert.ok(
+      seen.some((v) => about(v, 'script-src-elem', 'script-src', 'default-src') && v.blocked === `${foreign.origin}/script.js`),
+      'the foreign script was reported under script-src',
+    );
     // The injected elements are in the page, so what stopped them is the policy, not a failed insertion.
     assert.equal(await form.locator('#pwn-button').count(), 1);
     assert.equal(await form.locator('#pwn-onerror').count(), 1);

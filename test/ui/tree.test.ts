@@ -27,7 +27,10 @@ describe('The Custom Actions tree (browser)', function () {
       await screenshot(page, 'tree-demo-events');
       await event.click();
       // The event's document, named by its action, environment and time.
-      await page.locator('.tabs-container .tab', { hasText: /· Test ·/ }).first().waitFor({ timeout: 20_000 });
+      await page
+        .locator('.tabs-container .tab', { hasText: /· Test ·/ })
+        .first()
+        .waitFor({ timeout: 20_000 });
       await screenshot(page, 'event-json');
     });
   });
@@ -59,7 +62,10 @@ describe('The Custom Actions tree (browser)', function () {
       await runCommand(page, 'Custom Actions: New Action…');
       const input = page.locator('.quick-input-widget input');
       await input.fill('hello-world');
-      await page.locator('.quick-input-message', { hasText: /letter/ }).waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+      await page
+        .locator('.quick-input-message', { hasText: /letter/ })
+        .waitFor({ state: 'detached', timeout: 5_000 })
+        .catch(() => undefined);
       await input.press('Enter');
       await page.locator('.quick-input-widget', { hasText: 'Display name' }).waitFor();
       await input.press('Enter');

@@ -18,7 +18,10 @@ describe('The workbench with the extension (browser)', function () {
   it('lists its commands in the command palette under its category', async () => {
     await showInPalette(wb.page, 'Custom Actions: ', 'Custom Actions: Refresh');
     const rows = await paletteRows(wb.page);
-    assert.ok(rows.some((r) => r.includes('Custom Actions: Show Log')), rows.join('\n'));
+    assert.ok(
+      rows.some((r) => r.includes('Custom Actions: Show Log')),
+      rows.join('\n'),
+    );
     await screenshot(wb.page, 'command-palette');
     await wb.page.keyboard.press('Escape');
   });

@@ -9,7 +9,8 @@ import { type Application } from '../../src/extension/project';
 
 /** The part of a URI the model reads. */
 function uri(path: string): vscode.Uri {
-  const make = (p: string): vscode.Uri => ({ scheme: 'file', authority: '', path: p, with: (c: { path: string }) => make(c.path), toString: () => `file://${p}` }) as unknown as vscode.Uri;
+  const make = (p: string): vscode.Uri =>
+    ({ scheme: 'file', authority: '', path: p, with: (c: { path: string }) => make(c.path), toString: () => `file://${p}` }) as unknown as vscode.Uri;
   return make(path);
 }
 

@@ -11,8 +11,26 @@ const metadata: ActionMetadata = {
   developerEmail: 'dev@example.com',
   parameters: [
     { name: 'company', type: 'text' },
-    { name: 'tier', type: { type: 'single-choice', choices: [{ id: 'gold', label: 'Gold' }, { id: 'silver', label: 'Silver' }] } },
-    { name: 'channels', type: { type: 'multiple-select', choices: [{ id: 'mail', label: 'Mail' }, { id: 'sms', label: 'SMS' }] } },
+    {
+      name: 'tier',
+      type: {
+        type: 'single-choice',
+        choices: [
+          { id: 'gold', label: 'Gold' },
+          { id: 'silver', label: 'Silver' },
+        ],
+      },
+    },
+    {
+      name: 'channels',
+      type: {
+        type: 'multiple-select',
+        choices: [
+          { id: 'mail', label: 'Mail' },
+          { id: 'sms', label: 'SMS' },
+        ],
+      },
+    },
     { name: 'scores', type: { type: 'collection', items: 'number' } },
     { name: 'foundedAt', type: 'datetime' },
   ],
@@ -66,7 +84,8 @@ describe('analysis: compareWithMetadata', () => {
   });
 
   it('checks contextually typed parameters of `const main: Main`', () => {
-    const source = "import type { Main } from './action.generated';\nexport const main: Main = async (company, tier, channels, scores, foundedAt) => ({ score: 1, tags: [] });\n";
+    const source =
+      "import type { Main } from './action.generated';\nexport const main: Main = async (company, tier, channels, scores, foundedAt) => ({ score: 1, tags: [] });\n";
     assert.deepEqual(compareWithMetadata(source, metadata), []);
   });
 
@@ -133,13 +152,17 @@ describe('analysis: compareWithMetadata', () => {
       { kind: 'type', index: 3, expected: 'collection of number', actual: 'number', at: span(source, 'number', span(source, 'scores')[0]) },
       { kind: 'type', index: 4, expected: 'text', actual: 'boolean', at: span(source, 'boolean') },
     ]);
-    assert.equal(result[1]?.message, 'tier is declared as single-choice (gold, bronze) but the metadata gives single-choice (gold, silver) (missing silver; not in the metadata: bronze).');
+    assert.equal(
+      result[1]?.message,
+      'tier is declared as single-choice (gold, bronze) but the metadata gives single-choice (gold, silver) (missing silver; not in the metadata: bronze).',
+    );
     assert.match(result[4]?.message ?? '', /no boolean type/);
   });
 
   it('type: a contextually typed parameter is underlined by its name, from a stale generated file', () => {
     const stale = generateTypes({ ...metadata, parameters: metadata.parameters.map((p) => (p.name === 'company' ? { ...p, type: 'number' } : p)) });
-    const source = "import type { Main } from './action.generated';\nexport const main: Main = async (company, tier, channels, scores, foundedAt) => ({ score: 1, tags: [] });\n";
+    const source =
+      "import type { Main } from './action.generated';\nexport const main: Main = async (company, tier, channels, scores, foundedAt) => ({ score: 1, tags: [] });\n";
     assert.deepEqual(brief(compareWithMetadata(source, metadata, { generatedSource: stale })), [
       { kind: 'type', index: 0, expected: 'text', actual: 'number', at: span(source, 'company') },
     ]);
@@ -174,7 +197,11 @@ describe('analysis: compareWithMetadata', () => {
     ];
     for (const [type, returnType, actual] of forms) {
       const result = compareWithMetadata(plainMain(PLAIN_PARAMETERS, returnType), { ...metadata, result: { type } });
-      assert.deepEqual(result.map((m) => m.actual), actual ? [actual] : [], returnType);
+      assert.deepEqual(
+        result.map((m) => m.actual),
+        actual ? [actual] : [],
+        returnType,
+      );
     }
     const inferred = `export function main(${PLAIN_PARAMETERS}) {\n  return 42;\n}\n`;
     assert.deepEqual(brief(compareWithMetadata(inferred, metadata)), [
@@ -200,7 +227,10 @@ describe('analysis: compareWithMetadata', () => {
       assert.deepEqual(compareWithMetadata(plainMain(), metadata), []);
       const inferred = `export async function main(${PLAIN_PARAMETERS}) {\n  return { score: scores.map((s) => s * 2).length, tags: [company.toUpperCase()] };\n}\n`;
       assert.deepEqual(compareWithMetadata(inferred, metadata), []);
-      assert.deepEqual(compareWithMetadata(plainMain(PLAIN_PARAMETERS.replace('scores: number[]', 'scores: string[]')), metadata).map((m) => m.kind), ['type']);
+      assert.deepEqual(
+        compareWithMetadata(plainMain(PLAIN_PARAMETERS.replace('scores: number[]', 'scores: string[]')), metadata).map((m) => m.kind),
+        ['type'],
+      );
     } finally {
       configureLibFolder(undefined);
     }

@@ -14,7 +14,7 @@ describe('analysis: findMain', () => {
     const source = [
       "import type { Inputs, Result } from './action.generated';",
       '',
-      'export async function main(a: Inputs[\'a\'], b?: number, c = 3): Promise<Result> {',
+      "export async function main(a: Inputs['a'], b?: number, c = 3): Promise<Result> {",
       '  return { a };',
       '}',
       '',
@@ -62,7 +62,10 @@ describe('analysis: findMain', () => {
     assert.equal(main?.kind, 'arrow');
     assert.equal(main?.exported, 'named');
     assert.equal(main?.async, true);
-    assert.deepEqual(main?.parameters.map((p) => p.typeText), ['number', 'string[]']);
+    assert.deepEqual(
+      main?.parameters.map((p) => p.typeText),
+      ['number', 'string[]'],
+    );
     assert.equal(main?.returnTypeText, 'Promise<number>');
   });
 
@@ -77,14 +80,23 @@ describe('analysis: findMain', () => {
     const main = findMain("import type { Main } from './action.generated';\nexport const main: Main = async (a, b) => a + b;");
     assert.equal(main?.kind, 'arrow');
     assert.equal(main?.declaredTypeText, 'Main');
-    assert.deepEqual(main?.parameters.map((p) => [p.name, p.typeText]), [['a', undefined], ['b', undefined]]);
+    assert.deepEqual(
+      main?.parameters.map((p) => [p.name, p.typeText]),
+      [
+        ['a', undefined],
+        ['b', undefined],
+      ],
+    );
   });
 
   it('reads an arrow function with one bare parameter', () => {
     const main = findMain('export const main = async x => x;');
     assert.equal(main?.kind, 'arrow');
     assert.equal(main?.parameterListRange, undefined);
-    assert.deepEqual(main?.parameters.map((p) => p.name), ['x']);
+    assert.deepEqual(
+      main?.parameters.map((p) => p.name),
+      ['x'],
+    );
   });
 
   it('sees through `as` and `satisfies` around the function', () => {
@@ -118,7 +130,10 @@ describe('analysis: findMain', () => {
 
   it('prefers the exported main and the implementation of overloads', () => {
     const main = findMain(['export function main(a: string): string;', 'export function main(a: string, b?: number): string { return a; }'].join('\n'));
-    assert.deepEqual(main?.parameters.map((p) => p.name), ['a', 'b']);
+    assert.deepEqual(
+      main?.parameters.map((p) => p.name),
+      ['a', 'b'],
+    );
   });
 
   it('takes an unexported top-level function main as exported: none', () => {
@@ -128,7 +143,13 @@ describe('analysis: findMain', () => {
 
   it('reads rest and destructured parameters', () => {
     const main = findMain('export function main({ a, b }: { a: string; b: number }, ...rest: string[]) {}');
-    assert.deepEqual(main?.parameters.map((p) => [p.name, p.rest]), [['{ a, b }', false], ['rest', true]]);
+    assert.deepEqual(
+      main?.parameters.map((p) => [p.name, p.rest]),
+      [
+        ['{ a, b }', false],
+        ['rest', true],
+      ],
+    );
   });
 
   it('returns undefined for files without main', () => {

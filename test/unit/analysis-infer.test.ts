@@ -25,8 +25,26 @@ describe('analysis: inferFromMain', () => {
       parameters: [
         { name: 'name', type: 'text' },
         { name: 'amount', type: 'number' },
-        { name: 'priority', type: { type: 'single-choice', choices: [{ id: 'low', label: 'Low' }, { id: 'high_priority', label: 'High priority' }] } },
-        { name: 'tags', type: { type: 'multiple-select', choices: [{ id: 'vip', label: 'Vip' }, { id: 'newCustomer', label: 'New customer' }] } },
+        {
+          name: 'priority',
+          type: {
+            type: 'single-choice',
+            choices: [
+              { id: 'low', label: 'Low' },
+              { id: 'high_priority', label: 'High priority' },
+            ],
+          },
+        },
+        {
+          name: 'tags',
+          type: {
+            type: 'multiple-select',
+            choices: [
+              { id: 'vip', label: 'Vip' },
+              { id: 'newCustomer', label: 'New customer' },
+            ],
+          },
+        },
         { name: 'scores', type: { type: 'collection', items: 'number' } },
         { name: 'notes', type: { type: 'collection', items: 'text' } },
         { name: 'level', type: 'number' },
@@ -63,12 +81,35 @@ describe('analysis: inferFromMain', () => {
       name: 'K',
       description: '',
       developerEmail: 'dev@example.com',
-      parameters: [{ name: 'mode', type: { type: 'single-choice', choices: [{ id: 'fast', label: 'Fast!' }, { id: 'safe', label: 'Safe' }] } }],
+      parameters: [
+        {
+          name: 'mode',
+          type: {
+            type: 'single-choice',
+            choices: [
+              { id: 'fast', label: 'Fast!' },
+              { id: 'safe', label: 'Safe' },
+            ],
+          },
+        },
+      ],
       result: { type: { type: 'collection', items: 'number' } },
     };
-    const source = "import type { Inputs, Result } from './action.generated';\nexport async function main(mode: Inputs['mode']): Promise<Result> { return []; }";
+    const source =
+      "import type { Inputs, Result } from './action.generated';\nexport async function main(mode: Inputs['mode']): Promise<Result> { return []; }";
     const inferred = inferFromMain(source, { generatedSource: generateTypes(metadata) });
-    assert.deepEqual(inferred?.parameters, [{ name: 'mode', type: { type: 'single-choice', choices: [{ id: 'fast', label: 'Fast' }, { id: 'safe', label: 'Safe' }] } }]);
+    assert.deepEqual(inferred?.parameters, [
+      {
+        name: 'mode',
+        type: {
+          type: 'single-choice',
+          choices: [
+            { id: 'fast', label: 'Fast' },
+            { id: 'safe', label: 'Safe' },
+          ],
+        },
+      },
+    ]);
     assert.deepEqual(inferred?.result, { type: { type: 'collection', items: 'number' } });
   });
 
@@ -76,7 +117,10 @@ describe('analysis: inferFromMain', () => {
     const source = 'export function main(flag: boolean, when: Date, data: { a: string }, ...rest: string[]): void {}';
     const inferred = inferFromMain(source);
     assert.ok(inferred);
-    assert.deepEqual(inferred.parameters.map((p) => p.type), ['text', 'text', 'text', { type: 'collection', items: 'text' }]);
+    assert.deepEqual(
+      inferred.parameters.map((p) => p.type),
+      ['text', 'text', 'text', { type: 'collection', items: 'text' }],
+    );
     assert.deepEqual(inferred.result, { type: 'text' });
     assert.deepEqual(
       inferred.problems.map((p) => [p.target, p.index, p.range.start.offset]),
@@ -96,7 +140,12 @@ describe('analysis: inferFromMain', () => {
   it('reports nested objects in a result, property by property', () => {
     const inferred = inferFromMain('export function main() { return { id: 1, owner: { name: "x" } }; }');
     assert.deepEqual(inferred?.result, { type: { type: 'object', properties: { id: { type: 'number' }, owner: { type: 'text' } } } });
-    assert.deepEqual(inferred?.problems.map((p) => p.message), ['Property owner: { name: string; } has no metadata type (object properties hold text, numbers or collections, not nested objects); it is taken as text.']);
+    assert.deepEqual(
+      inferred?.problems.map((p) => p.message),
+      [
+        'Property owner: { name: string; } has no metadata type (object properties hold text, numbers or collections, not nested objects); it is taken as text.',
+      ],
+    );
   });
 
   it('returns undefined without main', () => {
@@ -112,14 +161,25 @@ describe('analysis: metadataFromSignature', () => {
     developerEmail: 'dev@example.com',
     parameters: [
       { name: 'to', type: 'email', description: 'Who gets it' },
-      { name: 'urgency', type: { type: 'single-choice', choices: [{ id: 'low', label: 'Whenever' }, { id: 'high', label: 'Now!' }] }, description: 'How soon' },
+      {
+        name: 'urgency',
+        type: {
+          type: 'single-choice',
+          choices: [
+            { id: 'low', label: 'Whenever' },
+            { id: 'high', label: 'Now!' },
+          ],
+        },
+        description: 'How soon',
+      },
       { name: 'sendAt', type: 'datetime' },
     ],
     result: { type: { type: 'object', properties: { id: { type: 'text' }, sentAt: { type: 'datetime' } } }, description: 'The note' },
   };
 
   it('keeps the metadata whole when the signature agrees with it', () => {
-    const source = "import type { Inputs, Result } from './action.generated';\nexport async function main(to: Inputs['to'], urgency: Inputs['urgency'], sendAt: Inputs['sendAt']): Promise<Result> { return { id: '', sentAt: '' }; }";
+    const source =
+      "import type { Inputs, Result } from './action.generated';\nexport async function main(to: Inputs['to'], urgency: Inputs['urgency'], sendAt: Inputs['sendAt']): Promise<Result> { return { id: '', sentAt: '' }; }";
     assert.deepEqual(metadataFromSignature(source, metadata), metadata);
   });
 
@@ -134,7 +194,14 @@ describe('analysis: metadataFromSignature', () => {
       parameters: [
         {
           name: 'urgency',
-          type: { type: 'single-choice', choices: [{ id: 'low', label: 'Whenever' }, { id: 'high', label: 'Now!' }, { id: 'critical', label: 'Critical' }] },
+          type: {
+            type: 'single-choice',
+            choices: [
+              { id: 'low', label: 'Whenever' },
+              { id: 'high', label: 'Now!' },
+              { id: 'critical', label: 'Critical' },
+            ],
+          },
           description: 'How soon',
         },
         // A parameter that appears nowhere else keeps what sat at its position: here, nothing (urgency moved to position 0).
@@ -156,9 +223,12 @@ describe('analysis: metadataFromSignature', () => {
   });
 
   it('keeps the metadata type where the signature says nothing usable', () => {
-    const source = "export function main(to: any, urgency: boolean, sendAt: string): number { return 1; }";
+    const source = 'export function main(to: any, urgency: boolean, sendAt: string): number { return 1; }';
     const updated = metadataFromSignature(source, metadata);
-    assert.deepEqual(updated?.parameters.map((p) => p.type), ['email', metadata.parameters[1]?.type, 'datetime']);
+    assert.deepEqual(
+      updated?.parameters.map((p) => p.type),
+      ['email', metadata.parameters[1]?.type, 'datetime'],
+    );
     assert.deepEqual(updated?.result, { type: 'number', description: 'The note' });
   });
 

@@ -9,7 +9,16 @@ const metadata: ActionMetadata = {
   developerEmail: 'dev@example.com',
   parameters: [
     { name: 'company', type: 'text' },
-    { name: 'tier', type: { type: 'single-choice', choices: [{ id: 'gold', label: 'Gold' }, { id: 'silver', label: 'Silver' }] } },
+    {
+      name: 'tier',
+      type: {
+        type: 'single-choice',
+        choices: [
+          { id: 'gold', label: 'Gold' },
+          { id: 'silver', label: 'Silver' },
+        ],
+      },
+    },
   ],
   result: { type: 'number' },
 };
@@ -115,14 +124,19 @@ describe('analysis: signatureFromMetadata', () => {
   });
 
   it('imports only Result when the metadata has no parameters', () => {
-    rewritesTo('export function main(a: string) { return 1; }\n', "import type { Result } from './action.generated';\n\nexport function main(): Result { return 1; }\n", {
-      ...metadata,
-      parameters: [],
-    });
+    rewritesTo(
+      'export function main(a: string) { return 1; }\n',
+      "import type { Result } from './action.generated';\n\nexport function main(): Result { return 1; }\n",
+      {
+        ...metadata,
+        parameters: [],
+      },
+    );
   });
 
   it('gives no edits when main already follows the metadata, or when there is no main', () => {
-    const source = "import type { Inputs, Result } from './action.generated';\nexport async function main(company: Inputs['company'], tier: Inputs['tier']): Promise<Result> { return 1; }\n";
+    const source =
+      "import type { Inputs, Result } from './action.generated';\nexport async function main(company: Inputs['company'], tier: Inputs['tier']): Promise<Result> { return 1; }\n";
     assert.deepEqual(signatureFromMetadata(source, metadata), []);
     assert.deepEqual(signatureFromMetadata('export const x = 1;\n', metadata), []);
   });

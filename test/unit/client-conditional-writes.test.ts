@@ -15,10 +15,15 @@ const MINE = 'export function main() { return "mine"; }';
 const THEIRS = 'export function main() { return "theirs"; }';
 
 function problem412(res: ServerResponse, etag?: string): void {
-  send(res, 412, { type: '/api/problems/precondition-failed', title: 'Precondition failed', status: 412, code: 'precondition-failed', detail: 'the code changed since' }, {
-    'content-type': 'application/problem+json',
-    ...(etag ? { etag } : {}),
-  });
+  send(
+    res,
+    412,
+    { type: '/api/problems/precondition-failed', title: 'Precondition failed', status: 412, code: 'precondition-failed', detail: 'the code changed since' },
+    {
+      'content-type': 'application/problem+json',
+      ...(etag ? { etag } : {}),
+    },
+  );
 }
 
 function code(res: ServerResponse, text: string, etag?: string): void {
@@ -102,7 +107,9 @@ describe('client conditional writes', () => {
 
     it('for metadata too, compared by content', async () => {
       const server = await startServer((req, res) =>
-        req.method === 'PUT' ? problem412(res, '"meta-8"') : send(res, 200, { ...METADATA, description: 'changed by a colleague', id: 'a1' }, { etag: '"meta-8"' }),
+        req.method === 'PUT'
+          ? problem412(res, '"meta-8"')
+          : send(res, 200, { ...METADATA, description: 'changed by a colleague', id: 'a1' }, { etag: '"meta-8"' }),
       );
       const error = await rejection(() => client(server).updateAction('a1', METADATA, { ifMatch: '"meta-7"' }));
       assert.ok(error instanceof VersionConflictError);
@@ -117,7 +124,12 @@ describe('client conditional writes', () => {
         if (req.method === 'PUT') return problem412(res, req.path === CODE_PATH ? '"code-6"' : '"meta-6"');
         if (req.path === CODE_PATH) return code(res, MINE, '"code-6"');
         const reordered = Object.fromEntries(Object.entries(METADATA).reverse());
-        return send(res, 200, { id: 'a1', ...reordered, eventsUrls: { Test: '/t/events' }, hasImplementation: true, updatedAt: '2026-01-01T00:00:00Z' }, { etag: '"meta-6"' });
+        return send(
+          res,
+          200,
+          { id: 'a1', ...reordered, eventsUrls: { Test: '/t/events' }, hasImplementation: true, updatedAt: '2026-01-01T00:00:00Z' },
+          { etag: '"meta-6"' },
+        );
       });
       const c = client(server);
       assert.deepEqual(await c.putImplementation('a1', MINE, { ifMatch: '"code-5"' }), { etag: '"code-6"', alreadyHeld: true });

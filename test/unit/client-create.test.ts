@@ -14,7 +14,12 @@ async function storingServer(onPost: (n: number) => { store: boolean; answer: (r
   const actions: { id: string; key: string }[] = [];
   let posts = 0;
   const server = await startServer((req: Recorded, res) => {
-    if (req.method === 'GET') return send(res, 200, actions.map((a) => entry(a.id, a.key)));
+    if (req.method === 'GET')
+      return send(
+        res,
+        200,
+        actions.map((a) => entry(a.id, a.key)),
+      );
     const { store, answer } = onPost(posts++);
     if (store) {
       const key = (JSON.parse(req.body) as { key: string }).key;
@@ -47,7 +52,9 @@ describe('client create: never a duplicate after an ambiguous failure', () => {
   }
 
   it('a 500 before anything was stored: not in the list, so sent once more', async () => {
-    const { server, actions } = await storingServer((n) => (n === 0 ? { store: false, answer: (res) => send(res, 500) } : { store: true, answer: (res) => created(res) }));
+    const { server, actions } = await storingServer((n) =>
+      n === 0 ? { store: false, answer: (res) => send(res, 500) } : { store: true, answer: (res) => created(res) },
+    );
     const result = await client(server).createAction('app', METADATA);
     assert.deepEqual([result.id, result.recovered], ['id-1', false]);
     assert.equal(actions.length, 1);
@@ -79,7 +86,9 @@ describe('client create: never a duplicate after an ambiguous failure', () => {
   });
 
   it('a key conflict on the first try is a plain conflict', async () => {
-    const server = await startServer((req, res) => (req.method === 'GET' ? send(res, 200, [entry('id-9', 'add')]) : send(res, 409, { code: 'key-conflict', detail: 'key "add" exists' })));
+    const server = await startServer((req, res) =>
+      req.method === 'GET' ? send(res, 200, [entry('id-9', 'add')]) : send(res, 409, { code: 'key-conflict', detail: 'key "add" exists' }),
+    );
     const error = await rejection(() => client(server).createAction('app', METADATA));
     assert.ok(error instanceof ApiError);
     assert.deepEqual([error.kind, error.code, error.operation], ['conflict', 'key-conflict', 'createAction']);

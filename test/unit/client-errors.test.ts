@@ -37,7 +37,14 @@ describe('client errors', () => {
       send(
         res,
         422,
-        { type: 'about:blank', title: 'Invalid', status: 422, code: 'validation-failed', detail: 'The metadata is invalid', errors: [{ path: 'parameters/0/name', message: 'required' }] },
+        {
+          type: 'about:blank',
+          title: 'Invalid',
+          status: 422,
+          code: 'validation-failed',
+          detail: 'The metadata is invalid',
+          errors: [{ path: 'parameters/0/name', message: 'required' }],
+        },
         { 'content-type': 'application/problem+json' },
       ),
     );
@@ -67,7 +74,11 @@ describe('client errors', () => {
 
   it('never carries the key, even when the server echoes it back', async () => {
     const server = await startServer((req, res) =>
-      send(res, 401, { message: `invalid key ${KEY} in header ${String(req.headers.authorization)}`, errors: [{ path: KEY, message: `not ${KEY}` }], code: KEY }),
+      send(res, 401, {
+        message: `invalid key ${KEY} in header ${String(req.headers.authorization)}`,
+        errors: [{ path: KEY, message: `not ${KEY}` }],
+        code: KEY,
+      }),
     );
     const error = await failure(() => client(server).listActions('app'));
     assert.equal(error.kind, 'auth');

@@ -113,7 +113,9 @@ describe('client events and capabilities', () => {
   });
 
   it('events are normalised and an events URL is used verbatim (query kept)', async () => {
-    const server = await startServer((_req, res) => send(res, 200, [{ id: 'x', name: 'failure', data: { message: 'it broke', timings: { startTime: 1_700_000_000, duration: 0.25 } } }]));
+    const server = await startServer((_req, res) =>
+      send(res, 200, [{ id: 'x', name: 'failure', data: { message: 'it broke', timings: { startTime: 1_700_000_000, duration: 0.25 } } }]),
+    );
     const page = await client(server).listEvents(`${server.url}${EVENTS}?env=test`);
     assert.equal(server.requests[0]?.url, `${EVENTS}?env=test`);
     const [e] = page.events;

@@ -96,7 +96,10 @@ describe('client against a hostile server: the key stays on the base URL’s ori
     await refused('listEvents', () => clientOf().listEvents(EVENTS_OF('next-elsewhere'), { limit: 10 }));
   });
 
-  for (const [trick, status] of [['redirect', 302], ['redirect-307', 307]] as const) {
+  for (const [trick, status] of [
+    ['redirect', 302],
+    ['redirect-307', 307],
+  ] as const) {
     it(`a ${status} to another origin is not followed, for reads and for runs`, async () => {
       await assert.rejects(clientOf().listEvents(`/api/actions/a1/environments/${trick}/events`), { kind: 'protocol', status });
       await assert.rejects(clientOf().runAction(`/api/actions/a1/environments/${trick}/events`, {}), { kind: 'protocol', status });
@@ -111,7 +114,10 @@ describe('client against a hostile server: the key stays on the base URL’s ori
     }
     server.events.push('{"id":"e1","name":"success"}');
     const page = await clientOf().listEvents(`${server.url}${EVENTS_OF('list')}`);
-    assert.deepEqual(page.events.map((e) => e.id), ['e1']);
+    assert.deepEqual(
+      page.events.map((e) => e.id),
+      ['e1'],
+    );
     assert.equal((await clientOf().runAction(`${server.url}${EVENTS_OF('list')}`, {})).id, 'run');
     const created = await clientOf().createAction('same-origin', ADD_ACTION);
     assert.deepEqual([created.id, created.location], ['a1', `${server.url}/api/action/a1`]);

@@ -13,7 +13,16 @@ describe('normalizeEvent', () => {
     const e = normalizeEvent(raw);
     assert.deepEqual(
       { id: e.id, name: e.name, ok: e.ok, startTime: e.startTime, duration: e.duration, logs: e.logs, error: e.error, result: e.result },
-      { id: 'e1', name: 'success', ok: true, startTime: MS, duration: 42, logs: [{ time: MS + 1, level: 'warn', message: 'careful' }], error: undefined, result: { sum: 3 } },
+      {
+        id: 'e1',
+        name: 'success',
+        ok: true,
+        startTime: MS,
+        duration: 42,
+        logs: [{ time: MS + 1, level: 'warn', message: 'careful' }],
+        error: undefined,
+        result: { sum: 3 },
+      },
     );
     assert.equal(e.raw, raw);
   });
@@ -61,7 +70,12 @@ describe('normalizeEvent', () => {
   describe('failures', () => {
     for (const [label, data, message, stack] of [
       ['data.error as a string', { error: 'boom' }, 'boom', undefined],
-      ['data.error as an object with a stack', { error: { name: 'TypeError', message: 'x is undefined', stack: 'TypeError: x is undefined\n  at main' } }, 'TypeError: x is undefined', 'TypeError: x is undefined\n  at main'],
+      [
+        'data.error as an object with a stack',
+        { error: { name: 'TypeError', message: 'x is undefined', stack: 'TypeError: x is undefined\n  at main' } },
+        'TypeError: x is undefined',
+        'TypeError: x is undefined\n  at main',
+      ],
       ['data.message', { message: 'timed out' }, 'timed out', undefined],
       ['nothing at all', {}, 'the run failed (the server gave no reason)', undefined],
     ] as const) {
@@ -141,7 +155,11 @@ describe('normalizeEvent: bounded, whatever the server sends', () => {
     assert.equal(e.unreadable, undefined);
     assert.equal(e.logs.length, EVENT_LIMITS.logEntries);
     assert.equal(e.logsOmitted, 25);
-    const long = normalizeEvent({ id: 'long', name: 'failure', data: { logs: ['z'.repeat(EVENT_LIMITS.messageChars + 500)], error: 'e'.repeat(EVENT_LIMITS.messageChars * 2) } });
+    const long = normalizeEvent({
+      id: 'long',
+      name: 'failure',
+      data: { logs: ['z'.repeat(EVENT_LIMITS.messageChars + 500)], error: 'e'.repeat(EVENT_LIMITS.messageChars * 2) },
+    });
     assert.equal(long.logs[0]?.message, `${'z'.repeat(EVENT_LIMITS.messageChars)}… (500 more characters)`);
     assert.ok((long.error?.message.length ?? 0) < EVENT_LIMITS.messageChars + 100);
   });

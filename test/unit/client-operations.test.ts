@@ -129,7 +129,10 @@ describe('client operations: what goes over the wire', () => {
     it('events URLs: relative ones resolve against the base URL (keeping its prefix), absolute ones are used verbatim', async () => {
       const server = await startServer((req, res) => {
         if (req.path === '/prefix/api/application/app/actions') {
-          return send(res, 200, [entry('1', 'rel'), { ...entry('2', 'abs'), eventsUrls: { Test: 'http://127.0.0.1:1/api/x/events', Live: '/prefix/api/y/events' } }]);
+          return send(res, 200, [
+            entry('1', 'rel'),
+            { ...entry('2', 'abs'), eventsUrls: { Test: 'http://127.0.0.1:1/api/x/events', Live: '/prefix/api/y/events' } },
+          ]);
         }
         return send(res, 200, []);
       });

@@ -15,7 +15,9 @@ describe('client retries', () => {
     ['a reset connection', reset],
   ] as const) {
     it(`GET, PUT and DELETE are sent again after ${label}`, async () => {
-      const server = await startServer((req, res) => (req.index % 2 === 0 ? failure(res) : send(res, req.method === 'GET' ? 200 : 204, req.method === 'GET' ? [] : undefined)));
+      const server = await startServer((req, res) =>
+        req.index % 2 === 0 ? failure(res) : send(res, req.method === 'GET' ? 200 : 204, req.method === 'GET' ? [] : undefined),
+      );
       const c = client(server);
       await c.listActions('app');
       await c.updateAction('a', METADATA);

@@ -35,7 +35,11 @@ describe('client versions', () => {
       assert.deepEqual(read({ conditionalWrites: { resources: ['implementation'] }, versions: {} }), [false, true, true]);
       assert.deepEqual(read({ conditionalWrites: { header: 'if-match', resources: ['Metadata', 'code', 7] } }), [true, true, false]);
       assert.deepEqual(read({ conditionalWrites: { header: 'If-Match' } }), [true, true, false], 'no resources listed: both');
-      assert.deepEqual(read({ conditionalWrites: { header: 'X-If-Version', resources: ['metadata'] } }), [false, false, false], 'a header this client does not send');
+      assert.deepEqual(
+        read({ conditionalWrites: { header: 'X-If-Version', resources: ['metadata'] } }),
+        [false, false, false],
+        'a header this client does not send',
+      );
       assert.deepEqual(read({ conditionalWrites: { enabled: false }, versions: { enabled: false } }), [false, false, false]);
       for (const junk of [undefined, null, 'yes', 1, [], { conditionalWrites: 'yes', versions: 'yes' }, { conditionalWrites: [], versions: [] }]) {
         assert.deepEqual(read(junk), [false, false, false], JSON.stringify(junk));
@@ -45,7 +49,7 @@ describe('client versions', () => {
   });
 
   describe('listVersions', () => {
-    it('asks for the action\'s versions and reads each entry', async () => {
+    it("asks for the action's versions and reads each entry", async () => {
       const server = await startServer((_req, res) =>
         send(res, 200, {
           versions: [
@@ -94,21 +98,29 @@ describe('client versions', () => {
       const bodies = [[{ kind: 'metadata', version: 1 }], { items: [{ kind: 'metadata', version: 2 }] }, undefined];
       const server = await startServer((req, res) => send(res, req.index < 2 ? 200 : 204, bodies[req.index]));
       const c = client(server);
-      assert.deepEqual((await c.listVersions('a1')).map((v) => v.version), [1]);
-      assert.deepEqual((await c.listVersions('a1')).map((v) => v.version), [2]);
+      assert.deepEqual(
+        (await c.listVersions('a1')).map((v) => v.version),
+        [1],
+      );
+      assert.deepEqual(
+        (await c.listVersions('a1')).map((v) => v.version),
+        [2],
+      );
       assert.deepEqual(await c.listVersions('a1'), []);
     });
 
     it('a body that is no list is a protocol error; a server without versions answers 404', async () => {
       let status = 200;
-      const server = await startServer((_req, res) => send(res, status, status === 200 ? { versions: 'all of them' } : { code: 'not-found', title: 'Not found' }));
+      const server = await startServer((_req, res) =>
+        send(res, status, status === 200 ? { versions: 'all of them' } : { code: 'not-found', title: 'Not found' }),
+      );
       const c = client(server);
       await assert.rejects(c.listVersions('a1'), { kind: 'protocol', operation: 'listVersions' });
       status = 404;
       await assert.rejects(c.listVersions('a1'), { kind: 'not-found', operation: 'listVersions' });
     });
 
-    it('keeps a base URL\'s path prefix', async () => {
+    it("keeps a base URL's path prefix", async () => {
       const server = await startServer((_req, res) => send(res, 200, { versions: [] }));
       await client(server, { baseUrl: `${server.url}/prefix/` }).listVersions('a1');
       assert.equal(server.requests[0]?.path, '/prefix/api/actions/a1/versions');
@@ -123,7 +135,12 @@ describe('client versions', () => {
           : send(res, 200, METADATA, { etag: '"meta-2"' }),
       );
       const c = client(server);
-      assert.deepEqual(await c.getVersion('a1', 'implementation', 1), { kind: 'implementation', version: 1, etag: '"code-1"', code: 'export function main() { return 1; }' });
+      assert.deepEqual(await c.getVersion('a1', 'implementation', 1), {
+        kind: 'implementation',
+        version: 1,
+        etag: '"code-1"',
+        code: 'export function main() { return 1; }',
+      });
       assert.deepEqual(await c.getVersion('a1', 'metadata', 2), { kind: 'metadata', version: 2, etag: '"meta-2"', metadata: METADATA });
       assert.deepEqual(
         server.requests.map((r) => r.path),
@@ -134,7 +151,9 @@ describe('client versions', () => {
     });
 
     it('takes code from a JSON body and metadata wrapped, as other servers may send them', async () => {
-      const server = await startServer((req, res) => send(res, 200, req.path.includes('/implementation/') ? { code: 'wrapped code' } : { metadata: METADATA, version: 3 }));
+      const server = await startServer((req, res) =>
+        send(res, 200, req.path.includes('/implementation/') ? { code: 'wrapped code' } : { metadata: METADATA, version: 3 }),
+      );
       const c = client(server);
       const code = await c.getVersion('a1', 'implementation', 1);
       assert.ok(code.kind === 'implementation' && code.code === 'wrapped code');

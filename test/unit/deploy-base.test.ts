@@ -16,12 +16,12 @@ describe('deploy base: content hashes', () => {
 
   it('writes canonical JSON: members sorted, no whitespace, undefined left out as JSON does', () => {
     assert.equal(canonicalJson({ b: 1, a: [true, null, undefined, 'x'], c: { z: undefined, y: -0 } }), '{"a":[true,null,null,"x"],"b":1,"c":{"y":0}}');
-    assert.equal(canonicalJson({ 'é': 1, Z: 2, a: 3 }), '{"Z":2,"a":3,"é":1}');
+    assert.equal(canonicalJson({ é: 1, Z: 2, a: 3 }), '{"Z":2,"a":3,"é":1}');
     assert.equal(canonicalJson('line\nbreak'), '"line\\nbreak"');
     assert.equal(canonicalJson(undefined), 'null');
   });
 
-  it('hashes metadata by content: member order and the server\'s own fields do not count', () => {
+  it("hashes metadata by content: member order and the server's own fields do not count", () => {
     const reordered = JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(ADD_ACTION).reverse()))) as object;
     const resource = { id: 'a1', ...ADD_ACTION, eventsUrls: { Test: 'http://h/t/events' }, hasImplementation: true, updatedAt: '2026-01-01T00:00:00Z' };
     assert.equal(metadataHash(reordered), metadataHash(ADD_ACTION));

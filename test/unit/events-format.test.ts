@@ -103,7 +103,11 @@ describe('events formatter', () => {
     const event = normalizeEvent({
       id: 'c2',
       name: 'boom\n[Live] k success',
-      data: { timings: { startTime: START }, logs: [{ level: 'warn\nx', message: 'm' }], error: { name: 'E\u001b[2K', message: 'bad\rworse', stack: 'E: bad\n    at main (\u001b[8mmain.ts:1:1)' } },
+      data: {
+        timings: { startTime: START },
+        logs: [{ level: 'warn\nx', message: 'm' }],
+        error: { name: 'E\u001b[2K', message: 'bad\rworse', stack: 'E: bad\n    at main (\u001b[8mmain.ts:1:1)' },
+      },
     });
     assert.deepEqual(formatEvent(event, { environment: 'Test', actionKey: 'k\nfake' }), [
       '[Test] k\\nfake failure (boom\\n[Live] k success) at 2024-05-01 14:03:22.123 (no duration)',
@@ -113,8 +117,9 @@ describe('events formatter', () => {
     ]);
   });
 
-  it("prints a run's result on one line: the empty text as \"\", a long one cut, its text unable to act", () => {
-    const ran = (result: unknown) => formatEvent(normalizeEvent({ id: 'r', name: 'success', data: { timings: { startTime: START, duration: 3 }, logs: [], result } }), ctx).slice(1);
+  it('prints a run\'s result on one line: the empty text as "", a long one cut, its text unable to act', () => {
+    const ran = (result: unknown) =>
+      formatEvent(normalizeEvent({ id: 'r', name: 'success', data: { timings: { startTime: START, duration: 3 }, logs: [], result } }), ctx).slice(1);
     assert.deepEqual(ran(''), ['    (no log entries)', '    result: ""']);
     assert.deepEqual(ran('Hello, world!'), ['    (no log entries)', '    result: "Hello, world!"']);
     assert.deepEqual(ran([1, 'two', null]), ['    (no log entries)', '    result: [1,"two",null]']);

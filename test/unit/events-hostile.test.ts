@@ -7,7 +7,16 @@ import assert from 'node:assert/strict';
 import { closeAllPools, createClient, EVENT_LIMITS, type EventsPage, NO_CAPABILITIES, type NormalizedEvent } from '../../src/core/client';
 import { type EventsApi, EventsPoller, formatEvent, type PollerOptions, type PollerStatus } from '../../src/core/events';
 import { eventually } from '../support/eventually';
-import { deepEvent, EVENTS_OF, goodEvent, type HostileServer, type Listener, oversizedEvent, startForeignListener, startHostileServer } from '../support/hostileServer';
+import {
+  deepEvent,
+  EVENTS_OF,
+  goodEvent,
+  type HostileServer,
+  type Listener,
+  oversizedEvent,
+  startForeignListener,
+  startHostileServer,
+} from '../support/hostileServer';
 
 const FAST = { fastMs: 20, fastForMs: 60_000, quietAfterMs: 120_000, quietMs: 50, maxBackoffMs: 80 };
 
@@ -57,11 +66,18 @@ describe('events watcher against a hostile server', () => {
     await w.poller.whenReady();
     server.events.push(goodEvent('good-1', 2), hostile, goodEvent('good-2', 4));
     await eventually(() => (w.printed.length >= 3 ? true : undefined), 'the events around the hostile one', 10_000);
-    assert.deepEqual(w.printed.filter((e) => !e.unreadable).map((e) => e.id), ['good-1', 'good-2']);
+    assert.deepEqual(
+      w.printed.filter((e) => !e.unreadable).map((e) => e.id),
+      ['good-1', 'good-2'],
+    );
     const odd = w.printed.find((e) => e.unreadable);
     assert.ok(odd, 'the hostile event is listed as unreadable');
     assert.match(odd.unreadable ?? '', why);
-    assert.deepEqual(w.statuses.map((s) => s.kind), ['watching'], 'no failure, no retry');
+    assert.deepEqual(
+      w.statuses.map((s) => s.kind),
+      ['watching'],
+      'no failure, no retry',
+    );
     assert.match(formatEvent(odd, { environment: 'Test', actionKey: 'add' }).join('\n'), /unreadable event/);
     return odd;
   }
@@ -82,7 +98,10 @@ describe('events watcher against a hostile server', () => {
     await w.poller.whenReady();
     server.events.push(goodEvent('good-1', 2), 'null', '"just text"', '42', '[1,2]', goodEvent('good-2', 4));
     await eventually(() => (w.printed.length >= 6 ? true : undefined), 'six entries');
-    assert.deepEqual(w.printed.filter((e) => !e.unreadable).map((e) => e.id), ['good-1', 'good-2']);
+    assert.deepEqual(
+      w.printed.filter((e) => !e.unreadable).map((e) => e.id),
+      ['good-1', 'good-2'],
+    );
     assert.equal(w.printed.filter((e) => e.unreadable === 'not a JSON object').length, 4);
   });
 
@@ -98,7 +117,10 @@ describe('events watcher against a hostile server', () => {
     server.eventsBody = undefined;
     server.events.push(goodEvent('good-1', 2));
     await eventually(() => (w.printed.length >= 1 ? true : undefined), 'the event after the fix');
-    assert.deepEqual(w.printed.map((e) => e.id), ['good-1']);
+    assert.deepEqual(
+      w.printed.map((e) => e.id),
+      ['good-1'],
+    );
   });
 
   for (const [label, url] of [
@@ -137,7 +159,14 @@ describe('events poller: failures that are not the server’s answers', () => {
 
   function start(api: EventsApi, schedule: Partial<PollerOptions['schedule']>) {
     const statuses: PollerStatus[] = [];
-    const poller = new EventsPoller({ eventsUrl: '/events', api: () => Promise.resolve(api), onEvents: () => undefined, onStatus: (s) => statuses.push(s), schedule, random: () => 1 });
+    const poller = new EventsPoller({
+      eventsUrl: '/events',
+      api: () => Promise.resolve(api),
+      onEvents: () => undefined,
+      onStatus: (s) => statuses.push(s),
+      schedule,
+      random: () => 1,
+    });
     pollers.push(poller);
     poller.start();
     return { poller, statuses };
@@ -148,8 +177,14 @@ describe('events poller: failures that are not the server’s answers', () => {
     const { statuses } = start(api, FAST);
     await eventually(() => (api.calls.length >= 7 ? true : undefined), 'seven tries');
     const retries = statuses.filter((s): s is Extract<PollerStatus, { kind: 'retrying' }> => s.kind === 'retrying');
-    assert.deepEqual(retries.slice(0, 6).map((r) => r.delayMs), [20, 40, 80, 80, 80, 80]);
-    assert.deepEqual(retries.slice(0, 6).map((r) => r.failures), [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(
+      retries.slice(0, 6).map((r) => r.delayMs),
+      [20, 40, 80, 80, 80, 80],
+    );
+    assert.deepEqual(
+      retries.slice(0, 6).map((r) => r.failures),
+      [1, 2, 3, 4, 5, 6],
+    );
     assert.ok(retries.every((r) => r.error instanceof RangeError));
     for (let i = 1; i < 7; i++) {
       const gap = (api.calls[i] ?? 0) - (api.calls[i - 1] ?? 0);

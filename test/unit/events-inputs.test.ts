@@ -7,8 +7,26 @@ const parameters: Parameter[] = [
   { name: 'employees', type: 'number' },
   { name: 'foundedAt', type: 'datetime' },
   { name: 'contact', type: 'email' },
-  { name: 'tier', type: { type: 'single-choice', choices: [{ id: 'gold', label: 'Gold' }, { id: 'silver', label: 'Silver' }] } },
-  { name: 'channels', type: { type: 'multiple-select', choices: [{ id: 'mail', label: 'Mail' }, { id: 'phone', label: 'Phone' }] } },
+  {
+    name: 'tier',
+    type: {
+      type: 'single-choice',
+      choices: [
+        { id: 'gold', label: 'Gold' },
+        { id: 'silver', label: 'Silver' },
+      ],
+    },
+  },
+  {
+    name: 'channels',
+    type: {
+      type: 'multiple-select',
+      choices: [
+        { id: 'mail', label: 'Mail' },
+        { id: 'phone', label: 'Phone' },
+      ],
+    },
+  },
   { name: 'scores', type: { type: 'collection', items: 'number' } },
 ];
 

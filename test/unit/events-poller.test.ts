@@ -75,8 +75,14 @@ describe('events poller against a misbehaving server', () => {
     await until(() => h.printed.length >= 250, '250 events');
     await new Promise((r) => setTimeout(r, 200));
     assert.equal(h.printed.length, 250);
-    assert.deepEqual(ids(h.printed), added.map((e) => e.id));
-    assert.ok(h.server.log.some((r) => r.url.includes('cursor=')), 'older pages were read');
+    assert.deepEqual(
+      ids(h.printed),
+      added.map((e) => e.id),
+    );
+    assert.ok(
+      h.server.log.some((r) => r.url.includes('cursor=')),
+      'older pages were read',
+    );
   });
 
   it('prints an event that arrives late (older start time) once', async () => {
@@ -100,7 +106,10 @@ describe('events poller against a misbehaving server', () => {
     assert.deepEqual(ids(h.printed), ids(normalizedOf([...during, ...after])));
     const retries = h.statuses.filter((s): s is Extract<PollerStatus, { kind: 'retrying' }> => s.kind === 'retrying');
     assert.equal(retries.length, 4);
-    assert.ok(retries.every((r, i) => i === 0 || r.delayMs >= FAST.fastMs), 'never faster than the schedule');
+    assert.ok(
+      retries.every((r, i) => i === 0 || r.delayMs >= FAST.fastMs),
+      'never faster than the schedule',
+    );
   });
 
   it('sends If-None-Match and takes 304 as no news', async () => {
@@ -151,7 +160,10 @@ describe('events poller against a misbehaving server', () => {
     const added = h.server.add({}, {});
     await until(() => h.printed.length >= 2, 'two events');
     await new Promise((r) => setTimeout(r, 300));
-    assert.deepEqual(ids(h.printed), added.map((e) => e.id));
+    assert.deepEqual(
+      ids(h.printed),
+      added.map((e) => e.id),
+    );
     assert.ok(h.poller.remembered <= 5_500);
   });
 

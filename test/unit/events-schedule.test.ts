@@ -11,10 +11,22 @@ describe('watch schedule and memory', () => {
   });
 
   it('backs off exponentially with jitter, within a ceiling', () => {
-    assert.equal(failureDelay(1, DEFAULT_SCHEDULE, () => 0), 500);
-    assert.equal(failureDelay(1, DEFAULT_SCHEDULE, () => 1), 1_000);
-    assert.equal(failureDelay(4, DEFAULT_SCHEDULE, () => 1), 8_000);
-    assert.equal(failureDelay(30, DEFAULT_SCHEDULE, () => 1), 60_000);
+    assert.equal(
+      failureDelay(1, DEFAULT_SCHEDULE, () => 0),
+      500,
+    );
+    assert.equal(
+      failureDelay(1, DEFAULT_SCHEDULE, () => 1),
+      1_000,
+    );
+    assert.equal(
+      failureDelay(4, DEFAULT_SCHEDULE, () => 1),
+      8_000,
+    );
+    assert.equal(
+      failureDelay(30, DEFAULT_SCHEDULE, () => 1),
+      60_000,
+    );
   });
 
   it('remembers a bounded number of ids and covers the forgotten ones with a start-time watermark', () => {

@@ -58,7 +58,10 @@ export class EventsServer {
       return {
         id: e.id ?? `ev-${n}`,
         name: e.name ?? 'success',
-        data: { timings: { startTime: e.startTime ?? 1_700_000_000_000 + n * 10, duration: 12 }, logs: e.logs ?? [{ time: 1_700_000_000_000 + n * 10 + 1, level: 'info', message: `log of ${n}` }] },
+        data: {
+          timings: { startTime: e.startTime ?? 1_700_000_000_000 + n * 10, duration: 12 },
+          logs: e.logs ?? [{ time: 1_700_000_000_000 + n * 10 + 1, level: 'info', message: `log of ${n}` }],
+        },
       };
     });
     this.events.push(...added);

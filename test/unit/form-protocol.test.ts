@@ -7,7 +7,12 @@ describe('Metadata form protocol', () => {
       assert.deepEqual(parseWebviewMessage({ type: 'ready' }), { ok: true, message: { type: 'ready' } });
       assert.deepEqual(parseWebviewMessage({ type: 'openText' }), { ok: true, message: { type: 'openText' } });
       assert.deepEqual(parseWebviewMessage({ type: 'flushed', request: 2, seq: 0 }), { ok: true, message: { type: 'flushed', request: 2, seq: 0 } });
-      const edit = { type: 'edit', version: 3, seq: 1, value: { key: 'greet', parameters: [{ name: 'a', type: 'text' }], 'x-owner': { nested: [1, null, true] } } };
+      const edit = {
+        type: 'edit',
+        version: 3,
+        seq: 1,
+        value: { key: 'greet', parameters: [{ name: 'a', type: 'text' }], 'x-owner': { nested: [1, null, true] } },
+      };
       assert.deepEqual(parseWebviewMessage(edit), { ok: true, message: edit });
     });
 
@@ -65,7 +70,10 @@ describe('Metadata form protocol', () => {
 
   describe('messages from the host', () => {
     it('validates states and unreadable documents', () => {
-      assert.equal(parseHostMessage({ type: 'state', version: 1, seq: 0, origin: 'external', value: {}, problems: [{ path: ['key'], message: 'required' }] }).ok, true);
+      assert.equal(
+        parseHostMessage({ type: 'state', version: 1, seq: 0, origin: 'external', value: {}, problems: [{ path: ['key'], message: 'required' }] }).ok,
+        true,
+      );
       assert.equal(parseHostMessage({ type: 'unreadable', version: 1, seq: 0, message: 'bad', line: 2, column: 7 }).ok, true);
       assert.equal(parseHostMessage({ type: 'state', version: 1, seq: 0, origin: 'elsewhere', value: {}, problems: [] }).ok, false);
       assert.equal(parseHostMessage({ type: 'state', version: 1, seq: 0, origin: 'form', value: {}, problems: [{ path: [-1], message: 'x' }] }).ok, false);
@@ -73,7 +81,13 @@ describe('Metadata form protocol', () => {
 
     it('validates a request to flush the typing held back before a save', () => {
       assert.deepEqual(parseHostMessage({ type: 'flush', request: 3 }), { ok: true, message: { type: 'flush', request: 3 } });
-      for (const bad of [{ type: 'flush' }, { type: 'flush', request: 0 }, { type: 'flush', request: 1.5 }, { type: 'flush', request: '3' }, { type: 'flushed', request: 3, seq: 1 }]) {
+      for (const bad of [
+        { type: 'flush' },
+        { type: 'flush', request: 0 },
+        { type: 'flush', request: 1.5 },
+        { type: 'flush', request: '3' },
+        { type: 'flushed', request: 3, seq: 1 },
+      ]) {
         assert.equal(parseHostMessage(bad).ok, false, JSON.stringify(bad));
       }
     });
@@ -91,7 +105,11 @@ describe('Metadata form protocol', () => {
     it('lists every missing field of an empty file', () => {
       const state = documentState('');
       assert.equal(state.kind, 'value');
-      if (state.kind === 'value') assert.deepEqual(state.problems.map((p) => p.path.join('.')), ['key', 'name', 'description', 'developerEmail', 'parameters', 'result']);
+      if (state.kind === 'value')
+        assert.deepEqual(
+          state.problems.map((p) => p.path.join('.')),
+          ['key', 'name', 'description', 'developerEmail', 'parameters', 'result'],
+        );
     });
 
     it('calls YAML that cannot be read, or is not a mapping, unreadable with a place', () => {

@@ -7,7 +7,14 @@ const parameters: Parameter[] = [
   { name: 'when', type: 'datetime', description: '' },
   { name: 'who', type: 'email', description: '' },
 ];
-const metadata = { key: 'k', name: 'K', description: '', developerEmail: 'dev@example.com', parameters, result: { type: 'text', description: '' } } as ActionMetadata;
+const metadata = {
+  key: 'k',
+  name: 'K',
+  description: '',
+  developerEmail: 'dev@example.com',
+  parameters,
+  result: { type: 'text', description: '' },
+} as ActionMetadata;
 
 /** The same inputs, the same verdict, on both sides of the wire (docs/api.md, *Inputs*). */
 const CASES: { inputs: Record<string, unknown>; ok: boolean; why: string }[] = [

@@ -203,10 +203,13 @@ describe('PushQueue', () => {
 
   it('tells listeners when requests start and settle, and whether a follow-up comes', async () => {
     const server = new Server();
-    const queue = new PushQueue({ send: server.send, now: (() => {
-      let t = 0;
-      return () => (t += 100);
-    })() });
+    const queue = new PushQueue({
+      send: server.send,
+      now: (() => {
+        let t = 0;
+        return () => (t += 100);
+      })(),
+    });
     const log: string[] = [];
     queue.listen({ onStart: (id) => log.push(`start ${id}`), onSettle: (id, o, more) => log.push(`${o.kind} ${id}${more ? ' +' : ''}`) });
     void queue.push('a', 'v1');

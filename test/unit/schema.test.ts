@@ -11,12 +11,30 @@ const valid: ActionMetadata = {
     { name: 'employees', type: 'number' },
     { name: 'foundedAt', type: 'datetime' },
     { name: 'contact', type: 'email' },
-    { name: 'tier', type: { type: 'single-choice', choices: [{ id: 'gold', label: 'Gold' }, { id: 'silver', label: 'Silver' }] } },
+    {
+      name: 'tier',
+      type: {
+        type: 'single-choice',
+        choices: [
+          { id: 'gold', label: 'Gold' },
+          { id: 'silver', label: 'Silver' },
+        ],
+      },
+    },
     { name: 'channels', type: { type: 'multiple-select', choices: [{ id: 'mail', label: 'Mail' }] } },
     { name: 'scores', type: { type: 'collection', items: 'number' } },
   ],
   result: {
-    type: { type: 'object', properties: { score: { type: 'number' }, owner: { type: 'email' }, at: { type: 'datetime' }, note: { type: 'text' }, tags: { type: { type: 'collection', items: 'text' } } } },
+    type: {
+      type: 'object',
+      properties: {
+        score: { type: 'number' },
+        owner: { type: 'email' },
+        at: { type: 'datetime' },
+        note: { type: 'text' },
+        tags: { type: { type: 'collection', items: 'text' } },
+      },
+    },
     description: 'The score',
   },
 };
@@ -74,8 +92,12 @@ describe('metadata schema', () => {
   });
 
   it('requires a choice list and object properties', () => {
-    assert.deepEqual(problems({ ...valid, parameters: [{ name: 'p', type: { type: 'single-choice', choices: [] } }] }), ['parameters[0].type.choices: needs at least one choice']);
-    assert.deepEqual(problems({ ...valid, result: { type: { type: 'object', properties: {} } } }), ['result.type.properties: an object result needs at least one property']);
+    assert.deepEqual(problems({ ...valid, parameters: [{ name: 'p', type: { type: 'single-choice', choices: [] } }] }), [
+      'parameters[0].type.choices: needs at least one choice',
+    ]);
+    assert.deepEqual(problems({ ...valid, result: { type: { type: 'object', properties: {} } } }), [
+      'result.type.properties: an object result needs at least one property',
+    ]);
   });
 
   it('rejects parameter names that cannot be arguments of main', () => {
@@ -91,7 +113,13 @@ describe('metadata schema', () => {
       'datetime',
       'email',
       { type: 'single-choice', choices: [{ id: 'a', label: 'A' }] },
-      { type: 'multiple-select', choices: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] },
+      {
+        type: 'multiple-select',
+        choices: [
+          { id: 'a', label: 'A' },
+          { id: 'b', label: 'B' },
+        ],
+      },
       ...['text', 'number', 'datetime', 'email'].map((items) => ({ type: 'collection', items })),
     ];
     for (const type of forms) assert.deepEqual(problems({ ...valid, parameters: [{ name: 'p', type }] }), [], JSON.stringify(type));
@@ -102,20 +130,45 @@ describe('metadata schema', () => {
   });
 
   it('requires key, name, description, developerEmail, parameters and result', () => {
-    assert.deepEqual(problems({}), ['key: required', 'name: required', 'description: required', 'developerEmail: required', 'parameters: required', 'result: required']);
+    assert.deepEqual(problems({}), [
+      'key: required',
+      'name: required',
+      'description: required',
+      'developerEmail: required',
+      'parameters: required',
+      'result: required',
+    ]);
   });
 
   const parameterCases: [string, unknown, string[]][] = [
     ['a type that is a number', 5, ['parameters[0].type: must be one of "text", "number", "datetime", "email"']],
     ['a type name in the wrong case', 'Text', ['parameters[0].type: must be one of "text", "number", "datetime", "email"']],
-    ['the object form', { type: 'object', properties: { a: { type: 'text' } } }, ['parameters[0].type.type: unknown type "object"; expected one of "single-choice", "multiple-select", "collection"']],
+    [
+      'the object form',
+      { type: 'object', properties: { a: { type: 'text' } } },
+      ['parameters[0].type.type: unknown type "object"; expected one of "single-choice", "multiple-select", "collection"'],
+    ],
     ['an unknown item type', { type: 'collection', items: 'bogus' }, ['parameters[0].type.items: must be one of "text", "number", "datetime", "email"']],
-    ['a collection of collections', { type: 'collection', items: { type: 'collection', items: 'text' } }, ['parameters[0].type.items: must be one of "text", "number", "datetime", "email"']],
+    [
+      'a collection of collections',
+      { type: 'collection', items: { type: 'collection', items: 'text' } },
+      ['parameters[0].type.items: must be one of "text", "number", "datetime", "email"'],
+    ],
     ['no choices', { type: 'multiple-select' }, ['parameters[0].type.choices: required']],
     ['choices that are not a list', { type: 'multiple-select', choices: 'a' }, ['parameters[0].type.choices: must be an array']],
     ['a choice that is a string', { type: 'single-choice', choices: ['a'] }, ['parameters[0].type.choices[0]: must be an object']],
     ['a blank choice label', { type: 'single-choice', choices: [{ id: 'a', label: '  ' }] }, ['parameters[0].type.choices[0].label: must not be empty']],
-    ['duplicate ids in a multiple select', { type: 'multiple-select', choices: [{ id: 'a', label: 'A' }, { id: 'a', label: 'B' }] }, ['parameters[0].type.choices[1].id: duplicate choice id "a" (also at [0])']],
+    [
+      'duplicate ids in a multiple select',
+      {
+        type: 'multiple-select',
+        choices: [
+          { id: 'a', label: 'A' },
+          { id: 'a', label: 'B' },
+        ],
+      },
+      ['parameters[0].type.choices[1].id: duplicate choice id "a" (also at [0])'],
+    ],
   ];
   for (const [what, type, expected] of parameterCases) {
     it(`reports a parameter with ${what}`, () => {
@@ -125,13 +178,29 @@ describe('metadata schema', () => {
 
   const resultCases: [string, unknown, string[]][] = [
     ['a result that is a type name', 'number', ['result: must be an object']],
-    ['a choice result', { type: { type: 'single-choice', choices: [{ id: 'a', label: 'A' }] } }, ['result.type.type: unknown type "single-choice"; expected one of "collection", "object"']],
+    [
+      'a choice result',
+      { type: { type: 'single-choice', choices: [{ id: 'a', label: 'A' }] } },
+      ['result.type.type: unknown type "single-choice"; expected one of "collection", "object"'],
+    ],
     ['an object without properties', { type: { type: 'object' } }, ['result.type.properties: required']],
-    ['a property of unknown type', { type: { type: 'object', properties: { a: { type: 'bogus' } } } }, ['result.type.properties.a.type: must be one of "text", "number", "datetime", "email"']],
+    [
+      'a property of unknown type',
+      { type: { type: 'object', properties: { a: { type: 'bogus' } } } },
+      ['result.type.properties.a.type: must be one of "text", "number", "datetime", "email"'],
+    ],
     ['a property without type', { type: { type: 'object', properties: { a: {} } } }, ['result.type.properties.a.type: required']],
     ['a property given as a bare type name', { type: { type: 'object', properties: { a: 'text' } } }, ['result.type.properties.a: must be an object']],
-    ['a nested object', { type: { type: 'object', properties: { a: { type: { type: 'object', properties: {} } } } } }, ['result.type.properties.a.type.type: unknown type "object"; expected one of "collection"']],
-    ['a property name with a tab', { type: { type: 'object', properties: { 'a\tb': { type: 'text' } } } }, ['result.type.properties["a\\tb"]: property name must not contain whitespace']],
+    [
+      'a nested object',
+      { type: { type: 'object', properties: { a: { type: { type: 'object', properties: {} } } } } },
+      ['result.type.properties.a.type.type: unknown type "object"; expected one of "collection"'],
+    ],
+    [
+      'a property name with a tab',
+      { type: { type: 'object', properties: { 'a\tb': { type: 'text' } } } },
+      ['result.type.properties["a\\tb"]: property name must not contain whitespace'],
+    ],
     ['a description that is not text', { type: 'text', description: 3 }, ['result.description: must be a string']],
   ];
   for (const [what, result, expected] of resultCases) {
@@ -148,9 +217,13 @@ describe('metadata schema', () => {
     assert.deepEqual(problems({ ...valid, key: 5 }), ['key: must be a string']);
     assert.deepEqual(problems({ ...valid, name: 'n'.repeat(121) }), ['name: must be at most 120 characters']);
     assert.deepEqual(problems({ ...valid, description: 'd'.repeat(4001) }), ['description: must be at most 4000 characters']);
-    assert.deepEqual(problems({ ...valid, parameters: Array.from({ length: 51 }, (_, i) => ({ name: `p${i}`, type: 'text' })) }), ['parameters: at most 50 parameters']);
+    assert.deepEqual(problems({ ...valid, parameters: Array.from({ length: 51 }, (_, i) => ({ name: `p${i}`, type: 'text' })) }), [
+      'parameters: at most 50 parameters',
+    ]);
     assert.deepEqual(problems({ ...valid, parameters: [{ name: 'p'.repeat(65), type: 'text' }] }), ['parameters[0].name: must be at most 64 characters']);
-    assert.deepEqual(problems({ ...valid, parameters: [{ name: 'class', type: 'text' }] }), ['parameters[0].name: is a reserved word of TypeScript and cannot name an argument of main']);
+    assert.deepEqual(problems({ ...valid, parameters: [{ name: 'class', type: 'text' }] }), [
+      'parameters[0].name: is a reserved word of TypeScript and cannot name an argument of main',
+    ]);
     assert.deepEqual(problems({ ...valid, parameters: [{ name: 'p', type: 'text', description: 3 }] }), ['parameters[0].description: must be a string']);
   });
 

@@ -47,7 +47,14 @@ describe('Server text is text', () => {
     }
     assert.equal(serverText(undefined), '');
     assert.equal(serverText(42), '42');
-    assert.equal(serverText({ toString: () => { throw new Error('no'); } }), '');
+    assert.equal(
+      serverText({
+        toString: () => {
+          throw new Error('no');
+        },
+      }),
+      '',
+    );
   });
 
   it('for Markdown, escapes everything that could make a link, an image, HTML or an autolink', () => {

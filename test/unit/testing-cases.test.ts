@@ -22,7 +22,10 @@ describe('testing: input set files', () => {
     assert.deepEqual(exact.inputs, { a: 1, b: 2 });
     assert.deepEqual(exact.expect, { kind: 'result', value: 3 });
     assert.equal(exact.description, 'adds');
-    assert.deepEqual(parseInputSetFile('{"inputs": {"a": 1, "b": 2}, "expect": {"resultContains": {"x": 1}}}', PARAMS).expect, { kind: 'resultContains', value: { x: 1 } });
+    assert.deepEqual(parseInputSetFile('{"inputs": {"a": 1, "b": 2}, "expect": {"resultContains": {"x": 1}}}', PARAMS).expect, {
+      kind: 'resultContains',
+      value: { x: 1 },
+    });
     assert.deepEqual(parseInputSetFile('{"inputs": {"a": 1, "b": 2}, "expect": {"error": true}}', PARAMS).expect, { kind: 'error' });
     assert.deepEqual(parseInputSetFile('{"inputs": {"a": 1, "b": 2}, "expect": {"error": {"message": "^bad", "name": "TypeError"}}}', PARAMS).expect, {
       kind: 'error',
@@ -89,7 +92,10 @@ describe('testing: judging a run against its expectation', () => {
 });
 
 describe('testing: a result against the declared result type', () => {
-  const order: ResultType = { type: 'object', properties: { total: { type: 'number' }, tags: { type: { type: 'collection', items: 'text' } }, at: { type: 'datetime' } } };
+  const order: ResultType = {
+    type: 'object',
+    properties: { total: { type: 'number' }, tags: { type: { type: 'collection', items: 'text' } }, at: { type: 'datetime' } },
+  };
 
   it('accepts a fitting result, and null anywhere as no value', () => {
     assert.deepEqual(checkResult(order, { total: 3, tags: ['a', null], at: '2024-05-01T12:00:00Z' }), []);
@@ -104,7 +110,9 @@ describe('testing: a result against the declared result type', () => {
       { path: 'result.at', message: 'missing' },
       { path: 'result.extra', message: 'is not declared in the result type' },
     ]);
-    assert.deepEqual(checkResult({ type: 'collection', items: 'email' }, ['x']), [{ path: 'result[0]', message: 'must be an e-mail address, such as ada@example.com' }]);
+    assert.deepEqual(checkResult({ type: 'collection', items: 'email' }, ['x']), [
+      { path: 'result[0]', message: 'must be an e-mail address, such as ada@example.com' },
+    ]);
     assert.equal(checkResult(order, [1])[0]?.path, 'result');
   });
 });

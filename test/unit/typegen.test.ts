@@ -14,13 +14,30 @@ const metadata: ActionMetadata = {
     { name: 'employees', type: 'number' },
     { name: 'foundedAt', type: 'datetime' },
     { name: 'contact', type: 'email', description: 'Who to call.\nDuring office hours only; never */ at night.' },
-    { name: 'tier', type: { type: 'single-choice', choices: [{ id: 'gold', label: 'Gold' }, { id: "it's", label: 'Quoted' }] } },
+    {
+      name: 'tier',
+      type: {
+        type: 'single-choice',
+        choices: [
+          { id: 'gold', label: 'Gold' },
+          { id: "it's", label: 'Quoted' },
+        ],
+      },
+    },
     { name: 'channels', type: { type: 'multiple-select', choices: [{ id: 'mail', label: 'Mail' }] } },
     { name: 'scores', type: { type: 'collection', items: 'number' } },
     { name: 'dates', type: { type: 'collection', items: 'datetime' } },
   ],
   result: {
-    type: { type: 'object', properties: { score: { type: 'number' }, 'owner-email': { type: 'email' }, at: { type: 'datetime' }, tags: { type: { type: 'collection', items: 'text' } } } },
+    type: {
+      type: 'object',
+      properties: {
+        score: { type: 'number' },
+        'owner-email': { type: 'email' },
+        at: { type: 'datetime' },
+        tags: { type: { type: 'collection', items: 'text' } },
+      },
+    },
     description: 'The score',
   },
 };
@@ -103,8 +120,14 @@ export type Main = (...args: MainParameters) => Result | Promise<Result>;
 `,
     );
     assert.match(generateTypes({ ...minimal, result: { type: 'number' } }), /^export type Result = number;$/m);
-    assert.match(generateTypes({ ...minimal, result: { type: 'datetime' } }), /^\/\*\* A date and time as an ISO 8601 string\. \*\/\nexport type Result = string;$/m);
-    assert.match(generateTypes({ ...minimal, result: { type: { type: 'collection', items: 'text' }, description: 'Tags' } }), /^\/\*\* Tags \*\/\nexport type Result = string\[\];$/m);
+    assert.match(
+      generateTypes({ ...minimal, result: { type: 'datetime' } }),
+      /^\/\*\* A date and time as an ISO 8601 string\. \*\/\nexport type Result = string;$/m,
+    );
+    assert.match(
+      generateTypes({ ...minimal, result: { type: { type: 'collection', items: 'text' }, description: 'Tags' } }),
+      /^\/\*\* Tags \*\/\nexport type Result = string\[\];$/m,
+    );
   });
 
   it('gives parameters whose PascalCase names collide distinct choice types', () => {
@@ -130,7 +153,10 @@ export type Main = (...args: MainParameters) => Result | Promise<Result>;
       "import type { Inputs, Result } from './action.generated';\n\n/** Score lead */\n" +
         "export async function main(company: Inputs['company'], employees: Inputs['employees'], foundedAt: Inputs['foundedAt'], contact: Inputs['contact'], tier: Inputs['tier'], channels: Inputs['channels'], scores: Inputs['scores'], dates: Inputs['dates']): Promise<Result> {",
     );
-    assert.equal(newActionTemplate(minimal), "import type { Result } from './action.generated';\n\n/** Ping */\nexport async function main(): Promise<Result> {\n  console.log('ping running');\n  return '';\n}\n");
+    assert.equal(
+      newActionTemplate(minimal),
+      "import type { Result } from './action.generated';\n\n/** Ping */\nexport async function main(): Promise<Result> {\n  console.log('ping running');\n  return '';\n}\n",
+    );
   });
 
   it("starts New Action's metadata with a description to fill in, valid as it is, and code that compiles against it", () => {
@@ -159,9 +185,15 @@ export type Main = (...args: MainParameters) => Result | Promise<Result>;
   it('makes the compiler catch a wrong return, a wrong choice and a wrong argument list', () => {
     const template = newActionTemplate(metadata);
     const wrongReturn = template.replace(/return \{[^}]*\};/, "return { score: 'high', 'owner-email': '', at: '', tags: [] };");
-    assert.ok(compile(metadata, wrongReturn).some((m) => m.includes("Type 'string' is not assignable to type 'number'")), compile(metadata, wrongReturn).join('\n'));
+    assert.ok(
+      compile(metadata, wrongReturn).some((m) => m.includes("Type 'string' is not assignable to type 'number'")),
+      compile(metadata, wrongReturn).join('\n'),
+    );
     const wrongChoice = template.replace("console.log('score-lead running', company);", "const t: Inputs['tier'] = 'silver'; console.log(t);");
-    assert.ok(compile(metadata, wrongChoice).some((m) => m.includes(`Type '"silver"' is not assignable to type 'TierChoice'`)), compile(metadata, wrongChoice).join('\n'));
+    assert.ok(
+      compile(metadata, wrongChoice).some((m) => m.includes(`Type '"silver"' is not assignable to type 'TierChoice'`)),
+      compile(metadata, wrongChoice).join('\n'),
+    );
     const wrongArgs = template.replace("company: Inputs['company'], ", '');
     assert.ok(compile(metadata, wrongArgs).length > 0);
   });

@@ -11,7 +11,24 @@ describe('Action folders named by a server', () => {
   });
 
   it('refuses keys that climb out, name a grandchild, end in a separator or hide in the parent', () => {
-    for (const key of ['../../outside/evil', '..', '.', '', 'score-lead/', '/abs', 'a/b', 'a\\..\\..\\x', '..\\evil', 'a\u0000b', '%2e%2e', ' a', 'a ', 'a.b', '-a', '1a']) {
+    for (const key of [
+      '../../outside/evil',
+      '..',
+      '.',
+      '',
+      'score-lead/',
+      '/abs',
+      'a/b',
+      'a\\..\\..\\x',
+      '..\\evil',
+      'a\u0000b',
+      '%2e%2e',
+      ' a',
+      'a ',
+      'a.b',
+      '-a',
+      '1a',
+    ]) {
       const checked = actionFolderForServerKey(APP, key);
       assert.equal(checked.ok, false, JSON.stringify(key));
     }

@@ -1,6 +1,15 @@
 import * as assert from 'node:assert/strict';
 import { type ActionMetadata } from '../../src/core/schema';
-import { ACTION_FILE, actionFolderName, duplicateKeys, GENERATED_FILE, MAIN_FILE, parseActionYaml, PROJECT_FILE, serializeActionYaml } from '../../src/core/workspace';
+import {
+  ACTION_FILE,
+  actionFolderName,
+  duplicateKeys,
+  GENERATED_FILE,
+  MAIN_FILE,
+  parseActionYaml,
+  PROJECT_FILE,
+  serializeActionYaml,
+} from '../../src/core/workspace';
 
 describe('workspace layout', () => {
   it('names the files', () => {
@@ -23,7 +32,13 @@ describe('workspace layout', () => {
       { key: 'B', folder: 'B' },
       { key: 'c', folder: 'c' },
     ]);
-    assert.deepEqual([...found], [['a', ['a', 'a-copy']], ['b', ['b', 'B']]]);
+    assert.deepEqual(
+      [...found],
+      [
+        ['a', ['a', 'a-copy']],
+        ['b', ['b', 'B']],
+      ],
+    );
   });
 
   it('serializes metadata with every form so that it reads back equal', () => {

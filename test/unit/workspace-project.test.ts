@@ -37,7 +37,10 @@ describe('customactions.yaml', () => {
   it('positions problems on the failing node', () => {
     const text = 'baseUrl: https://x.example\napplications:\n  - id: a\n    folder: ../up\n';
     const [problem] = parseProjectFile(text).problems;
-    assert.deepEqual(problem?.range, { start: { line: 3, character: 12, offset: text.indexOf('../up') }, end: { line: 3, character: 17, offset: text.indexOf('../up') + 5 } });
+    assert.deepEqual(problem?.range, {
+      start: { line: 3, character: 12, offset: text.indexOf('../up') },
+      end: { line: 3, character: 17, offset: text.indexOf('../up') + 5 },
+    });
   });
 
   it('adds and removes applications keeping comments', () => {
@@ -55,7 +58,10 @@ describe('customactions.yaml', () => {
 
   it('adds to an empty or missing list', () => {
     const entry = { id: 'a', name: 'A', folder: 'a' };
-    assert.equal(addApplication('baseUrl: local-sandbox # try it\napplications: []\n', entry), 'baseUrl: local-sandbox # try it\napplications:\n  - id: a\n    name: A\n    folder: a\n');
+    assert.equal(
+      addApplication('baseUrl: local-sandbox # try it\napplications: []\n', entry),
+      'baseUrl: local-sandbox # try it\napplications:\n  - id: a\n    name: A\n    folder: a\n',
+    );
     assert.equal(addApplication('baseUrl: local-sandbox\n', entry), 'baseUrl: local-sandbox\napplications:\n  - id: a\n    name: A\n    folder: a\n');
   });
 

@@ -80,10 +80,7 @@ describe('action.yaml', () => {
     value.name = 'Score a lead';
     (value.parameters as Record<string, unknown>[]).push({ name: 'size', type: 'number' });
     const next = updateActionYaml(ACTION, value);
-    assert.equal(
-      next,
-      ACTION.replace('name: Score lead', 'name: Score a lead').replace('result:\n', '  - name: size\n    type: number\nresult:\n'),
-    );
+    assert.equal(next, ACTION.replace('name: Score lead', 'name: Score a lead').replace('result:\n', '  - name: size\n    type: number\nresult:\n'));
   });
 
   it('removes what the new value lacks', () => {
@@ -116,21 +113,30 @@ describe('action.yaml', () => {
   it('writes the first items of an empty `[]` as a block, and a filled-in `""` without its quotes', () => {
     const text = 'key: greet\nname: Greet\ndescription: ""\ndeveloperEmail: dev@example.com\nparameters: []\nresult:\n  type: text\n';
     const value = { ...(parseActionYaml(text).value as Record<string, unknown>), description: 'Says hello', parameters: [{ name: 'times', type: 'number' }] };
-    assert.equal(updateActionYaml(text, value), text.replace('description: ""', 'description: Says hello').replace('parameters: []\n', 'parameters:\n  - name: times\n    type: number\n'));
+    assert.equal(
+      updateActionYaml(text, value),
+      text.replace('description: ""', 'description: Says hello').replace('parameters: []\n', 'parameters:\n  - name: times\n    type: number\n'),
+    );
     // Quotes that were chosen stay, and so does a flow list that already had items.
-    const chosen = "key: greet\nname: 'Greet'\ndescription: \"\"\ndeveloperEmail: dev@example.com\nparameters: []\nresult:\n  type: {type: single-choice, choices: [{id: a, label: A}]}\n";
+    const chosen =
+      'key: greet\nname: \'Greet\'\ndescription: ""\ndeveloperEmail: dev@example.com\nparameters: []\nresult:\n  type: {type: single-choice, choices: [{id: a, label: A}]}\n';
     const next = structuredClone(parseActionYaml(chosen).value) as { name: string; description: string; result: { type: { choices: unknown[] } } };
     next.name = 'Hello';
     next.description = 'needs: quotes';
     next.result.type.choices.push({ id: 'b', label: 'B' });
     assert.equal(
       updateActionYaml(chosen, next),
-      chosen.replace("'Greet'", "'Hello'").replace('description: ""', 'description: "needs: quotes"').replace('[{id: a, label: A}]}', '[ { id: a, label: A }, { id: b, label: B } ] }').replace('{type: single', '{ type: single'),
+      chosen
+        .replace("'Greet'", "'Hello'")
+        .replace('description: ""', 'description: "needs: quotes"')
+        .replace('[{id: a, label: A}]}', '[ { id: a, label: A }, { id: b, label: B } ] }')
+        .replace('{type: single', '{ type: single'),
     );
   });
 
   it('moves a reordered item with its comments; a comment above the first item stays with the list', () => {
-    const text = 'key: k\nname: N\ndescription: d\ndeveloperEmail: a@b.co\nparameters:\n  # the order is the call order\n  - name: a # first\n    type: text\n  # about b\n  - name: b\n    type: number\n  - name: c\n    type: email\nresult:\n  type: text\n';
+    const text =
+      'key: k\nname: N\ndescription: d\ndeveloperEmail: a@b.co\nparameters:\n  # the order is the call order\n  - name: a # first\n    type: text\n  # about b\n  - name: b\n    type: number\n  - name: c\n    type: email\nresult:\n  type: text\n';
     const value = structuredClone(parseActionYaml(text).value) as { parameters: unknown[] };
     value.parameters.push(...value.parameters.splice(0, 2));
     assert.equal(
@@ -142,7 +148,7 @@ describe('action.yaml', () => {
     );
   });
 
-  it('keeps a renamed item\'s comments with it', () => {
+  it("keeps a renamed item's comments with it", () => {
     const value = structuredClone(parseActionYaml(ACTION).value) as { parameters: { name: string }[] };
     value.parameters[0]!.name = 'firm';
     assert.equal(updateActionYaml(ACTION, value), ACTION.replace('- name: company', '- name: firm'));
@@ -184,8 +190,16 @@ describe('action.yaml', () => {
   });
 
   it('positions problems deep in lists and in object results', () => {
-    const text = ACTION.replace('        - id: gold\n          label: Gold\n', '        - id: gold\n          label: Gold\n        - id: gold\n          label: Again\n').replace('  type: number\n', '  type:\n    type: object\n    properties:\n      a b:\n        type: text\n');
-    const found = parseActionYaml(text).problems.map((p) => ({ path: p.path.join('.'), line: p.range.start.line, character: p.range.start.character, message: p.message }));
+    const text = ACTION.replace(
+      '        - id: gold\n          label: Gold\n',
+      '        - id: gold\n          label: Gold\n        - id: gold\n          label: Again\n',
+    ).replace('  type: number\n', '  type:\n    type: object\n    properties:\n      a b:\n        type: text\n');
+    const found = parseActionYaml(text).problems.map((p) => ({
+      path: p.path.join('.'),
+      line: p.range.start.line,
+      character: p.range.start.character,
+      message: p.message,
+    }));
     assert.deepEqual(found, [
       { path: 'parameters.1.type.choices.1.id', line: 16, character: 14, message: 'duplicate choice id "gold" (also at [0])' },
       { path: 'result.type.properties.a b', line: 22, character: 6, message: 'property name must not contain whitespace' },
@@ -194,7 +208,10 @@ describe('action.yaml', () => {
 
   it('reports an empty file as one problem', () => {
     const parsed = parseActionYaml('# nothing yet\n');
-    assert.deepEqual(parsed.problems.map((p) => p.message), ['empty: expected the fields key, name, description, developerEmail, parameters, result']);
+    assert.deepEqual(
+      parsed.problems.map((p) => p.message),
+      ['empty: expected the fields key, name, description, developerEmail, parameters, result'],
+    );
   });
 
   it('positions YAML errors: a duplicate key and a bad indent', () => {

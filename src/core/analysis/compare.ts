@@ -26,7 +26,13 @@ export function compareWithMetadata(source: string, metadata: ActionMetadata, op
   const { checker, main: file } = createActionProgram(source, options.generatedSource ?? generateTypes(metadata), options.fileName);
   const main = locateMain(file);
   if (!main) {
-    return [{ kind: 'missing-main', message: 'This file defines no function main; the platform calls main with the parameters of the metadata.', range: rangeOf(file, 0, 0) }];
+    return [
+      {
+        kind: 'missing-main',
+        message: 'This file defines no function main; the platform calls main with the parameters of the metadata.',
+        range: rangeOf(file, 0, 0),
+      },
+    ];
   }
   return [...compareParameters(file, checker, main, metadata), ...compareResult(file, checker, main, metadata)];
 }
@@ -114,7 +120,11 @@ function compareResult(file: ts.SourceFile, checker: ts.TypeChecker, main: Locat
   const want = formOfResultType(metadata.result.type);
   const have = formOfTsType(checker, returned);
   if (resultFits(have, want)) return [];
-  const range = main.fn.type ? rangeOfNode(file, main.fn.type) : main.name ? rangeOfNode(file, main.name) : rangeOf(file, main.fn.getStart(file), main.fn.getStart(file));
+  const range = main.fn.type
+    ? rangeOfNode(file, main.fn.type)
+    : main.name
+      ? rangeOfNode(file, main.name)
+      : rangeOf(file, main.fn.getStart(file), main.fn.getStart(file));
   return [
     {
       kind: 'result',

@@ -49,7 +49,11 @@ export function inferFromMain(source: string, options: InferOptions = {}): Infer
     return { name: validName, type: type ?? 'text' };
   });
 
-  const resultRange = main.fn.type ? rangeOfNode(file, main.fn.type) : main.name ? rangeOfNode(file, main.name) : rangeOf(file, main.fn.getStart(file), main.fn.getStart(file));
+  const resultRange = main.fn.type
+    ? rangeOfNode(file, main.fn.type)
+    : main.name
+      ? rangeOfNode(file, main.name)
+      : rangeOf(file, main.fn.getStart(file), main.fn.getStart(file));
   const resultProblem = (message: string): void => void problems.push({ message, target: 'result', range: resultRange });
   const result = resultTypeOf(forms.result ?? { kind: 'any' }, resultProblem);
   return { parameters, result: { type: result }, problems };
@@ -87,7 +91,8 @@ function mergedResult(form: TypeForm | undefined, base: Result): Result {
     const properties: Record<string, { type: PropertyType }> = {};
     for (const { name, form: propertyForm } of form.properties) {
       const kept = baseProperties[name];
-      properties[name] = kept && resultFits(propertyForm, formOfResultType(kept.type)) ? kept : { ...kept, type: propertyTypeOf(propertyForm) ?? kept?.type ?? 'text' };
+      properties[name] =
+        kept && resultFits(propertyForm, formOfResultType(kept.type)) ? kept : { ...kept, type: propertyTypeOf(propertyForm) ?? kept?.type ?? 'text' };
     }
     return { ...base, type: { ...base.type, properties } };
   }

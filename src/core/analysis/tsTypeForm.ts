@@ -15,7 +15,8 @@ export function formOfTsType(checker: ts.TypeChecker, type: ts.Type, depth = 0):
   if (t.flags & (ts.TypeFlags.String | ts.TypeFlags.TemplateLiteral | ts.TypeFlags.StringMapping)) return { kind: 'string' };
   if (t.flags & (ts.TypeFlags.Number | ts.TypeFlags.NumberLiteral)) return { kind: 'number' };
   if (t.isStringLiteral()) return { kind: 'choice', ids: [t.value] };
-  if (t.flags & (ts.TypeFlags.Boolean | ts.TypeFlags.BooleanLiteral)) return unsupported(text, 'the metadata has no boolean type; a single-choice of "true" and "false" or a number can stand in');
+  if (t.flags & (ts.TypeFlags.Boolean | ts.TypeFlags.BooleanLiteral))
+    return unsupported(text, 'the metadata has no boolean type; a single-choice of "true" and "false" or a number can stand in');
   if (t.flags & ts.TypeFlags.Never) return unsupported(text, 'never has no values');
   if (t.isUnion()) return formOfUnion(checker, t, text);
   if (checker.isArrayType(t)) return formOfArray(checker, t, text);
@@ -28,7 +29,8 @@ function formOfUnion(checker: ts.TypeChecker, union: ts.UnionType, text: string)
   const members = union.types;
   if (members.every((m) => m.isStringLiteral())) return { kind: 'choice', ids: members.map((m) => (m as ts.StringLiteralType).value) };
   if (members.every((m) => m.flags & (ts.TypeFlags.Number | ts.TypeFlags.NumberLiteral))) return { kind: 'number' };
-  if (members.every((m) => m.flags & ts.TypeFlags.BooleanLiteral)) return unsupported(text, 'the metadata has no boolean type; a single-choice of "true" and "false" or a number can stand in');
+  if (members.every((m) => m.flags & ts.TypeFlags.BooleanLiteral))
+    return unsupported(text, 'the metadata has no boolean type; a single-choice of "true" and "false" or a number can stand in');
   const forms = members.map((m) => formOfTsType(checker, m));
   if (forms.some((f) => f.kind === 'any')) return { kind: 'any' };
   return unsupported(text, 'a union of different kinds of values has no metadata form');

@@ -128,10 +128,6 @@ export function propertyDifference(actual: TypeForm, expected: TypeForm): string
     const a = actual.properties.find((p) => p.name === e.name);
     return a && !resultFits(a.form, e.form) ? [`${e.name} is ${describeForm(a.form)}, expected ${describeForm(e.form)}`] : [];
   });
-  const parts = [
-    missing.length > 0 ? `missing ${missing.join(', ')}` : '',
-    extra.length > 0 ? `not in the metadata: ${extra.join(', ')}` : '',
-    ...differing,
-  ];
+  const parts = [missing.length > 0 ? `missing ${missing.join(', ')}` : '', extra.length > 0 ? `not in the metadata: ${extra.join(', ')}` : '', ...differing];
   return parts.filter(Boolean).join('; ');
 }

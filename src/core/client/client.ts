@@ -194,7 +194,14 @@ export function createClient(options: ClientOptions) {
 
   /** Replaces the metadata; with `ifMatch`, only if it is still that version (see *Conditional writes*). */
   async function updateAction(actionId: string, metadata: ActionMetadata, o: WriteOptions = {}): Promise<WriteResult> {
-    const request: HttpRequest = { operation: 'updateAction', method: 'PUT', url: url(paths.action(actionId)), headers: sendsJson, body: JSON.stringify(metadata), signal: o.signal };
+    const request: HttpRequest = {
+      operation: 'updateAction',
+      method: 'PUT',
+      url: url(paths.action(actionId)),
+      headers: sendsJson,
+      body: JSON.stringify(metadata),
+      signal: o.signal,
+    };
     return write(request, o.ifMatch, { resource: 'metadata', actionId, hash: () => metadataHash(metadata) });
   }
 
@@ -218,7 +225,11 @@ export function createClient(options: ClientOptions) {
    * server holds: exactly what was sent means the write is done (`alreadyHeld`); anything else is a
    * VersionConflictError. The write itself is never sent again after a 412.
    */
-  async function write(request: HttpRequest, ifMatch: string | undefined, sent: { resource: VersionedResource; actionId: string; hash: () => string }): Promise<WriteResult> {
+  async function write(
+    request: HttpRequest,
+    ifMatch: string | undefined,
+    sent: { resource: VersionedResource; actionId: string; hash: () => string },
+  ): Promise<WriteResult> {
     if (!ifMatch?.trim()) {
       const response = await http.send(request);
       return { etag: strongEtag(response.headers.etag), alreadyHeld: false };
@@ -246,7 +257,11 @@ export function createClient(options: ClientOptions) {
   }
 
   /** What the server holds now, hashed as `base.ts` does; undefined when it cannot be read or compared. */
-  async function currentVersion(resource: VersionedResource, actionId: string, signal: AbortSignal | undefined): Promise<{ etag: string | undefined; hash: string | undefined } | undefined> {
+  async function currentVersion(
+    resource: VersionedResource,
+    actionId: string,
+    signal: AbortSignal | undefined,
+  ): Promise<{ etag: string | undefined; hash: string | undefined } | undefined> {
     const o = signal ? { signal } : {};
     try {
       if (resource === 'implementation') {
@@ -397,7 +412,9 @@ export function createClient(options: ClientOptions) {
       signal: o.signal,
     });
     const etag = strongEtag(response.headers.etag);
-    return kind === 'implementation' ? { kind, version: n, etag, code: codeOf(response) } : { kind, version: n, etag, metadata: readVersionMetadata(response.text) };
+    return kind === 'implementation'
+      ? { kind, version: n, etag, code: codeOf(response) }
+      : { kind, version: n, etag, metadata: readVersionMetadata(response.text) };
   }
 
   /**
@@ -406,7 +423,12 @@ export function createClient(options: ClientOptions) {
    * `eventsUrls` and the environment to pick. Never retried: a run has effects.
    */
   function runAction(eventsUrl: string, inputs: RunInputs, o?: CallOptions): Promise<NormalizedEvent>;
-  function runAction(eventsUrls: string | Partial<Record<Environment, string>>, environment: Environment, inputs: RunInputs, o?: CallOptions): Promise<NormalizedEvent>;
+  function runAction(
+    eventsUrls: string | Partial<Record<Environment, string>>,
+    environment: Environment,
+    inputs: RunInputs,
+    o?: CallOptions,
+  ): Promise<NormalizedEvent>;
   async function runAction(
     urls: string | Partial<Record<Environment, string>>,
     second: Environment | RunInputs,

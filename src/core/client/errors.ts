@@ -61,7 +61,10 @@ const HINTS: Partial<Record<ErrorKind, string>> = {
  */
 const PROBLEMS = new Map<string, { readonly reason?: string; readonly hint: string }>([
   ['limit-reached', { hint: 'The application holds as many actions as the server allows; delete one first.' }],
-  ['no-implementation', { reason: 'the action has no code on the server yet', hint: 'Save its main.ts or run "Custom Actions: Push Implementation", then try again.' }],
+  [
+    'no-implementation',
+    { reason: 'the action has no code on the server yet', hint: 'Save its main.ts or run "Custom Actions: Push Implementation", then try again.' },
+  ],
 ]);
 
 /** A 409 means a taken key only where a key is written: create, or an update that says so. */

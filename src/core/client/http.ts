@@ -145,7 +145,13 @@ export function statusError(operation: Operation, status: number, headers: Recor
   if (trimmed.startsWith('{')) {
     try {
       const body = JSON.parse(trimmed) as Record<string, unknown>;
-      serverMessage = firstString(body.detail, body.message, body.error_description, body.title, typeof body.error === 'string' ? body.error : (body.error as Record<string, unknown> | undefined)?.message);
+      serverMessage = firstString(
+        body.detail,
+        body.message,
+        body.error_description,
+        body.title,
+        typeof body.error === 'string' ? body.error : (body.error as Record<string, unknown> | undefined)?.message,
+      );
       code = firstString(body.code, typeof body.error === 'string' ? undefined : (body.error as Record<string, unknown> | undefined)?.code);
       fields = readFields(body.errors ?? body['invalid-params'] ?? body.fields);
     } catch {

@@ -146,7 +146,7 @@ function readError(...candidates: unknown[]): { message: string; stack?: string 
 }
 
 function show(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 }
 
 function record(value: unknown): Record<string, unknown> {

@@ -56,7 +56,8 @@ export function metadataFields(resource: object): Record<string, unknown> {
  */
 export function canonicalJson(value: unknown, depth = 0): string {
   if (depth > MAX_DEPTH) throw new RangeError(`the value is nested more than ${MAX_DEPTH} levels deep`);
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined || typeof item === 'function' ? 'null' : canonicalJson(item, depth + 1))).join(',')}]`;
+  if (Array.isArray(value))
+    return `[${value.map((item) => (item === undefined || typeof item === 'function' ? 'null' : canonicalJson(item, depth + 1))).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const members = Object.keys(value)
       .sort()

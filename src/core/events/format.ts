@@ -23,7 +23,8 @@ export function formatEvent(event: NormalizedEvent, context: EventContext): stri
   const start = event.startTime === undefined ? 'no start time' : formatLocalTime(event.startTime, true);
   const duration = event.duration === undefined ? 'no duration' : formatDuration(event.duration);
   const header = (outcome: string) => visible(`[${context.environment}] ${context.actionKey} ${outcome} at ${start} (${duration})`);
-  if (event.unreadable !== undefined) return [header('unreadable event'), `${INDENT}${visible(event.unreadable)}; Open Event in the tree shows what could be read`];
+  if (event.unreadable !== undefined)
+    return [header('unreadable event'), `${INDENT}${visible(event.unreadable)}; Open Event in the tree shows what could be read`];
   // The spec names two outcomes; another name a server uses is kept beside the one it maps to.
   const lines = [header((event.ok ? 'success' : 'failure') + (['success', 'failure', 'unknown'].includes(event.name) ? '' : ` (${event.name})`))];
   for (const log of event.logs) lines.push(...formatLog(log));
@@ -32,7 +33,10 @@ export function formatEvent(event: NormalizedEvent, context: EventContext): stri
   if (event.ok) lines.push(formatResult(event.result));
   if (!event.ok && event.error) {
     lines.push(...continued(`${INDENT}error: `, event.error.message));
-    const stack = (event.error.stack ?? '').split('\n').filter((l) => /^\s*at\s/.test(l)).slice(0, STACK_LINES);
+    const stack = (event.error.stack ?? '')
+      .split('\n')
+      .filter((l) => /^\s*at\s/.test(l))
+      .slice(0, STACK_LINES);
     for (const frame of stack) lines.push(`${INDENT}${INDENT}${visible(frame.trim())}`);
   }
   return lines;

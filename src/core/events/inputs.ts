@@ -13,9 +13,7 @@ export function parseSimple(type: SimpleType, text: string): Parsed {
       return trimmed && Number.isFinite(n) ? { ok: true, value: n } : { ok: false, message: 'A number, such as 42 or -3.5' };
     }
     case 'datetime':
-      return isIsoDatetime(trimmed)
-        ? { ok: true, value: trimmed }
-        : { ok: false, message: 'An ISO 8601 date and time, such as 2024-05-01T14:30:00Z' };
+      return isIsoDatetime(trimmed) ? { ok: true, value: trimmed } : { ok: false, message: 'An ISO 8601 date and time, such as 2024-05-01T14:30:00Z' };
     case 'email':
       return isEmailAddress(trimmed) ? { ok: true, value: trimmed } : { ok: false, message: 'An e-mail address, such as ada@example.com' };
   }
@@ -36,7 +34,8 @@ export function checkValue(type: ParameterType, value: unknown): string | undefi
     case 'multiple-select': {
       if (!Array.isArray(value)) return 'must be a list of choice ids';
       const unknown = value.filter((v) => typeof v !== 'string' || !type.choices.some((c) => c.id === v));
-      if (unknown.length > 0) return `has unknown choices ${unknown.map((v) => JSON.stringify(v)).join(', ')} (allowed: ${type.choices.map((c) => c.id).join(', ')})`;
+      if (unknown.length > 0)
+        return `has unknown choices ${unknown.map((v) => JSON.stringify(v)).join(', ')} (allowed: ${type.choices.map((c) => c.id).join(', ')})`;
       return new Set(value).size === value.length ? undefined : 'names a choice twice';
     }
     case 'collection': {

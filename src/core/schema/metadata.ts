@@ -6,8 +6,7 @@
 import * as z from 'zod/mini';
 import { ENVIRONMENTS, limits, RESERVED_PARAMETER_NAMES, SIMPLE_TYPES } from './limits';
 
-const nonEmpty = (max: number) =>
-  z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`));
+const nonEmpty = (max: number) => z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`));
 
 export const SimpleTypeSchema = z
   .enum(SIMPLE_TYPES)
@@ -18,13 +17,11 @@ export const ChoiceSchema = z.looseObject({
   label: nonEmpty(limits.choiceLabelMaxLength).check(z.describe('What the user of the platform sees.')),
 });
 
-const choices = z
-  .array(ChoiceSchema)
-  .check(
-    z.minLength(1, 'needs at least one choice'),
-    z.maxLength(limits.maxChoices, `at most ${limits.maxChoices} choices`),
-    z.superRefine((list, ctx) => reportDuplicates(list, ctx, 'id', 'choice id'), { when: isArray }),
-  );
+const choices = z.array(ChoiceSchema).check(
+  z.minLength(1, 'needs at least one choice'),
+  z.maxLength(limits.maxChoices, `at most ${limits.maxChoices} choices`),
+  z.superRefine((list, ctx) => reportDuplicates(list, ctx, 'id', 'choice id'), { when: isArray }),
+);
 
 export const SingleChoiceTypeSchema = z.looseObject({ type: z.literal('single-choice'), choices });
 export const MultipleSelectTypeSchema = z.looseObject({ type: z.literal('multiple-select'), choices });
@@ -38,14 +35,12 @@ export const ParameterTypeSchema = z.union([
 const description = z.optional(z.string().check(z.maxLength(limits.descriptionMaxLength, `must be at most ${limits.descriptionMaxLength} characters`)));
 
 export const ParameterSchema = z.looseObject({
-  name: z
-    .string()
-    .check(
-      z.maxLength(limits.parameterNameMaxLength, `must be at most ${limits.parameterNameMaxLength} characters`),
-      z.regex(limits.parameterNamePattern, 'must be an identifier (letters, digits, _ or $, not starting with a digit)'),
-      z.refine((name) => !RESERVED_PARAMETER_NAMES.has(name), 'is a reserved word of TypeScript and cannot name an argument of main'),
-      z.describe('The name of the argument of main.'),
-    ),
+  name: z.string().check(
+    z.maxLength(limits.parameterNameMaxLength, `must be at most ${limits.parameterNameMaxLength} characters`),
+    z.regex(limits.parameterNamePattern, 'must be an identifier (letters, digits, _ or $, not starting with a digit)'),
+    z.refine((name) => !RESERVED_PARAMETER_NAMES.has(name), 'is a reserved word of TypeScript and cannot name an argument of main'),
+    z.describe('The name of the argument of main.'),
+  ),
   type: ParameterTypeSchema,
   description,
 });
@@ -77,27 +72,25 @@ export const ResultSchema = z.looseObject({ type: ResultTypeSchema, description 
 
 export const ActionMetadataSchema = z
   .looseObject({
-    key: z
-      .string()
-      .check(
-        // An empty key also fails the pattern; one message is enough.
-        z.minLength(1, { error: 'must not be empty', abort: true }),
-        z.maxLength(limits.keyMaxLength, `must be at most ${limits.keyMaxLength} characters`),
-        z.regex(limits.keyPattern, 'must start with a letter and hold only letters, digits, _ or -'),
-        z.describe('Identifier-like short name, unique within the application.'),
-      ),
+    key: z.string().check(
+      // An empty key also fails the pattern; one message is enough.
+      z.minLength(1, { error: 'must not be empty', abort: true }),
+      z.maxLength(limits.keyMaxLength, `must be at most ${limits.keyMaxLength} characters`),
+      z.regex(limits.keyPattern, 'must start with a letter and hold only letters, digits, _ or -'),
+      z.describe('Identifier-like short name, unique within the application.'),
+    ),
     name: nonEmpty(limits.nameMaxLength).check(z.describe('Display name.')),
     description: z
       .string()
       .check(z.maxLength(limits.descriptionMaxLength, `must be at most ${limits.descriptionMaxLength} characters`), z.describe('What the action does.')),
-    developerEmail: z.email('must be an e-mail address').check(z.maxLength(limits.emailMaxLength, `must be at most ${limits.emailMaxLength} characters`), z.describe('Contact address of the developer.')),
-    parameters: z
-      .array(ParameterSchema)
-      .check(
-        z.maxLength(limits.maxParameters, `at most ${limits.maxParameters} parameters`),
-        z.superRefine((list, ctx) => reportDuplicates(list, ctx, 'name', 'parameter name'), { when: isArray }),
-        z.describe('The values passed to main, in order.'),
-      ),
+    developerEmail: z
+      .email('must be an e-mail address')
+      .check(z.maxLength(limits.emailMaxLength, `must be at most ${limits.emailMaxLength} characters`), z.describe('Contact address of the developer.')),
+    parameters: z.array(ParameterSchema).check(
+      z.maxLength(limits.maxParameters, `at most ${limits.maxParameters} parameters`),
+      z.superRefine((list, ctx) => reportDuplicates(list, ctx, 'name', 'parameter name'), { when: isArray }),
+      z.describe('The values passed to main, in order.'),
+    ),
     result: ResultSchema.check(z.describe('The output of the action.')),
   })
   .check(z.meta({ title: 'Custom action metadata', description: 'action.yaml: the metadata of one custom action.' }));

@@ -39,7 +39,12 @@ export const ProjectFileSchema = z
       z.describe('The applications this workspace holds.'),
     ),
   })
-  .check(z.meta({ title: 'Custom Actions project file', description: "customactions.yaml: the server and the applications of this workspace. Keys are never stored here." }));
+  .check(
+    z.meta({
+      title: 'Custom Actions project file',
+      description: 'customactions.yaml: the server and the applications of this workspace. Keys are never stored here.',
+    }),
+  );
 
 export type ApplicationEntry = z.infer<typeof ApplicationEntrySchema>;
 export type ProjectFile = z.infer<typeof ProjectFileSchema>;

@@ -56,7 +56,12 @@ function flatten(issue: Issue, prefix: readonly PathSegment[], root: unknown): P
   if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator) {
     const options = (issue as { options?: readonly unknown[] }).options ?? [];
     const value = valueAt(root, path);
-    return [{ path, message: `${value === undefined ? 'required' : `unknown ${issue.discriminator} ${JSON.stringify(value)}`}; expected one of ${options.map((o) => `"${String(o)}"`).join(', ')}` }];
+    return [
+      {
+        path,
+        message: `${value === undefined ? 'required' : `unknown ${issue.discriminator} ${JSON.stringify(value)}`}; expected one of ${options.map((o) => `"${String(o)}"`).join(', ')}`,
+      },
+    ];
   }
   if (issue.code === 'invalid_key' && issue.issues.length > 0) {
     return issue.issues.flatMap((inner) => flatten(inner, path, root).map((p) => ({ ...p, onKey: true })));

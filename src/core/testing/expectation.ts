@@ -10,7 +10,9 @@ export type Expectation =
   | { readonly kind: 'error'; readonly message?: string; readonly name?: string };
 
 /** How a run ended, from any place a run happens (locally, or an event of the server). */
-export type RunOutcome = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: { readonly name?: string; readonly message: string; readonly stack?: string } };
+export type RunOutcome =
+  | { readonly ok: true; readonly result: unknown }
+  | { readonly ok: false; readonly error: { readonly name?: string; readonly message: string; readonly stack?: string } };
 
 export type Verdict =
   | { readonly pass: true }
@@ -25,10 +27,20 @@ export function judge(expectation: Expectation | undefined, outcome: RunOutcome)
   if (expectation.kind === 'error') {
     if (outcome.ok) return { pass: false, message: 'main was expected to fail, but returned a result', actual: outcome.result };
     if (expectation.name !== undefined && outcome.error.name !== expectation.name) {
-      return { pass: false, message: `main failed with ${describeError(outcome.error)}, expected a ${expectation.name}`, expected: expectation.name, actual: outcome.error.name };
+      return {
+        pass: false,
+        message: `main failed with ${describeError(outcome.error)}, expected a ${expectation.name}`,
+        expected: expectation.name,
+        actual: outcome.error.name,
+      };
     }
     if (expectation.message !== undefined && !safeRegExp(expectation.message).test(outcome.error.message)) {
-      return { pass: false, message: `main failed with "${outcome.error.message}", which does not match /${expectation.message}/`, expected: expectation.message, actual: outcome.error.message };
+      return {
+        pass: false,
+        message: `main failed with "${outcome.error.message}", which does not match /${expectation.message}/`,
+        expected: expectation.message,
+        actual: outcome.error.message,
+      };
     }
     return { pass: true };
   }

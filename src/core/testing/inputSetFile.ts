@@ -34,12 +34,22 @@ export function parseInputSetFile(text: string, parameters: readonly Parameter[]
     // Some syntax errors name their position; for the others VS Code's own JSON support shows the spot.
     const offset = Number(/position (\d+)/.exec(String(error))?.[1] ?? 0);
     lineStarts(lines, text);
-    const problem: PositionedProblem = { path: [], message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}`, range: rangeOf(lines, offset, offset + 1), severity: 'error' };
+    const problem: PositionedProblem = {
+      path: [],
+      message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      range: rangeOf(lines, offset, offset + 1),
+      severity: 'error',
+    };
     return { form: 'plain', inputs: undefined, expect: undefined, description: undefined, problems: [problem] };
   }
   // JSON is YAML, and the YAML parser says where each value stands.
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false });
-  const at = (path: (string | number)[], message: string, onKey = false): PositionedProblem => ({ path, message, range: rangeOfPath(doc, lines, path, text, onKey), severity: 'error' });
+  const at = (path: (string | number)[], message: string, onKey = false): PositionedProblem => ({
+    path,
+    message,
+    range: rangeOfPath(doc, lines, path, text, onKey),
+    severity: 'error',
+  });
   const names = parameters?.map((p) => p.name);
   if (!isCase(value, names)) {
     return { form: 'plain', inputs: value, expect: undefined, description: undefined, problems: parameters ? inputProblems(parameters, value, [], at) : [] };
@@ -79,7 +89,8 @@ function readExpectation(raw: unknown, at: At, problems: PositionedProblem[]): E
   }
   const record = raw as Record<string, unknown>;
   const kinds = ['result', 'resultContains', 'error'].filter((k) => k in record);
-  for (const key of Object.keys(record)) if (!kinds.includes(key)) problems.push(at(['expect', key], `unknown member "${key}" (result, resultContains or error)`, true));
+  for (const key of Object.keys(record))
+    if (!kinds.includes(key)) problems.push(at(['expect', key], `unknown member "${key}" (result, resultContains or error)`, true));
   if (kinds.length !== 1) {
     problems.push(at(['expect'], kinds.length === 0 ? 'needs one of result, resultContains or error' : `has ${kinds.join(' and ')}: give one`));
     return undefined;
@@ -152,7 +163,10 @@ export const INPUT_SET_JSON_SCHEMA = {
               properties: {
                 error: {
                   description: 'main fails; optionally with a message matching a regular expression, and an error name.',
-                  oneOf: [{ const: true }, { type: 'object', additionalProperties: false, properties: { message: { type: 'string' }, name: { type: 'string' } } }],
+                  oneOf: [
+                    { const: true },
+                    { type: 'object', additionalProperties: false, properties: { message: { type: 'string' }, name: { type: 'string' } } },
+                  ],
                 },
               },
             },

@@ -15,7 +15,8 @@ export interface ResultProblem {
 export function checkResult(type: ResultType, value: unknown): ResultProblem[] {
   if (value === null) return [];
   if (typeof type === 'object' && type.type === 'object') {
-    if (typeof value !== 'object' || Array.isArray(value)) return [{ path: 'result', message: `must be an object with ${Object.keys(type.properties).join(', ')}` }];
+    if (typeof value !== 'object' || Array.isArray(value))
+      return [{ path: 'result', message: `must be an object with ${Object.keys(type.properties).join(', ')}` }];
     const record = value as Record<string, unknown>;
     const problems: ResultProblem[] = [];
     for (const [name, property] of Object.entries(type.properties)) {
@@ -23,7 +24,8 @@ export function checkResult(type: ResultType, value: unknown): ResultProblem[] {
       if (!(name in record)) problems.push({ path, message: 'missing' });
       else problems.push(...checkProperty(path, property.type, record[name]));
     }
-    for (const name of Object.keys(record)) if (!(name in type.properties)) problems.push({ path: `result.${name}`, message: 'is not declared in the result type' });
+    for (const name of Object.keys(record))
+      if (!(name in type.properties)) problems.push({ path: `result.${name}`, message: 'is not declared in the result type' });
     return problems;
   }
   return checkProperty('result', type, value);

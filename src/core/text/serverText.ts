@@ -68,7 +68,13 @@ function asString(raw: unknown): string {
 function isInvisible(char: string, before: string | undefined, after: string | undefined): boolean {
   const code = char.codePointAt(0)!;
   // The joiner of emoji sequences (a family, a flag) is how those are written, not a trick.
-  if (code === 0x200d && before !== undefined && after !== undefined && /\p{Extended_Pictographic}|\uFE0F/u.test(before) && /\p{Extended_Pictographic}/u.test(after)) {
+  if (
+    code === 0x200d &&
+    before !== undefined &&
+    after !== undefined &&
+    /\p{Extended_Pictographic}|\uFE0F/u.test(before) &&
+    /\p{Extended_Pictographic}/u.test(after)
+  ) {
     return false;
   }
   return /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}]/u.test(char);

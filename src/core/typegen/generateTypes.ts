@@ -106,7 +106,10 @@ function union(ids: readonly string[]): string {
 }
 
 export function pascal(name: string): string {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
   const joined = words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
   return /^[A-Za-z_$]/.test(joined) ? joined : `P${joined}`;
 }

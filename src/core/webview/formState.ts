@@ -18,7 +18,12 @@ export function documentState(text: string): DocumentState {
   }
   const value = parsed.value ?? {};
   if (typeof value !== 'object' || Array.isArray(value)) {
-    return { kind: 'unreadable', message: 'action.yaml must hold a mapping of fields (key, name, description, …), not a single value or a list.', line: 1, column: 1 };
+    return {
+      kind: 'unreadable',
+      message: 'action.yaml must hold a mapping of fields (key, name, description, …), not a single value or a list.',
+      line: 1,
+      column: 1,
+    };
   }
   const problems = parsed.value === null || parsed.value === undefined ? emptyProblems(parsed.problems) : parsed.problems;
   return { kind: 'value', value: value as Record<string, unknown>, problems: problems.map((p) => ({ path: [...p.path], message: p.message })) };

@@ -14,7 +14,8 @@ const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
 export function checkServerKey(key: unknown): KeyCheck {
   if (typeof key !== 'string' || key.length === 0) return { ok: false, reason: 'the server sent no key' };
   if (key.length > limits.keyMaxLength) return { ok: false, reason: `the key is longer than ${limits.keyMaxLength} characters` };
-  if (!limits.keyPattern.test(key)) return { ok: false, reason: 'the key holds characters other than letters, digits, _ and -, or does not start with a letter' };
+  if (!limits.keyPattern.test(key))
+    return { ok: false, reason: 'the key holds characters other than letters, digits, _ and -, or does not start with a letter' };
   if (WINDOWS_DEVICE.test(key)) return { ok: false, reason: 'the key is a device name on Windows, which cannot name a folder' };
   return { ok: true, key };
 }

@@ -19,7 +19,12 @@ export function parseActionYaml(text: string): ParsedAction {
   const parsed = readYaml(text);
   if (parsed.syntaxProblems.length > 0) return { metadata: undefined, value: undefined, problems: parsed.syntaxProblems };
   if (parsed.value == null) {
-    const problem = { path: [], message: `empty: expected the fields ${METADATA_ORDER.join(', ')}`, range: rangeOf(parsed.lines, 0, 0), severity: 'error' } as const;
+    const problem = {
+      path: [],
+      message: `empty: expected the fields ${METADATA_ORDER.join(', ')}`,
+      range: rangeOf(parsed.lines, 0, 0),
+      severity: 'error',
+    } as const;
     return { metadata: undefined, value: parsed.value, problems: [problem] };
   }
   const checked = validateMetadata(parsed.value);

@@ -5,7 +5,10 @@
  * outside the application's folder.
  */
 export function actionFolderName(key: string): string {
-  const safe = key.trim().replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '');
+  const safe = key
+    .trim()
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return safe === '' ? 'action' : safe;
 }
 

@@ -26,7 +26,15 @@ export function mergeLines(base: string, ours: string, theirs: string): string |
     out.push(...b.slice(at, start));
     const sides = new Set(group.map((h) => h.side));
     if (sides.size === 1) out.push(...group.flatMap((h, k) => [...h.lines, ...b.slice(h.end, group[k + 1]?.start ?? h.end)]));
-    else out.push(...sideOver(b, start, end, group.filter((h) => h.side === 'theirs')));
+    else
+      out.push(
+        ...sideOver(
+          b,
+          start,
+          end,
+          group.filter((h) => h.side === 'theirs'),
+        ),
+      );
     at = end;
   }
   out.push(...b.slice(at));

@@ -146,7 +146,10 @@ function reconcileMap(doc: Document, node: YAMLMap, next: Record<string, unknown
       pair.value = reconcile(doc, pair.value, next[key]);
       return;
     }
-    const previous = wanted.slice(0, index).reverse().find((k) => node.items.some((p) => keyText(p) === k));
+    const previous = wanted
+      .slice(0, index)
+      .reverse()
+      .find((k) => node.items.some((p) => keyText(p) === k));
     const at = previous === undefined ? 0 : node.items.findIndex((p) => keyText(p) === previous) + 1;
     node.items.splice(at, 0, doc.createPair(key, next[key]));
   });

@@ -46,7 +46,12 @@ export async function newAction(s: Services, node?: unknown, args?: unknown): Pr
     },
   });
   if (!key) return;
-  const name = await vscode.window.showInputBox({ title: `New Action in ${app.label} (2/3)`, prompt: 'Display name', value: humanize(key), ignoreFocusOut: true });
+  const name = await vscode.window.showInputBox({
+    title: `New Action in ${app.label} (2/3)`,
+    prompt: 'Display name',
+    value: humanize(key),
+    ignoreFocusOut: true,
+  });
   if (!name) return;
   const developerEmail = await vscode.window.showInputBox({
     title: `New Action in ${app.label} (3/3)`,
@@ -116,8 +121,9 @@ export async function deleteAction(s: Services, node?: unknown, args?: unknown):
   const watched = await s.events.stopForDelete(app, Object.values(remote.eventsUrls));
   try {
     try {
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Deleting ${serverText(action.key, 120)}…`, cancellable: true }, (_p, token) =>
-        s.connections.call(app, (client) => client.deleteAction(remote.id, { signal: abortOn(token) })),
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Deleting ${serverText(action.key, 120)}…`, cancellable: true },
+        (_p, token) => s.connections.call(app, (client) => client.deleteAction(remote.id, { signal: abortOn(token) })),
       );
     } catch (error) {
       s.events.resume(watched);
@@ -183,6 +189,9 @@ function readNewActionArgs(args: unknown): NewActionArgs | undefined {
 }
 
 function humanize(key: string): string {
-  const words = key.replace(/[-_]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim();
+  const words = key
+    .replace(/[-_]+/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -18,9 +18,7 @@ export async function signIn(s: Services, node?: unknown): Promise<void> {
   if (!app) {
     const items = [
       ...state.applications.map((a) => ({ label: a.label, description: serverText(a.id, 120), app: a, all: false })),
-      ...(state.applications[0]
-        ? [{ label: 'All applications of this server', description: 'a default key', app: state.applications[0], all: true }]
-        : []),
+      ...(state.applications[0] ? [{ label: 'All applications of this server', description: 'a default key', app: state.applications[0], all: true }] : []),
     ];
     const picked = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { placeHolder: 'Which key to enter' });
     if (!picked) return;
@@ -75,12 +73,13 @@ export async function startSandbox(s: Services): Promise<void> {
   s.trust.require('Starting the local sandbox');
   const apps = state.applications;
   const demo = state.demo;
-  const url = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Starting the local sandbox…' },
-    () => s.sandbox.ensure(apps, demo),
+  const url = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Starting the local sandbox…' }, () =>
+    s.sandbox.ensure(apps, demo),
   );
   s.model.refresh();
-  void vscode.window.showInformationMessage(`The local sandbox is running at ${url}; ${apps.length === 1 ? 'its key is' : 'its keys are'} stored for ${count(apps.length, 'application')}.`);
+  void vscode.window.showInformationMessage(
+    `The local sandbox is running at ${url}; ${apps.length === 1 ? 'its key is' : 'its keys are'} stored for ${count(apps.length, 'application')}.`,
+  );
 }
 
 export async function stopSandbox(s: Services): Promise<void> {
@@ -126,8 +125,7 @@ export async function addApplicationCommand(s: Services): Promise<void> {
     title: 'Add Application (1/3)',
     prompt: 'The application id of the platform',
     ignoreFocusOut: true,
-    validateInput: (v) =>
-      !v.trim() ? 'Enter the id' : state.applications.some((a) => a.id === v.trim()) ? 'This application is listed already' : undefined,
+    validateInput: (v) => (!v.trim() ? 'Enter the id' : state.applications.some((a) => a.id === v.trim()) ? 'This application is listed already' : undefined),
   });
   if (!id) return;
   const name = await vscode.window.showInputBox({ title: 'Add Application (2/3)', prompt: 'Display name', value: id.trim(), ignoreFocusOut: true });

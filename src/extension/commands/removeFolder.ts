@@ -38,7 +38,8 @@ export async function removeActionFolder(folder: vscode.Uri, key: string, log?: 
  * the user's to keep or drop.
  */
 export async function closeEditorsIn(folder: vscode.Uri): Promise<void> {
-  const inside = (uri: vscode.Uri) => uri.scheme === folder.scheme && uri.authority === folder.authority && uri.path.startsWith(`${folder.path.replace(/\/$/, '')}/`);
+  const inside = (uri: vscode.Uri) =>
+    uri.scheme === folder.scheme && uri.authority === folder.authority && uri.path.startsWith(`${folder.path.replace(/\/$/, '')}/`);
   const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => !tab.isDirty && urisOf(tab.input).some(inside));
   if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
 }

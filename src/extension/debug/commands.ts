@@ -92,7 +92,8 @@ function parametersOf(local: LocalAction): Parameter[] {
 }
 
 function metadataOf(local: LocalAction): NonNullable<LocalAction['metadata']> {
-  if (!local.metadata) throw new Error(`The ${ACTION_FILE} of ${local.key} has problems: fix them to debug the action (its parameters and result type come from it).`);
+  if (!local.metadata)
+    throw new Error(`The ${ACTION_FILE} of ${local.key} has problems: fix them to debug the action (its parameters and result type come from it).`);
   return local.metadata;
 }
 
@@ -102,10 +103,13 @@ async function chooseInputs(local: LocalAction, parameters: Parameter[], known: 
   const sets = await listInputSets(local.folder, parameters);
   const usable = sets.filter((set) => set.problems.length === 0);
   if (usable.length > 0) {
-    const picked = await vscode.window.showQuickPick([{ label: '$(edit) Enter inputs…', set: undefined }, ...usable.map((set) => ({ label: `$(json) ${set.name}`, set }))], {
-      title,
-      placeHolder: 'Inputs: enter them, or debug a saved set',
-    });
+    const picked = await vscode.window.showQuickPick(
+      [{ label: '$(edit) Enter inputs…', set: undefined }, ...usable.map((set) => ({ label: `$(json) ${set.name}`, set }))],
+      {
+        title,
+        placeHolder: 'Inputs: enter them, or debug a saved set',
+      },
+    );
     if (!picked) return undefined;
     if (picked.set) return picked.set.inputs;
   }

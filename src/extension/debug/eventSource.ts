@@ -33,7 +33,9 @@ export async function eventSource(s: Services, arg: unknown): Promise<EventSourc
     return undefined;
   }
   const event = normalizeEvent(where.raw);
-  const recorded: Recorded = event.ok ? { ok: true, result: event.result } : { ok: false, error: event.error ?? { message: event.unreadable ?? 'the run failed' } };
+  const recorded: Recorded = event.ok
+    ? { ok: true, result: event.result }
+    : { ok: false, error: event.error ?? { message: event.unreadable ?? 'the run failed' } };
   return { key: where.key, local: await localActionOf(s, where.appId, where.key), inputs: inputsOf(where.raw), recorded, raw: where.raw };
 }
 

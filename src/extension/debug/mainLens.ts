@@ -70,7 +70,8 @@ export class MainCodeLens extends Disposable implements vscode.CodeLensProvider 
       // The folder of an action is named by its key (src/core/workspace/actionFolder.ts), inside its application's folder.
       if (watch.actionKey !== name || !folder.path.startsWith(watch.app.folderUri.path + '/')) continue;
       const [event] = watch.poller.recent(1);
-      if (event && (newest === undefined || (event.startTime ?? 0) > (newest.event.startTime ?? 0))) newest = { appId: watch.app.id, key: watch.actionKey, environment: watch.environment, event };
+      if (event && (newest === undefined || (event.startTime ?? 0) > (newest.event.startTime ?? 0)))
+        newest = { appId: watch.app.id, key: watch.actionKey, environment: watch.environment, event };
     }
     return newest && !newest.event.ok ? newest : undefined;
   }

@@ -4,7 +4,9 @@ import { type LocalOutcome } from '../../sandbox/runner/local/localRun';
 import { type DebugTarget } from './localDebug';
 
 /** What the server's event said of the same inputs: the local run is compared with it. */
-export type Recorded = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: { readonly message: string; readonly stack?: string } };
+export type Recorded =
+  | { readonly ok: true; readonly result: unknown }
+  | { readonly ok: false; readonly error: { readonly message: string; readonly stack?: string } };
 
 export const RUN_SCHEME = 'custom-actions-local-run';
 const KEEP = 50;
@@ -26,7 +28,9 @@ function runDocument(name: string, value: unknown): vscode.Uri {
 
 /** The outcome as a JSON value: the result, or the error with its stack (frames on main.ts lines). */
 export function outcomeValue(outcome: LocalOutcome | Recorded): unknown {
-  return outcome.ok ? { result: outcome.result } : { error: { message: outcome.error.message, ...(outcome.error.stack ? { stack: outcome.error.stack } : {}) } };
+  return outcome.ok
+    ? { result: outcome.result }
+    : { error: { message: outcome.error.message, ...(outcome.error.stack ? { stack: outcome.error.stack } : {}) } };
 }
 
 /** Whether the local run ended as the recorded one: the same result, or both failed with the same message. */
@@ -47,11 +51,15 @@ export async function showOutcome(target: DebugTarget, outcome: LocalOutcome | u
   const same = recorded ? sameAsRecorded(outcome, recorded) : undefined;
   const compared = same === undefined ? '' : same ? ' Same as the recorded event.' : ' The recorded event differs.';
   const buttons = ['Open Result', ...(recorded && !same ? ['Compare with Recorded'] : [])];
-  const problems = outcome.ok && outcome.resultProblems.length > 0 ? ` The result does not fit the declared type: ${outcome.resultProblems.map((p) => `${p.path} ${p.message}`).join('; ')}.` : '';
+  const problems =
+    outcome.ok && outcome.resultProblems.length > 0
+      ? ` The result does not fit the declared type: ${outcome.resultProblems.map((p) => `${p.path} ${p.message}`).join('; ')}.`
+      : '';
   const text = outcome.ok
     ? `${key} ran locally: ${serverText(JSON.stringify(outcome.result) ?? 'null', 200)}.${problems}${compared}`
     : `${key} failed locally: ${serverText(`${outcome.error.name}: ${outcome.error.message}`, 300)}.${compared}`;
-  const choice = outcome.ok && !problems ? await vscode.window.showInformationMessage(text, ...buttons) : await vscode.window.showWarningMessage(text, ...buttons);
+  const choice =
+    outcome.ok && !problems ? await vscode.window.showInformationMessage(text, ...buttons) : await vscode.window.showWarningMessage(text, ...buttons);
   const local = runDocument(`${target.key} (local run)`, outcomeValue(outcome));
   if (choice === 'Open Result') await vscode.window.showTextDocument(local, { preview: true });
   if (choice === 'Compare with Recorded' && recorded) {

@@ -29,7 +29,10 @@ export class ActionDebugConfigurations implements vscode.DebugConfigurationProvi
     return config;
   }
 
-  async resolveDebugConfigurationWithSubstitutedVariables(folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): Promise<vscode.DebugConfiguration | undefined> {
+  async resolveDebugConfigurationWithSubstitutedVariables(
+    folder: vscode.WorkspaceFolder | undefined,
+    config: vscode.DebugConfiguration,
+  ): Promise<vscode.DebugConfiguration | undefined> {
     if (config.type !== DEBUG_TYPE) return config;
     this.s.trust.require('Debugging an action');
     const actionFolder = resolvePath(folder, config.action);

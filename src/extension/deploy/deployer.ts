@@ -149,11 +149,18 @@ export class Deployer extends Disposable {
       const key = localActionFromText(file.folder, yaml?.text ?? '').key;
       const problems = yaml?.problems ?? [];
       const first = problems[0];
-      const detail = first ? `line ${first.range.start.line + 1}: ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}` : 'the file cannot be read';
+      const detail = first
+        ? `line ${first.range.start.line + 1}: ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`
+        : 'the file cannot be read';
       const reason = `${ACTION_FILE} of ${key} was not pushed: ${detail}. The file is kept as it is.`;
       if (options.quiet) this.status.editing(key, reason);
       else this.status.notPushed(key, reason);
-      if (!options.quiet) this.notices.show(`invalid:${uri.toString()}`, () => vscode.window.showErrorMessage(reason), () => undefined);
+      if (!options.quiet)
+        this.notices.show(
+          `invalid:${uri.toString()}`,
+          () => vscode.window.showErrorMessage(reason),
+          () => undefined,
+        );
       return { kind: 'not-pushed', reason };
     }
     const metadata = yaml.metadata;
@@ -189,7 +196,12 @@ export class Deployer extends Disposable {
     if (outcome.kind !== 'failed') {
       // The server holds this file now: whatever failed before it is over.
       const folder = file.folder.toString();
-      this.notices.end(`failed:${kind}:${id}`, `failed:${kind}:${folder}`, `${kind === 'code' ? 'errors' : 'invalid'}:${file.uri.toString()}`, `create:${folder}`);
+      this.notices.end(
+        `failed:${kind}:${id}`,
+        `failed:${kind}:${folder}`,
+        `${kind === 'code' ? 'errors' : 'invalid'}:${file.uri.toString()}`,
+        `create:${folder}`,
+      );
     }
     if (outcome.kind === 'accepted') {
       this.s.model.pushed(file.app, file.folder, id, kind);
@@ -213,7 +225,9 @@ export class Deployer extends Disposable {
       const yaml = await readActionYaml(file.folder, 'saved');
       if (!yaml?.metadata) {
         const first = yaml?.problems[0];
-        void vscode.window.showErrorMessage(`${ACTION_FILE} of ${key} has problems${first ? ` (line ${first.range.start.line + 1}: ${first.message})` : ''}; fix them before creating the action.`);
+        void vscode.window.showErrorMessage(
+          `${ACTION_FILE} of ${key} has problems${first ? ` (line ${first.range.start.line + 1}: ${first.message})` : ''}; fix them before creating the action.`,
+        );
         return;
       }
       // It pushes main.ts as it is then, once the action exists.
@@ -278,7 +292,15 @@ export class Deployer extends Disposable {
     }
   }
 
-  private failed(id: string, label: string, kind: PushKind, durationMs: number, error: unknown, quiet: boolean, retry: () => Promise<unknown> | undefined): void {
+  private failed(
+    id: string,
+    label: string,
+    kind: PushKind,
+    durationMs: number,
+    error: unknown,
+    quiet: boolean,
+    retry: () => Promise<unknown> | undefined,
+  ): void {
     const reason = errorMessage(error);
     this.s.log.error(`The ${kind} of ${label} was not pushed: ${reason}`);
     this.status.failedPush(id, label, kind, durationMs, reason);

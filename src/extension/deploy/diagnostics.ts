@@ -17,7 +17,11 @@ const TYPING_PAUSE_MS = 300;
  */
 export class CodeDiagnostics extends Disposable {
   readonly collection = this.register(vscode.languages.createDiagnosticCollection('customActions.code'));
-  private readonly debounce = this.register(new PerFileDebounce((uri) => void this.refresh(uri).catch((error: unknown) => this.s.log.warn(`Checking ${uri.path} against action.yaml failed: ${String(error)}`))));
+  private readonly debounce = this.register(
+    new PerFileDebounce(
+      (uri) => void this.refresh(uri).catch((error: unknown) => this.s.log.warn(`Checking ${uri.path} against action.yaml failed: ${String(error)}`)),
+    ),
+  );
 
   constructor(private readonly s: Services) {
     super();

@@ -14,7 +14,11 @@ const TYPING_PAUSE_MS = 300;
  * anything; it only writes the file when its bytes would differ.
  */
 export class GeneratedTypes extends Disposable {
-  private readonly debounce = this.register(new PerFileDebounce((uri) => void this.regenerate(uri).catch((error: unknown) => this.s.log.warn(`Regenerating the types of ${uri.path} failed: ${String(error)}`))));
+  private readonly debounce = this.register(
+    new PerFileDebounce(
+      (uri) => void this.regenerate(uri).catch((error: unknown) => this.s.log.warn(`Regenerating the types of ${uri.path} failed: ${String(error)}`)),
+    ),
+  );
   private readonly written = this.register(new vscode.EventEmitter<vscode.Uri>());
   /** Fires with the action folder after its generated types were rewritten. */
   readonly onDidWrite = this.written.event;

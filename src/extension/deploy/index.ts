@@ -12,7 +12,6 @@ import { isCodeFile, isMetadataFile, locateActionFile, mainOf, openDocument, sav
 import { MetadataQuickFixes } from './quickFixes';
 import { DeployStatusItem } from './statusItem';
 
-
 /**
  * Save to deploy: a save the user made in an editor pushes the code or the metadata of its action;
  * changes on disk never push. An auto-save (VS Code for the Web saves after every pause in typing)

@@ -56,7 +56,10 @@ export class DeployStatusItem extends Disposable {
     this.failed.delete(`${kind}:${id}`);
     if (more) return;
     if (this.stillBusy()) return;
-    this.show(`$(check) Pushed ${WHAT[kind]} of ${label} (${formatDuration(durationMs)})`, `Custom Actions: the server accepted the ${WHAT[kind]} of ${label} in ${formatDuration(durationMs)}`);
+    this.show(
+      `$(check) Pushed ${WHAT[kind]} of ${label} (${formatDuration(durationMs)})`,
+      `Custom Actions: the server accepted the ${WHAT[kind]} of ${label} in ${formatDuration(durationMs)}`,
+    );
     this.hideTimer = setTimeout(() => {
       if (this.busy.size === 0 && this.failed.size === 0) this.item.hide();
     }, SHOWN_AFTER_SUCCESS_MS);
@@ -64,7 +67,10 @@ export class DeployStatusItem extends Disposable {
 
   upToDate(label: string, kind: PushKind): void {
     if (this.busy.size > 0 || this.failed.size > 0) return;
-    this.show(`$(check) ${capitalize(WHAT[kind])} of ${label} is up to date`, `Custom Actions: the server already holds this ${WHAT[kind]} of ${label}; nothing was sent`);
+    this.show(
+      `$(check) ${capitalize(WHAT[kind])} of ${label} is up to date`,
+      `Custom Actions: the server already holds this ${WHAT[kind]} of ${label}; nothing was sent`,
+    );
     this.hideTimer = setTimeout(() => this.item.hide(), SHOWN_AFTER_SUCCESS_MS);
   }
 
@@ -86,7 +92,12 @@ export class DeployStatusItem extends Disposable {
   /** A push that was not even attempted (errors in the file, no action on the server); a click shows the problems, when there are. */
   notPushed(label: string, reason: string, options: { problems?: boolean } = {}): void {
     const click = options.problems ? 'Click to show the problems.' : 'Click to show the log.';
-    this.show(`$(warning) ${label} not pushed`, `Custom Actions: ${reason}\n${click}`, new vscode.ThemeColor('statusBarItem.warningBackground'), options.problems ? SHOW_PROBLEMS : SHOW_LOG);
+    this.show(
+      `$(warning) ${label} not pushed`,
+      `Custom Actions: ${reason}\n${click}`,
+      new vscode.ThemeColor('statusBarItem.warningBackground'),
+      options.problems ? SHOW_PROBLEMS : SHOW_LOG,
+    );
   }
 
   /**

@@ -43,7 +43,9 @@ export function errorsOf(uri: vscode.Uri): vscode.Diagnostic[] {
 async function ask(uri: vscode.Uri): Promise<Answered[] | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ANSWER_MS)));
-  const answers = Promise.all(REQUESTS.map((request) => vscode.commands.executeCommand<unknown>(TSSERVER_REQUEST, request, { file: uri }).then(answered, () => undefined)));
+  const answers = Promise.all(
+    REQUESTS.map((request) => vscode.commands.executeCommand<unknown>(TSSERVER_REQUEST, request, { file: uri }).then(answered, () => undefined)),
+  );
   try {
     const all = await Promise.race([answers, late]);
     return all?.every((a) => a !== undefined) ? all.flat() : undefined;
@@ -68,7 +70,8 @@ function answered(response: unknown): Answered[] | undefined {
     const end = position(field(d, 'end'));
     const message = field(d, 'text');
     const code = field(d, 'code');
-    if (start && end && typeof message === 'string' && typeof code === 'number') found.push({ code: String(code), message, range: new vscode.Range(start, end) });
+    if (start && end && typeof message === 'string' && typeof code === 'number')
+      found.push({ code: String(code), message, range: new vscode.Range(start, end) });
   }
   return found;
 }
@@ -104,7 +107,9 @@ function codeOf(d: vscode.Diagnostic): string {
 function position(value: unknown): vscode.Position | undefined {
   const line = field(value, 'line');
   const offset = field(value, 'offset');
-  return Number.isInteger(line) && Number.isInteger(offset) && (line as number) >= 1 && (offset as number) >= 1 ? new vscode.Position((line as number) - 1, (offset as number) - 1) : undefined;
+  return Number.isInteger(line) && Number.isInteger(offset) && (line as number) >= 1 && (offset as number) >= 1
+    ? new vscode.Position((line as number) - 1, (offset as number) - 1)
+    : undefined;
 }
 
 function field(value: unknown, name: string): unknown {

@@ -7,7 +7,11 @@ import { serverText } from '../../core/text';
  * Asks for one value per declared parameter, in order: an input box checked per type for simple
  * types and lists, a picker for choices. Previous values are offered again. Undefined when cancelled.
  */
-export async function askInputs(title: string, parameters: readonly Parameter[], previous: Record<string, unknown> = {}): Promise<Record<string, unknown> | undefined> {
+export async function askInputs(
+  title: string,
+  parameters: readonly Parameter[],
+  previous: Record<string, unknown> = {},
+): Promise<Record<string, unknown> | undefined> {
   const values: Record<string, unknown> = {};
   for (const [index, parameter] of parameters.entries()) {
     const step = `${title} (${index + 1}/${parameters.length})`;

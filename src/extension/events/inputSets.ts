@@ -48,7 +48,10 @@ export async function listInputSets(actionFolder: vscode.Uri, parameters: readon
   } catch {
     return [];
   }
-  const files = entries.filter(([name, type]) => type === vscode.FileType.File && name.endsWith('.json')).map(([name]) => name).sort();
+  const files = entries
+    .filter(([name, type]) => type === vscode.FileType.File && name.endsWith('.json'))
+    .map(([name]) => name)
+    .sort();
   return Promise.all(files.map((name) => readInputSet(vscode.Uri.joinPath(inputsFolder(actionFolder), name), parameters)));
 }
 
@@ -76,7 +79,9 @@ export class InputSetCodeLens implements vscode.CodeLensProvider {
     if (!(await actionFolderOfInputSet(document.uri))) return [];
     const top = new vscode.Range(0, 0, 0, 0);
     return [
-      ...(['Test', 'Live'] as const).map((env) => new vscode.CodeLens(top, { title: `$(play) Run in ${env}`, command: 'customActions.runInputSet', arguments: [document.uri, env] })),
+      ...(['Test', 'Live'] as const).map(
+        (env) => new vscode.CodeLens(top, { title: `$(play) Run in ${env}`, command: 'customActions.runInputSet', arguments: [document.uri, env] }),
+      ),
       new vscode.CodeLens(top, { title: '$(debug-alt) Debug', command: 'customActions.debugInputSet', arguments: [document.uri] }),
     ];
   }

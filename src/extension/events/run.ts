@@ -90,7 +90,12 @@ async function parametersOf(s: Services, action: ActionEntry): Promise<Parameter
   return checked.ok ? checked.value.parameters : undefined;
 }
 
-async function chooseInputs(s: Services, action: ActionEntry, env: Environment, parameters: Parameter[] | undefined): Promise<{ values: unknown; entered: boolean } | undefined> {
+async function chooseInputs(
+  s: Services,
+  action: ActionEntry,
+  env: Environment,
+  parameters: Parameter[] | undefined,
+): Promise<{ values: unknown; entered: boolean } | undefined> {
   const title = `Run ${serverText(action.key, 120)} in ${env}`;
   const sets = action.local ? await listInputSets(action.local.folder, parameters) : [];
   if (sets.length > 0) {
@@ -107,7 +112,10 @@ async function chooseInputs(s: Services, action: ActionEntry, env: Environment, 
     if (!picked) return undefined;
     if (picked.set) {
       if (picked.set.problems.length > 0) {
-        const open = await vscode.window.showErrorMessage(`The input set ${picked.set.name} does not fit the parameters: ${picked.set.problems.join('; ')}`, 'Open');
+        const open = await vscode.window.showErrorMessage(
+          `The input set ${picked.set.name} does not fit the parameters: ${picked.set.problems.join('; ')}`,
+          'Open',
+        );
         if (open) await vscode.window.showTextDocument(picked.set.uri);
         return undefined;
       }
@@ -141,26 +149,42 @@ async function askJson(title: string, previous: Record<string, unknown>): Promis
   return text === undefined ? undefined : (JSON.parse(text) as Record<string, unknown>);
 }
 
-async function execute(s: Services, action: ActionEntry, env: Environment, inputs: Record<string, unknown> | unknown[], entered: boolean): Promise<NormalizedEvent | undefined> {
+async function execute(
+  s: Services,
+  action: ActionEntry,
+  env: Environment,
+  inputs: Record<string, unknown> | unknown[],
+  entered: boolean,
+): Promise<NormalizedEvent | undefined> {
   const [target] = targetsOf(action, env);
   if (!target) throw new Error(`The server lists no ${env} environment for ${action.key}.`);
   // The watch's first answer is its baseline: it must be in before the run, or the run's event would be taken as old.
   const watch = s.events.watch(target);
   await Promise.race([watch.poller.whenReady(), new Promise((resolve) => setTimeout(resolve, BASELINE_WAIT_MS))]);
-  const event = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Running ${serverText(action.key, 120)} in ${env}…` }, () =>
-    s.connections.call(action.app, (client) => client.runAction(target.eventsUrl, env, inputs)),
+  const event = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Running ${serverText(action.key, 120)} in ${env}…` },
+    () => s.connections.call(action.app, (client) => client.runAction(target.eventsUrl, env, inputs)),
   );
   s.events.poke(target.actionId);
   void announce(s, action, env, event, entered ? (inputs as Record<string, unknown>) : undefined);
   return event;
 }
 
-async function announce(s: Services, action: ActionEntry, env: Environment, event: NormalizedEvent, toSave: Record<string, unknown> | undefined): Promise<void> {
+async function announce(
+  s: Services,
+  action: ActionEntry,
+  env: Environment,
+  event: NormalizedEvent,
+  toSave: Record<string, unknown> | undefined,
+): Promise<void> {
   const took = event.duration === undefined ? '' : ` in ${formatDuration(event.duration)}`;
   const buttons = ['Show Events', ...(toSave && action.local ? ['Save Inputs as Set…'] : [])];
   const choice = event.ok
     ? await vscode.window.showInformationMessage(serverText(`${action.key} ran in ${env}: success${took}.${resultText(event.result)}`), ...buttons)
-    : await vscode.window.showWarningMessage(serverText(`${action.key} ran in ${env}: failure${took}: ${event.error?.message ?? 'no reason given'}`), ...buttons);
+    : await vscode.window.showWarningMessage(
+        serverText(`${action.key} ran in ${env}: failure${took}: ${event.error?.message ?? 'no reason given'}`),
+        ...buttons,
+      );
   if (choice === 'Show Events') s.events.channel.show(false);
   if (choice === 'Save Inputs as Set…' && toSave && action.local) {
     const saved = await saveInputSet(action.local.folder, toSave);

@@ -17,7 +17,11 @@ export function targetsOf(action: ActionEntry, only?: Environment): WatchTarget[
 }
 
 /** The action a command is about, and the environment when the node says (a Test/Live node, or an argument). */
-export async function pickTarget(s: Services, node: unknown, environment?: unknown): Promise<{ action: ActionEntry; environment: Environment | undefined } | undefined> {
+export async function pickTarget(
+  s: Services,
+  node: unknown,
+  environment?: unknown,
+): Promise<{ action: ActionEntry; environment: Environment | undefined } | undefined> {
   const env = isEnvironment(environment) ? environment : undefined;
   if (isNode(node) && node.kind === 'environment') return { action: node.parent, environment: node.environment };
   if (isNode(node) && node.kind === 'event') return { action: node.parent.parent, environment: node.parent.environment };

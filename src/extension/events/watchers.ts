@@ -156,7 +156,9 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
     if (this.watches.get(id)?.poller !== poller) return;
     switch (status.kind) {
       case 'watching':
-        this.channel.appendLines([`-- ${label}: ${status.earlier === 0 ? 'no earlier events' : `${status.earlier} earlier event(s), listed in the tree`}; new ones appear below`]);
+        this.channel.appendLines([
+          `-- ${label}: ${status.earlier === 0 ? 'no earlier events' : `${status.earlier} earlier event(s), listed in the tree`}; new ones appear below`,
+        ]);
         return;
       case 'retrying':
         // One line when the trouble starts, not one per attempt.

@@ -14,12 +14,7 @@ export function formHtml(webview: vscode.Webview, extensionUri: vscode.Uri, titl
   const nonce = randomBytes(16).toString('base64');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'form.js'));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'form', 'form.css'));
-  const csp = [
-    "default-src 'none'",
-    `style-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-  ].join('; ');
+  const csp = ["default-src 'none'", `style-src ${webview.cspSource}`, `img-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -34,6 +34,8 @@ async function reopenAsText(uri: vscode.Uri, panel: vscode.WebviewPanel): Promis
   const column = panel.viewColumn;
   await vscode.commands.executeCommand('vscode.openWith', uri, 'default', { viewColumn: column, preview: false });
   const tabs = vscode.window.tabGroups.all.flatMap((group) => (group.viewColumn === column ? group.tabs : []));
-  const form = tabs.filter((tab) => tab.input instanceof vscode.TabInputCustom && tab.input.viewType === METADATA_EDITOR_VIEW_TYPE && tab.input.uri.toString() === uri.toString());
+  const form = tabs.filter(
+    (tab) => tab.input instanceof vscode.TabInputCustom && tab.input.viewType === METADATA_EDITOR_VIEW_TYPE && tab.input.uri.toString() === uri.toString(),
+  );
   if (form.length > 0) await vscode.window.tabGroups.close(form);
 }

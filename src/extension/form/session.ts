@@ -82,10 +82,12 @@ export class FormSession extends Disposable {
         this.post('external');
         return;
       case 'edit':
-        this.queue = this.queue.then(() => this.applyEdit(message)).catch((error: unknown) => {
-          this.deps.log.error(`Metadata form (${this.name}): an edit failed: ${error instanceof Error ? error.message : String(error)}`);
-          this.post('external');
-        });
+        this.queue = this.queue
+          .then(() => this.applyEdit(message))
+          .catch((error: unknown) => {
+            this.deps.log.error(`Metadata form (${this.name}): an edit failed: ${error instanceof Error ? error.message : String(error)}`);
+            this.post('external');
+          });
         return;
       case 'openText':
         void this.deps.openText();
@@ -112,7 +114,9 @@ export class FormSession extends Disposable {
       if (!(await this.send({ type: 'flush', request }))) return;
       await Promise.race([answered, late]);
     } catch (error) {
-      this.deps.log.warn(`Metadata form (${this.name}): bringing the typing in before the save failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.deps.log.warn(
+        `Metadata form (${this.name}): bringing the typing in before the save failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     } finally {
       clearTimeout(timer);
       this.flushes.delete(request);
@@ -135,7 +139,9 @@ export class FormSession extends Disposable {
     if (message.version < this.lastForeignVersion || message.version > this.document.version) {
       // The document changed under the form (or the message is not about this document): the form
       // gets the current state and the user sees their edit did not land instead of losing the other one.
-      this.deps.log.info(`Metadata form (${this.name}): edit ${message.seq} was made on version ${message.version}, the document is at ${this.document.version}; refused`);
+      this.deps.log.info(
+        `Metadata form (${this.name}): edit ${message.seq} was made on version ${message.version}, the document is at ${this.document.version}; refused`,
+      );
       this.post('external');
       return;
     }

@@ -27,7 +27,12 @@ export interface ActionEntry {
 }
 
 /** The workspace's folders and the server's list, matched by key, or by the folder's linked id when its key changed here. */
-export function mergeActions(app: Application, local: readonly LocalAction[], listed: readonly RemoteAction[], knownIds: ReadonlyMap<string, string>): ActionEntry[] {
+export function mergeActions(
+  app: Application,
+  local: readonly LocalAction[],
+  listed: readonly RemoteAction[],
+  knownIds: ReadonlyMap<string, string>,
+): ActionEntry[] {
   const { remote, invalid } = screenListed(listed);
   const remoteByKey = new Map(remote.map((r) => [r.key, r]));
   const remoteById = new Map(remote.map((r) => [r.id, r]));

@@ -33,7 +33,10 @@ export function applicationContaining(applications: readonly Application[], uri:
 }
 
 /** The action folder `uri` is in or is: the first folder below its application's folder. */
-export function actionFolderContaining(applications: readonly Application[], uri: vscode.Uri): { app: Application; folder: vscode.Uri; depth: number } | undefined {
+export function actionFolderContaining(
+  applications: readonly Application[],
+  uri: vscode.Uri,
+): { app: Application; folder: vscode.Uri; depth: number } | undefined {
   for (const app of applications) {
     const parts = below(app, uri);
     if (parts?.[0]) return { app, folder: app.folderUri.with({ path: `${trimmed(app.folderUri.path)}/${parts[0]}` }), depth: parts.length };

@@ -49,7 +49,8 @@ export async function pullAction(s: Services, node?: unknown): Promise<void> {
   const folder = target.folder;
   const files = await plannedFiles(folder, fetched.metadata, fetched.code);
   const local = await readLocalFiles(folder, files);
-  if (local.links.length > 0) throw new Error(`${serverText(remote.key, 120)} was not pulled: ${local.links.join(', ')}, and a write would follow it elsewhere.`);
+  if (local.links.length > 0)
+    throw new Error(`${serverText(remote.key, 120)} was not pulled: ${local.links.join(', ')}, and a write would follow it elsewhere.`);
   if (local.unsaved.length > 0) {
     const names = local.unsaved.map((f) => f.name).join(', ');
     const show = await vscode.window.showWarningMessage(
@@ -62,7 +63,9 @@ export async function pullAction(s: Services, node?: unknown): Promise<void> {
   if (local.differing.length > 0) {
     if (!(await confirmReplace(remote.key, local, serverVersions(s.context.subscriptions)))) return;
     if (!(await unchangedSince(local, folder, files))) {
-      void vscode.window.showWarningMessage(`The local files of ${serverText(remote.key, 120)} changed while you decided; nothing was written. Pull again to see the difference.`);
+      void vscode.window.showWarningMessage(
+        `The local files of ${serverText(remote.key, 120)} changed while you decided; nothing was written. Pull again to see the difference.`,
+      );
       return;
     }
   }
@@ -78,10 +81,15 @@ export async function pullAction(s: Services, node?: unknown): Promise<void> {
 export async function offerPull(s: Services, action: ActionEntry | undefined): Promise<void> {
   if (!action) return;
   if (action.state === 'invalid') {
-    void vscode.window.showErrorMessage(`The server lists an action whose key cannot name a folder ("${serverText(action.key, 120)}"), so it cannot be pulled into the workspace.`);
+    void vscode.window.showErrorMessage(
+      `The server lists an action whose key cannot name a folder ("${serverText(action.key, 120)}"), so it cannot be pulled into the workspace.`,
+    );
     return;
   }
-  const pull = await vscode.window.showInformationMessage(`${serverText(action.key, 120)} is only on the server. Pull it into the workspace first.`, 'Pull Action');
+  const pull = await vscode.window.showInformationMessage(
+    `${serverText(action.key, 120)} is only on the server. Pull it into the workspace first.`,
+    'Pull Action',
+  );
   if (pull) await pullAction(s, action);
 }
 
@@ -95,7 +103,12 @@ async function plannedFiles(folder: vscode.Uri, metadata: ActionMetadata, code: 
   const localYaml = await readText(at(ACTION_FILE)).catch(() => undefined);
   const localMain = await readText(at(MAIN_FILE)).catch(() => undefined);
   return [
-    { name: ACTION_FILE, uri: at(ACTION_FILE), text: localYaml === undefined ? serializeActionYaml(metadata) : updateActionYaml(localYaml, metadata), generated: false },
+    {
+      name: ACTION_FILE,
+      uri: at(ACTION_FILE),
+      text: localYaml === undefined ? serializeActionYaml(metadata) : updateActionYaml(localYaml, metadata),
+      generated: false,
+    },
     { name: GENERATED_FILE, uri: at(GENERATED_FILE), text: generateTypes(metadata), generated: true },
     { name: MAIN_FILE, uri: at(MAIN_FILE), text: code ?? localMain ?? newActionTemplate(metadata), generated: false },
   ];
@@ -107,7 +120,9 @@ function serverMetadata(resource: object, listedKey: string): ActionMetadata {
   const checked = validateMetadata(rest);
   if (!checked.ok) throw new Error(`The server's metadata is not valid here: ${serverText(checked.problems.map(formatProblem).join('; '))}`);
   if (checked.value.key !== listedKey || !checkServerKey(checked.value.key).ok) {
-    throw new Error(`The server lists the action as "${serverText(listedKey, 120)}" but its metadata names the key "${serverText(checked.value.key, 120)}"; nothing was pulled.`);
+    throw new Error(
+      `The server lists the action as "${serverText(listedKey, 120)}" but its metadata names the key "${serverText(checked.value.key, 120)}"; nothing was pulled.`,
+    );
   }
   return checked.value;
 }

@@ -17,7 +17,9 @@ export function pullTarget(action: ActionEntry): PullTarget {
   if (action.local) {
     const name = action.local.folder.path.split('/').pop() ?? '';
     const path = directChildPath(app.folderUri.path, name);
-    return path === action.local.folder.path ? { ok: true, folder: action.local.folder } : { ok: false, reason: "its folder is not directly inside the application's folder" };
+    return path === action.local.folder.path
+      ? { ok: true, folder: action.local.folder }
+      : { ok: false, reason: "its folder is not directly inside the application's folder" };
   }
   const checked = actionFolderForServerKey(app.folderUri.path, action.remote?.key);
   return checked.ok ? { ok: true, folder: app.folderUri.with({ path: checked.path }) } : checked;

@@ -15,7 +15,9 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
       const item = new vscode.TreeItem(serverText(node.app.label, 120), vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `app/${node.app.id}`;
       item.description = serverText(node.app.id, 120);
-      item.tooltip = untrustedMarkdown(`**${serverMarkdown(node.app.label)}**\n\nApplication ${serverMarkdown(node.app.id)}, folder ${serverMarkdown(node.app.folder)}`);
+      item.tooltip = untrustedMarkdown(
+        `**${serverMarkdown(node.app.label)}**\n\nApplication ${serverMarkdown(node.app.id)}, folder ${serverMarkdown(node.app.folder)}`,
+      );
       item.iconPath = new vscode.ThemeIcon('project');
       item.contextValue = 'application';
       item.resourceUri = node.app.folderUri;

@@ -49,10 +49,12 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
     super();
     this.register({ dispose: () => clearTimeout(this.refreshAll) });
     this.register(model.onDidChange(({ app }) => (app ? this.refreshApplication(app.id) : this.refreshAllSoon())));
-    this.register(model.onDidChangeEvents(({ app, eventsUrl }) => {
-      const node = this.envNodes.get(envKey(app, eventsUrl));
-      if (node) this.changed.fire(node);
-    }));
+    this.register(
+      model.onDidChangeEvents(({ app, eventsUrl }) => {
+        const node = this.envNodes.get(envKey(app, eventsUrl));
+        if (node) this.changed.fire(node);
+      }),
+    );
   }
 
   get state(): ViewState {
@@ -140,7 +142,9 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
   private async actions(node: ApplicationNode): Promise<TreeNode[]> {
     try {
       const merged = (await this.model.actions(node.app)).map((entry) => actionNode(node, entry));
-      return merged.length > 0 ? merged : [message(node, 'empty', 'No actions yet', 'info', { command: 'customActions.newAction', title: 'New Action', arguments: [node] })];
+      return merged.length > 0
+        ? merged
+        : [message(node, 'empty', 'No actions yet', 'info', { command: 'customActions.newAction', title: 'New Action', arguments: [node] })];
     } catch (error) {
       return [this.failure(node, error)];
     }

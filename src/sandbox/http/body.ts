@@ -5,9 +5,7 @@ import { HttpProblem } from './problem';
 export function contentType(req: IncomingMessage): { type: string; charset: string | undefined } {
   const header = req.headers['content-type'] ?? '';
   const [essence = '', ...params] = header.split(';');
-  const charset = params
-    .map((p) => /^\s*charset\s*=\s*"?([^";\s]+)"?\s*$/i.exec(p)?.[1])
-    .find((c) => c !== undefined);
+  const charset = params.map((p) => /^\s*charset\s*=\s*"?([^";\s]+)"?\s*$/i.exec(p)?.[1]).find((c) => c !== undefined);
   return { type: essence.trim().toLowerCase(), charset: charset?.toLowerCase() };
 }
 
@@ -17,8 +15,7 @@ export function contentType(req: IncomingMessage): { type: string; charset: stri
  */
 export async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
-  const tooLarge = () =>
-    new HttpProblem(413, 'payload-too-large', `the body is larger than ${maxBytes} bytes`, undefined, { Connection: 'close' });
+  const tooLarge = () => new HttpProblem(413, 'payload-too-large', `the body is larger than ${maxBytes} bytes`, undefined, { Connection: 'close' });
   if (Number.isFinite(declared) && declared > maxBytes) {
     drain(req, maxBytes);
     throw tooLarge();

@@ -18,7 +18,14 @@ interface EventsQuery {
  * link, an ETag that changes with every new event, and `wait` to hold a conditional request until
  * the list changes.
  */
-export async function listEvents(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, url: URL, action: ActionRow, environmentId: string): Promise<void> {
+export async function listEvents(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  action: ActionRow,
+  environmentId: string,
+): Promise<void> {
   const query = parseQuery(url, ctx);
   let version = await ctx.store.eventsVersion(action, environmentId);
   let tag = etag(version.newest, query);
@@ -52,14 +59,18 @@ function parseQuery(url: URL, ctx: ServerContext): EventsQuery {
   const limitText = url.searchParams.get('limit');
   const limit = limitText === null ? defaultPageSize : Number(limitText);
   if (!/^\d+$/.test(limitText ?? '0') || !Number.isInteger(limit) || limit < 1 || limit > maxPageSize) {
-    throw new HttpProblem(400, 'invalid-query', `limit must be a whole number from 1 to ${maxPageSize}`, [{ path: 'limit', message: `must be 1 to ${maxPageSize}` }]);
+    throw new HttpProblem(400, 'invalid-query', `limit must be a whole number from 1 to ${maxPageSize}`, [
+      { path: 'limit', message: `must be 1 to ${maxPageSize}` },
+    ]);
   }
   const cursor = url.searchParams.get('cursor') ?? undefined;
   const before = cursor === undefined ? undefined : decodeCursor(cursor);
   const waitText = url.searchParams.get('wait');
   const wait = waitText === null ? 0 : Number(waitText);
   if (waitText !== null && (waitText.trim() === '' || !Number.isFinite(wait) || wait < 0)) {
-    throw new HttpProblem(400, 'invalid-query', `wait must be a number of seconds (at most ${maxWaitSeconds} are used)`, [{ path: 'wait', message: 'must be a number ≥ 0' }]);
+    throw new HttpProblem(400, 'invalid-query', `wait must be a number of seconds (at most ${maxWaitSeconds} are used)`, [
+      { path: 'wait', message: 'must be a number ≥ 0' },
+    ]);
   }
   return { limit, cursor, before, waitSeconds: Math.min(wait, maxWaitSeconds) };
 }

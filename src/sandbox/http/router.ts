@@ -47,8 +47,7 @@ export function route(method: string, pathname: string): Match {
       params.versionKind = envId;
       params.version = leaf;
       methods = { GET: 'getVersion' };
-    }
-    else if (sub === 'environments' && envId && rest.length === 0) {
+    } else if (sub === 'environments' && envId && rest.length === 0) {
       params.environmentId = envId;
       if (leaf === 'events') methods = { GET: 'listEvents' };
       else if (leaf === 'runs') methods = { POST: 'runAction' };

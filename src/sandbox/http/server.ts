@@ -121,7 +121,10 @@ async function dispatch(ctx: ServerContext, req: IncomingMessage, res: ServerRes
       const code = decodeText(await readBody(req, limits.codeBytes), charset);
       const compiled = compile(code);
       if (!compiled.ok) {
-        const where = compiled.error.line === undefined ? CODE_FILENAME_LABEL : `${CODE_FILENAME_LABEL}:${compiled.error.line}${compiled.error.column ? `:${compiled.error.column}` : ''}`;
+        const where =
+          compiled.error.line === undefined
+            ? CODE_FILENAME_LABEL
+            : `${CODE_FILENAME_LABEL}:${compiled.error.line}${compiled.error.column ? `:${compiled.error.column}` : ''}`;
         throw new HttpProblem(400, 'invalid-code', `the code does not parse: ${compiled.error.message} (${where})`, [
           { path: compiled.error.line === undefined ? '' : `line ${compiled.error.line}`, message: compiled.error.message },
         ]);
@@ -165,13 +168,21 @@ async function dispatch(ctx: ServerContext, req: IncomingMessage, res: ServerRes
 
 const CODE_FILENAME_LABEL = 'main.ts';
 
-async function runAction(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, actionId: string, environmentId: string, applicationId: string): Promise<void> {
+async function runAction(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  actionId: string,
+  environmentId: string,
+  applicationId: string,
+): Promise<void> {
   const action = await ownAction(ctx, actionId, applicationId);
   const env = await ctx.store.environment(environmentId);
   if (!env || env.applicationId !== action.applicationId) throw notFound('no such environment for this action');
   const body = await readJson(req, ctx.limits.jsonBodyBytes);
   const inputs = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { inputs?: unknown }).inputs : undefined;
-  if (inputs === undefined) throw new HttpProblem(400, 'invalid-inputs', 'send {"inputs": [...]} or {"inputs": {"name": value}}', [{ path: 'inputs', message: 'required' }]);
+  if (inputs === undefined)
+    throw new HttpProblem(400, 'invalid-inputs', 'send {"inputs": [...]} or {"inputs": {"name": value}}', [{ path: 'inputs', message: 'required' }]);
   const checked = checkInputs(action.metadata, inputs);
   if (!checked.ok) throw new HttpProblem(400, 'invalid-inputs', 'the inputs do not match the parameters', checked.problems);
   const code = await ctx.store.implementation(actionId);
@@ -188,15 +199,34 @@ function checkMetadata(body: unknown) {
   const checked = validateMetadata(body);
   if (!checked.ok) {
     const errors = checked.problems.map((p) => ({ path: formatPath(p.path), message: p.message }));
-    throw new HttpProblem(400, 'validation-failed', `the metadata has ${errors.length} problem(s): ${errors.slice(0, 3).map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')}`, errors);
+    throw new HttpProblem(
+      400,
+      'validation-failed',
+      `the metadata has ${errors.length} problem(s): ${errors
+        .slice(0, 3)
+        .map((e) => (e.path ? `${e.path}: ${e.message}` : e.message))
+        .join('; ')}`,
+      errors,
+    );
   }
   // The server's own fields cannot be smuggled in through extra metadata fields.
-  const { id: _id, eventsUrls: _urls, hasImplementation: _has, updatedAt: _updated, ...metadata } = checked.value as typeof checked.value & Record<string, unknown>;
+  const {
+    id: _id,
+    eventsUrls: _urls,
+    hasImplementation: _has,
+    updatedAt: _updated,
+    ...metadata
+  } = checked.value as typeof checked.value & Record<string, unknown>;
   return metadata as typeof checked.value;
 }
 
 function sendCode(res: ServerResponse, code: string, headers: Record<string, string>): void {
-  res.writeHead(200, { 'Content-Type': `${MEDIA_TYPES.typescript}; charset=utf-8`, 'Content-Length': Buffer.byteLength(code), 'Cache-Control': 'no-store', ...headers });
+  res.writeHead(200, {
+    'Content-Type': `${MEDIA_TYPES.typescript}; charset=utf-8`,
+    'Content-Length': Buffer.byteLength(code),
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
   res.end(code);
 }
 

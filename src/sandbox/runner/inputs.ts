@@ -1,4 +1,14 @@
-import { type ActionMetadata, formatPath, isEmailAddress, isIsoDatetime, isNoValue, type Parameter, type ParameterType, type PathSegment, type SimpleType } from '../../core/schema';
+import {
+  type ActionMetadata,
+  formatPath,
+  isEmailAddress,
+  isIsoDatetime,
+  isNoValue,
+  type Parameter,
+  type ParameterType,
+  type PathSegment,
+  type SimpleType,
+} from '../../core/schema';
 
 export type InputProblem = { path: string; message: string };
 
@@ -68,11 +78,8 @@ function simpleMismatch(type: SimpleType, value: unknown): { message: string } |
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? undefined : { message: 'must be a number' };
     case 'datetime':
-      return typeof value === 'string' && isIsoDatetime(value)
-        ? undefined
-        : { message: 'must be an ISO 8601 date-time string, such as 2024-05-01T12:00:00Z' };
+      return typeof value === 'string' && isIsoDatetime(value) ? undefined : { message: 'must be an ISO 8601 date-time string, such as 2024-05-01T12:00:00Z' };
     case 'email':
       return typeof value === 'string' && isEmailAddress(value) ? undefined : { message: 'must be an e-mail address' };
   }
 }
-

@@ -54,7 +54,13 @@ export class ProcessPool implements ActionRunner {
       runner = await this.acquire(application);
     } catch (error) {
       if (this.closed) throw error;
-      return { ok: false, startTime, duration: 0, logs: [], error: { name: 'Error', message: `the runner could not start: ${error instanceof Error ? error.message : String(error)}`, code: 'runner-crashed' } };
+      return {
+        ok: false,
+        startTime,
+        duration: 0,
+        logs: [],
+        error: { name: 'Error', message: `the runner could not start: ${error instanceof Error ? error.message : String(error)}`, code: 'runner-crashed' },
+      };
     }
     const started = performance.now();
     return new Promise<RunOutcome>((resolve) => {
@@ -63,7 +69,12 @@ export class ProcessPool implements ActionRunner {
       const end = (outcome: { ok: true; result: unknown } | { ok: false; error: RunError }, dropped = 0) => {
         clearTimeout(timer);
         runner.listen(undefined);
-        if (dropped > 0) logs.push({ time: Date.now(), level: 'warn', message: `${dropped} more log entries were dropped (at most ${this.limits.logEntriesPerRun} are kept per run)` });
+        if (dropped > 0)
+          logs.push({
+            time: Date.now(),
+            level: 'warn',
+            message: `${dropped} more log entries were dropped (at most ${this.limits.logEntriesPerRun} are kept per run)`,
+          });
         resolve({ ...outcome, startTime, duration: Math.round((performance.now() - started) * 1000) / 1000, logs });
         this.release(runner);
       };
@@ -81,12 +92,17 @@ export class ProcessPool implements ActionRunner {
           if (message.type === 'log') logs.push(message.entry);
           // A run that timed out may have been interrupted anywhere: its process is not used again.
           else if (message.type === 'done' && !message.ok && message.error.code === 'timeout') stop(message.error, message.logsDropped);
-          else if (message.type === 'done') end(message.ok ? { ok: true, result: JSON.parse(message.resultJson) as unknown } : { ok: false, error: message.error }, message.logsDropped);
+          else if (message.type === 'done')
+            end(message.ok ? { ok: true, result: JSON.parse(message.resultJson) as unknown } : { ok: false, error: message.error }, message.logsDropped);
         },
         (exit: RunnerExit) =>
           stop(
             exit.outOfMemory
-              ? { name: 'MemoryLimitError', message: `main used more than the ${this.limits.runMemoryMb} MB memory limit; the run was stopped`, code: 'memory-limit' }
+              ? {
+                  name: 'MemoryLimitError',
+                  message: `main used more than the ${this.limits.runMemoryMb} MB memory limit; the run was stopped`,
+                  code: 'memory-limit',
+                }
               : { name: 'Error', message: `the runner stopped unexpectedly (${exit.signal ?? `exit code ${exit.code}`})`, code: 'runner-crashed' },
           ),
       );

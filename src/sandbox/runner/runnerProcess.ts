@@ -71,7 +71,11 @@ export class RunnerProcess {
       const done = (code: number | null, signal: NodeJS.Signals | null) => {
         if (this.exit) return;
         this.exit = { code, signal, outOfMemory: OUT_OF_MEMORY.test(this.stderr), stderr: this.stderr.trim() };
-        failReady(new Error(`the runner stopped before it was ready${this.stderr ? `: ${this.exit.stderr.split('\n').slice(-3).join(' ')}` : ` (exit code ${code ?? signal})`}`));
+        failReady(
+          new Error(
+            `the runner stopped before it was ready${this.stderr ? `: ${this.exit.stderr.split('\n').slice(-3).join(' ')}` : ` (exit code ${code ?? signal})`}`,
+          ),
+        );
         resolve(this.exit);
         this.exitListener?.(this.exit);
       };

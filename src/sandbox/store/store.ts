@@ -103,7 +103,10 @@ export class Store {
       this.writes = 0;
       this.analysis = analyze(this.db)
         .catch((error: unknown) => {
-          if (!this.closing) this.log(`sandbox: gathering planner statistics failed (queries still work, maybe slower): ${error instanceof Error ? error.message : String(error)}`);
+          if (!this.closing)
+            this.log(
+              `sandbox: gathering planner statistics failed (queries still work, maybe slower): ${error instanceof Error ? error.message : String(error)}`,
+            );
         })
         .finally(() => {
           this.analysis = undefined;
@@ -250,7 +253,13 @@ export class Store {
       await this.assertKeyFree(tx, current.applicationId, metadata.key, id);
       const text = JSON.stringify(metadata);
       const version = current.metadataVersion + 1;
-      await tx.query('UPDATE actions SET key = $2, metadata = $3, metadata_version = $4, updated_at = $5 WHERE id = $1', [id, metadata.key, text, version, Date.now()]);
+      await tx.query('UPDATE actions SET key = $2, metadata = $3, metadata_version = $4, updated_at = $5 WHERE id = $1', [
+        id,
+        metadata.key,
+        text,
+        version,
+        Date.now(),
+      ]);
       await recordVersion(tx, id, 'metadata', version, text, client);
       return (await this.action(id, tx))!;
     });
@@ -286,7 +295,11 @@ export class Store {
 
   /** The content of one kept version, or undefined when it is not (or no longer) kept. */
   async versionContent(actionId: string, kind: VersionKind, version: number): Promise<string | undefined> {
-    const result = await this.db.query<{ content: string }>('SELECT content FROM action_versions WHERE action_id = $1 AND kind = $2 AND version = $3', [actionId, kind, version]);
+    const result = await this.db.query<{ content: string }>('SELECT content FROM action_versions WHERE action_id = $1 AND kind = $2 AND version = $3', [
+      actionId,
+      kind,
+      version,
+    ]);
     return result.rows[0]?.content;
   }
 
@@ -304,7 +317,10 @@ export class Store {
   }
 
   async environment(id: string): Promise<EnvironmentRow | undefined> {
-    const result = await this.db.query<{ id: string; application_id: string; name: Environment }>('SELECT id, application_id, name FROM environments WHERE id = $1', [id]);
+    const result = await this.db.query<{ id: string; application_id: string; name: Environment }>(
+      'SELECT id, application_id, name FROM environments WHERE id = $1',
+      [id],
+    );
     const row = result.rows[0];
     return row ? { id: row.id, applicationId: row.application_id, name: row.name } : undefined;
   }
@@ -334,7 +350,12 @@ export class Store {
   }
 
   /** Newest first; `before` is the sequence number the previous page ended at. One more than `limit` is read to tell whether a next page exists. */
-  async listEvents(actionId: string, environmentId: string, limit: number, before: number | undefined): Promise<{ events: ActionEvent[]; last: number; more: boolean }> {
+  async listEvents(
+    actionId: string,
+    environmentId: string,
+    limit: number,
+    before: number | undefined,
+  ): Promise<{ events: ActionEvent[]; last: number; more: boolean }> {
     const result = await this.db.query<{ seq: number; id: string; name: ActionEvent['name']; data: ActionEvent['data'] }>(
       `SELECT seq, id, name, data FROM events WHERE action_id = $1 AND environment_id = $2 AND ($3::bigint IS NULL OR seq < $3::bigint)
        ORDER BY seq DESC LIMIT $4`,
@@ -379,7 +400,8 @@ interface RawAction {
 /** Stands for an action id in the events URLs the list builds in SQL: a UUID, so encoding leaves it alone, that the store never mints. */
 const ID_PLACEHOLDER = '00000000-0000-0000-0000-000000000000';
 
-const SELECT_ACTION = 'SELECT id, application_id, key, metadata, implementation IS NOT NULL AS has_implementation, metadata_version, code_version, created_at, updated_at FROM actions';
+const SELECT_ACTION =
+  'SELECT id, application_id, key, metadata, implementation IS NOT NULL AS has_implementation, metadata_version, code_version, created_at, updated_at FROM actions';
 
 function toAction(row: RawAction): ActionRow {
   return {

@@ -21,13 +21,22 @@ export function checkExpected(kind: VersionKind, current: number, expected: Expe
   const what = kind === 'implementation' ? 'code' : 'metadata';
   throw new StoreConflict(
     'precondition-failed',
-    current === 0 ? `the action has no ${what} yet, so no version of it can be replaced` : `the action's ${what} changed since the version this write is based on (it is at version ${current} now)`,
+    current === 0
+      ? `the action has no ${what} yet, so no version of it can be replaced`
+      : `the action's ${what} changed since the version this write is based on (it is at version ${current} now)`,
     current,
   );
 }
 
 /** Records a written version and drops those beyond VERSIONS_KEPT of the same action and kind. */
-export async function recordVersion(tx: Transaction, actionId: string, kind: VersionKind, version: number, content: string, client: string | undefined): Promise<void> {
+export async function recordVersion(
+  tx: Transaction,
+  actionId: string,
+  kind: VersionKind,
+  version: number,
+  content: string,
+  client: string | undefined,
+): Promise<void> {
   await tx.query('INSERT INTO action_versions (action_id, kind, version, content, client, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
     actionId,
     kind,

@@ -18,7 +18,8 @@ describe('Activation in a real VS Code', () => {
 
   it('registers every contributed command', async () => {
     const all = new Set(await vscode.commands.getCommands(true));
-    const contributed = (vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { contributes: { commands: { command: string }[] } }).contributes.commands;
+    const contributed = (vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { contributes: { commands: { command: string }[] } }).contributes
+      .commands;
     const missing = contributed.map((c) => c.command).filter((id) => !all.has(id));
     assert.deepEqual(missing, []);
   });

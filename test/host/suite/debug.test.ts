@@ -16,7 +16,16 @@ const metadata: ActionMetadata = {
   developerEmail: 'dev@example.com',
   parameters: [
     { name: 'n', type: 'number' },
-    { name: 'mode', type: { type: 'single-choice', choices: [{ id: 'ok', label: 'Succeed' }, { id: 'fail', label: 'Fail' }] } },
+    {
+      name: 'mode',
+      type: {
+        type: 'single-choice',
+        choices: [
+          { id: 'ok', label: 'Succeed' },
+          { id: 'fail', label: 'Fail' },
+        ],
+      },
+    },
   ],
   result: { type: 'number' },
 };
@@ -52,7 +61,10 @@ describe('Debug: a real run locally under the JavaScript debugger', function () 
 
   async function eventNode(event: NormalizedEvent): Promise<EventNode> {
     const { services } = await api();
-    return eventually(async () => (await services.tree.getChildren(testEnv)).find((n): n is EventNode => n.kind === 'event' && n.event.id === event.id), 'the event under Test');
+    return eventually(
+      async () => (await services.tree.getChildren(testEnv)).find((n): n is EventNode => n.kind === 'event' && n.event.id === event.id),
+      'the event under Test',
+    );
   }
 
   before(async () => {
@@ -73,7 +85,8 @@ describe('Debug: a real run locally under the JavaScript debugger', function () 
     tracker = vscode.debug.registerDebugAdapterTrackerFactory('*', {
       createDebugAdapterTracker: (session) => ({
         onDidSendMessage: (message: { type?: string; event?: string; body?: { threadId?: number; reason?: string } }) => {
-          if (message.type === 'event' && message.event === 'stopped' && message.body?.reason !== 'entry') stops.push({ session, threadId: message.body?.threadId ?? 0 });
+          if (message.type === 'event' && message.event === 'stopped' && message.body?.reason !== 'entry')
+            stops.push({ session, threadId: message.body?.threadId ?? 0 });
         },
       }),
     });
@@ -106,29 +119,40 @@ describe('Debug: a real run locally under the JavaScript debugger', function () 
     const run = await vscode.commands.executeCommand<DebugRun | undefined>('customActions.debugEvent', await eventNode(recorded));
     assert.ok(run, 'the debugger started');
     try {
-    // js-debug runs the program in a child session of the one started: its stop is the one to read.
-    const stop = await eventually(() => stops.find((s) => s.session.id === run.session.id || s.session.parentSession?.id === run.session.id), 'stopped at the breakpoint');
-    const took = Date.now() - started;
-    const trace = (await stop.session.customRequest('stackTrace', { threadId: stop.threadId })) as { stackFrames: { id: number; line: number; source?: { path?: string } }[] };
-    const top = trace.stackFrames[0]!;
-    assert.equal(top.line, 3, 'on the breakpoint’s line');
-    assert.ok(top.source?.path?.endsWith('/main.ts'), `in main.ts: ${top.source?.path}`);
-    const { scopes } = (await stop.session.customRequest('scopes', { frameId: top.id })) as { scopes: { name: string; variablesReference: number }[] };
-    const local = scopes.find((s) => /local/i.test(s.name)) ?? scopes[0]!;
-    const { variables } = (await stop.session.customRequest('variables', { variablesReference: local.variablesReference })) as { variables: { name: string; value: string }[] };
-    const byName = Object.fromEntries(variables.map((v) => [v.name, v.value]));
-    assert.equal(byName.n, '7');
-    assert.equal(byName.mode, "'ok'");
-    assert.equal(byName.doubled, '14');
-    await stop.session.customRequest('continue', { threadId: stop.threadId });
-    const outcome = await run.done;
-    assert.ok(outcome?.ok, JSON.stringify(outcome));
-    assert.equal(outcome.result, recorded.result, 'the same result the sandbox recorded');
-    assert.ok(spy.shown.some((m) => m.message.includes('Same as the recorded event')), JSON.stringify(spy.shown));
-    console.log(`    debug: click to stopped at the breakpoint in ${took} ms`);
+      // js-debug runs the program in a child session of the one started: its stop is the one to read.
+      const stop = await eventually(
+        () => stops.find((s) => s.session.id === run.session.id || s.session.parentSession?.id === run.session.id),
+        'stopped at the breakpoint',
+      );
+      const took = Date.now() - started;
+      const trace = (await stop.session.customRequest('stackTrace', { threadId: stop.threadId })) as {
+        stackFrames: { id: number; line: number; source?: { path?: string } }[];
+      };
+      const top = trace.stackFrames[0]!;
+      assert.equal(top.line, 3, 'on the breakpoint’s line');
+      assert.ok(top.source?.path?.endsWith('/main.ts'), `in main.ts: ${top.source?.path}`);
+      const { scopes } = (await stop.session.customRequest('scopes', { frameId: top.id })) as { scopes: { name: string; variablesReference: number }[] };
+      const local = scopes.find((s) => /local/i.test(s.name)) ?? scopes[0]!;
+      const { variables } = (await stop.session.customRequest('variables', { variablesReference: local.variablesReference })) as {
+        variables: { name: string; value: string }[];
+      };
+      const byName = Object.fromEntries(variables.map((v) => [v.name, v.value]));
+      assert.equal(byName.n, '7');
+      assert.equal(byName.mode, "'ok'");
+      assert.equal(byName.doubled, '14');
+      await stop.session.customRequest('continue', { threadId: stop.threadId });
+      const outcome = await run.done;
+      assert.ok(outcome?.ok, JSON.stringify(outcome));
+      assert.equal(outcome.result, recorded.result, 'the same result the sandbox recorded');
+      assert.ok(
+        spy.shown.some((m) => m.message.includes('Same as the recorded event')),
+        JSON.stringify(spy.shown),
+      );
+      console.log(`    debug: click to stopped at the breakpoint in ${took} ms`);
     } finally {
       vscode.debug.removeBreakpoints(vscode.debug.breakpoints);
-      if (!(await Promise.race([run.done.then(() => true), new Promise((r) => setTimeout(() => r(false), 100))]))) await vscode.debug.stopDebugging(run.session);
+      if (!(await Promise.race([run.done.then(() => true), new Promise((r) => setTimeout(() => r(false), 100))])))
+        await vscode.debug.stopDebugging(run.session);
     }
   });
 

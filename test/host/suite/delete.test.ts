@@ -208,9 +208,15 @@ describe('Delete Action: no trash, watched events, the tree after (sandbox)', fu
     await eventually(() => (envs.every((env) => !services.events.find(node.parent.app, env.eventsUrl)) ? true : undefined), 'the watches to end');
     assert.deepEqual(spy.of('error'), [], 'no error after a delete the user asked for');
     assert.deepEqual(spy.of('warning'), []);
-    const lines = services.events.channel.text().split('\n').filter((l) => l.includes(key));
+    const lines = services.events.channel
+      .text()
+      .split('\n')
+      .filter((l) => l.includes(key));
     assert.ok(!lines.some((l) => /404|no longer knows/.test(l)), `no 404 in the channel:\n${lines.join('\n')}`);
-    assert.ok(watches.every((w) => w?.poller.stopped), 'their pollers stopped');
+    assert.ok(
+      watches.every((w) => w?.poller.stopped),
+      'their pollers stopped',
+    );
   });
 
   it('keeps watching when the server refuses the delete', async () => {

@@ -207,7 +207,10 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     await eventually(async () => ((await onServer(id)) === text ? true : undefined), 'the saved text on the server');
     assert.equal(await onServer(id), e.document.getText());
     assert.equal(proxy.implementationPuts(id) - before, 1, 'one request for one save');
-    await eventually(() => (/Pushed code of deploy-save \(\d+ ms\)/.test(deploy.status.text) ? true : undefined), `the status bar says pushed: ${deploy.status.text}`);
+    await eventually(
+      () => (/Pushed code of deploy-save \(\d+ ms\)/.test(deploy.status.text) ? true : undefined),
+      `the status bar says pushed: ${deploy.status.text}`,
+    );
     // Saving the same text again sends nothing: the server accepted it already.
     assert.ok(await e.document.save());
     await settle();
@@ -348,8 +351,14 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     const fromMetadata = (await fixes()).find((a) => a.title === FROM_METADATA);
     assert.ok(fromMetadata?.edit, 'the fix from action.yaml');
     assert.ok(await vscode.workspace.applyEdit(fromMetadata.edit));
-    assert.equal(e.document.getText(), "import type { Inputs, Result } from './action.generated';\n\nexport function main(n: Inputs['n']): Result {\n  return n.length;\n}\n");
-    await eventually(() => (vscode.languages.getDiagnostics(e.document.uri).some((d) => d.source === 'Custom Actions') ? undefined : true), 'the mismatch gone');
+    assert.equal(
+      e.document.getText(),
+      "import type { Inputs, Result } from './action.generated';\n\nexport function main(n: Inputs['n']): Result {\n  return n.length;\n}\n",
+    );
+    await eventually(
+      () => (vscode.languages.getDiagnostics(e.document.uri).some((d) => d.source === 'Custom Actions') ? undefined : true),
+      'the mismatch gone',
+    );
 
     await setText(e, code);
     await eventually(() => vscode.languages.getDiagnostics(e.document.uri).find((d) => d.source === 'Custom Actions'), 'the mismatch back');
@@ -358,7 +367,10 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     assert.ok(await vscode.workspace.applyEdit(fromSignature.edit));
     const yaml = (await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folderOf('deploy-fix'), 'action.yaml'))).getText();
     assert.equal(yaml, serializeActionYaml(metadataOf('deploy-fix', 'text')));
-    await eventually(() => (vscode.languages.getDiagnostics(e.document.uri).some((d) => d.source === 'Custom Actions') ? undefined : true), 'the mismatch gone after action.yaml changed');
+    await eventually(
+      () => (vscode.languages.getDiagnostics(e.document.uri).some((d) => d.source === 'Custom Actions') ? undefined : true),
+      'the mismatch gone after action.yaml changed',
+    );
     const generated = await eventually(async () => {
       const text = await read(vscode.Uri.joinPath(folderOf('deploy-fix'), 'action.generated.ts'));
       return text === generateTypes(metadataOf('deploy-fix', 'text')) ? text : undefined;
@@ -389,7 +401,10 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
 
   /** What a click came to: the status bar says up to date, or the server was given something else than `kept`. */
   const clickHandled = (id: string, kept: string) =>
-    eventually(async () => ((await onServer(id)) !== kept ? 'overwritten' : /is up to date/.test(deploy.status.text) ? 'up to date' : undefined), 'the click handled');
+    eventually(
+      async () => ((await onServer(id)) !== kept ? 'overwritten' : /is up to date/.test(deploy.status.text) ? 'up to date' : undefined),
+      'the click handled',
+    );
 
   it('a Retry clicked after a newer save was pushed sends what the file holds, never the older save', async () => {
     const id = await action('deploy-stale-retry', codeReturning('n'));
@@ -399,7 +414,10 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       // Save A while the action list times out: nothing is pushed, the failure offers Retry.
       proxy.failLists = true;
       await saveAs(e, codeReturning('n + 1 /* A */'));
-      const notice = await eventually(() => spy.matching(/deploy-stale-retry was not pushed/).find((n) => n.items.includes('Retry')), 'the failure offering Retry');
+      const notice = await eventually(
+        () => spy.matching(/deploy-stale-retry was not pushed/).find((n) => n.items.includes('Retry')),
+        'the failure offering Retry',
+      );
       proxy.failLists = false;
       // VS Code keeps an error with buttons on screen until dismissed; a warning leaves after a while.
       assert.equal(notice.severity, 'warning');
@@ -407,7 +425,11 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       const b = codeReturning('n + 2 /* B */');
       await saveAs(e, b);
       await eventually(async () => ((await onServer(id)) === b ? true : undefined), 'B on the server');
-      assert.deepEqual(deploy.deployer.offers.filter((o) => o.includes('deploy-stale-retry')), [], 'the failure is over: the next one notifies again');
+      assert.deepEqual(
+        deploy.deployer.offers.filter((o) => o.includes('deploy-stale-retry')),
+        [],
+        'the failure is over: the next one notifies again',
+      );
       const puts = proxy.implementationPuts(id);
       notice.answer('Retry');
       assert.equal(await clickHandled(id, b), 'up to date');
@@ -425,12 +447,19 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     const spy = new NotificationSpy();
     try {
       await saveAs(e, 'export function main(n: string): number {\n  return n.length;\n}\n');
-      const notice = await eventually(() => spy.matching(/deploy-stale-anyway has \d+ errors?/).find((n) => n.items.includes('Push Anyway')), 'the refusal offering Push Anyway');
+      const notice = await eventually(
+        () => spy.matching(/deploy-stale-anyway has \d+ errors?/).find((n) => n.items.includes('Push Anyway')),
+        'the refusal offering Push Anyway',
+      );
       assert.equal(notice.severity, 'warning');
       const fixed = codeReturning('n + 5');
       await saveAs(e, fixed);
       await eventually(async () => ((await onServer(id)) === fixed ? true : undefined), 'the fixed code on the server');
-      assert.deepEqual(deploy.deployer.offers.filter((o) => o.includes('deploy-stale-anyway')), [], 'the refusal is over');
+      assert.deepEqual(
+        deploy.deployer.offers.filter((o) => o.includes('deploy-stale-anyway')),
+        [],
+        'the refusal is over',
+      );
       const puts = proxy.implementationPuts(id);
       notice.answer('Push Anyway');
       assert.equal(await clickHandled(id, fixed), 'up to date');
@@ -465,17 +494,31 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
         'the error in the Problems panel',
       );
       // Left like that for a while: now it is a warning.
-      await eventually(() => (/deploy-autosave not pushed/.test(deploy.status.text) ? true : undefined), `the status bar says not pushed: ${deploy.status.text}`);
+      await eventually(
+        () => (/deploy-autosave not pushed/.test(deploy.status.text) ? true : undefined),
+        `the status bar says not pushed: ${deploy.status.text}`,
+      );
       assert.equal(deploy.status.alarming, true, 'a warning once the file stayed refused');
       assert.equal(proxy.implementationPuts(id), before, 'nothing pushed');
-      assert.deepEqual(spy.shown.map((n) => n.message), [], 'no notification');
+      assert.deepEqual(
+        spy.shown.map((n) => n.message),
+        [],
+        'no notification',
+      );
       // The line finished, another pause: that save passes the checks and goes.
       await vscode.commands.executeCommand('type', { text: ' 2' });
       const finished = codeReturning('n + 2');
       await eventually(async () => ((await onServer(id)) === finished ? true : undefined), 'the finished code on the server');
       assert.equal(e.document.getText(), finished);
-      await eventually(() => (/Pushed code of deploy-autosave/.test(deploy.status.text) ? true : undefined), `the status bar says pushed: ${deploy.status.text}`);
-      assert.deepEqual(spy.shown.map((n) => n.message), [], 'no notification at any point');
+      await eventually(
+        () => (/Pushed code of deploy-autosave/.test(deploy.status.text) ? true : undefined),
+        `the status bar says pushed: ${deploy.status.text}`,
+      );
+      assert.deepEqual(
+        spy.shown.map((n) => n.message),
+        [],
+        'no notification at any point',
+      );
     } finally {
       spy.dispose();
       deploy.status.calmMs = CALM_MS;
@@ -490,7 +533,9 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
 
     /** TypeScript's errors of a line of main.ts (not ours): what the editor underlines. */
     const typescriptErrorsOn = (uri: vscode.Uri, line: number) =>
-      vscode.languages.getDiagnostics(uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error && d.source !== 'Custom Actions' && d.range.start.line === line);
+      vscode.languages
+        .getDiagnostics(uri)
+        .filter((d) => d.severity === vscode.DiagnosticSeverity.Error && d.source !== 'Custom Actions' && d.range.start.line === line);
 
     for (const [kind, half, whole] of [
       ['syntax', 'n +', 'n + 1'],
@@ -513,16 +558,24 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
           assert.ok(await e.document.save());
           assert.ok(staleAtSave, 'the save came while the errors of the half line were still reported');
           await eventually(async () => ((await onServer(id)) === finished ? true : undefined), 'the finished line on the server').catch((error: unknown) => {
-            throw new Error(`${String(error)} (the status bar says "${deploy.status.text}"; notifications: ${JSON.stringify(spy.shown.map((n) => n.message))})`);
+            throw new Error(
+              `${String(error)} (the status bar says "${deploy.status.text}"; notifications: ${JSON.stringify(spy.shown.map((n) => n.message))})`,
+            );
           });
-          await eventually(() => (new RegExp(`Pushed code of ${key}`).test(deploy.status.text) ? true : undefined), `the status bar says pushed: ${deploy.status.text}`);
+          await eventually(
+            () => (new RegExp(`Pushed code of ${key}`).test(deploy.status.text) ? true : undefined),
+            `the status bar says pushed: ${deploy.status.text}`,
+          );
           await eventually(() => (typescriptErrorsOn(uri, 1).length === 0 ? true : undefined), 'TypeScript done with the finished line');
           assert.deepEqual(
             spy.shown.map((n) => n.message),
             [],
             'no notification: nothing said "not pushed" of code that was pushed',
           );
-          assert.deepEqual(deploy.deployer.offers.filter((o) => o.includes(key)), []);
+          assert.deepEqual(
+            deploy.deployer.offers.filter((o) => o.includes(key)),
+            [],
+          );
         } finally {
           spy.dispose();
         }

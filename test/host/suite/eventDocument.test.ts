@@ -50,7 +50,14 @@ describe('Event documents: readable tab name and times (sandbox)', function () {
     const { services } = await api();
     const app = (await appNode()).app;
     const created = await services.connections.call(app, (c) =>
-      c.createAction(APP, { key: KEY, name: 'Event document test', description: '', developerEmail: 'dev@example.com', parameters: [], result: { type: 'text' } }),
+      c.createAction(APP, {
+        key: KEY,
+        name: 'Event document test',
+        description: '',
+        developerEmail: 'dev@example.com',
+        parameters: [],
+        result: { type: 'text' },
+      }),
     );
     actionId = created.id;
     await services.connections.call(app, (c) => c.putImplementation(created.id, CODE));

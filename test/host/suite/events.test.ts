@@ -16,7 +16,16 @@ const metadata: ActionMetadata = {
   developerEmail: 'dev@example.com',
   parameters: [
     { name: 'n', type: 'number' },
-    { name: 'mode', type: { type: 'single-choice', choices: [{ id: 'ok', label: 'Succeed' }, { id: 'fail', label: 'Fail' }] } },
+    {
+      name: 'mode',
+      type: {
+        type: 'single-choice',
+        choices: [
+          { id: 'ok', label: 'Succeed' },
+          { id: 'fail', label: 'Fail' },
+        ],
+      },
+    },
   ],
   result: { type: 'number' },
 };
@@ -142,16 +151,26 @@ describe('Event logs: streaming and running (sandbox)', function () {
       assert.ok(event.ok);
     }
     assert.equal(text.split('\n').filter((l) => l.startsWith(`[Test] ${KEY} `)).length, 3, 'three headers, no repeats');
-    assert.ok(headers.every((h) => / success at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \(/.test(h)), headers.join('\n'));
+    assert.ok(
+      headers.every((h) => / success at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \(/.test(h)),
+      headers.join('\n'),
+    );
     const order = [1, 2, 3].map((n) => text.indexOf(`run number ${n}`));
-    assert.deepEqual([...order].sort((a, b) => a - b), order, 'printed in start-time order');
+    assert.deepEqual(
+      [...order].sort((a, b) => a - b),
+      order,
+      'printed in start-time order',
+    );
     assert.match(text, /^ {4}\d\d:\d\d:\d\d\.\d{3} warn {2}mode is ok$/m);
   });
 
   it('shows the error of a failing run', async () => {
     const event = await run(4, 'fail');
     assert.equal(event.ok, false);
-    const line = await eventually(async () => (await channelText()).split('\n').find((l) => l.includes('error:') && l.includes('asked to fail on 4')), 'the error line');
+    const line = await eventually(
+      async () => (await channelText()).split('\n').find((l) => l.includes('error:') && l.includes('asked to fail on 4')),
+      'the error line',
+    );
     assert.match(line, /^ {4}error: /);
     assert.ok((await channelText()).includes(`[Test] ${KEY} failure at `));
   });
@@ -224,7 +243,9 @@ describe('Event logs: streaming and running (sandbox)', function () {
       await eventually(() => (proxy.requests >= 2 ? true : undefined), 'a held poll through the proxy');
       proxy.revokeKey();
       await eventually(() => (services.events.list().length === 0 ? true : undefined), 'the watch to stop', 60_000);
-      const stops = (await channelText()).split('\n').filter((l) => l.startsWith(`-- Stopped watching Live events of ${KEY}: the server refused the key (401)`));
+      const stops = (await channelText())
+        .split('\n')
+        .filter((l) => l.startsWith(`-- Stopped watching Live events of ${KEY}: the server refused the key (401)`));
       assert.equal(stops.length, 1);
       const after = proxy.requests;
       // As above: an absence has no event to wait for.

@@ -64,7 +64,10 @@ describe('Metadata form host', () => {
 
   it('serves a page whose CSP allows only its own nonce-bearing script and the extension’s styles', () => {
     const extensionUri = vscode.Uri.file('/ext');
-    const webview = { cspSource: 'https://webview.test', asWebviewUri: (u: vscode.Uri) => u.with({ scheme: 'https', authority: 'webview.test' }) } as unknown as vscode.Webview;
+    const webview = {
+      cspSource: 'https://webview.test',
+      asWebviewUri: (u: vscode.Uri) => u.with({ scheme: 'https', authority: 'webview.test' }),
+    } as unknown as vscode.Webview;
     const first = formHtml(webview, extensionUri, 'a/<b>/action.yaml');
     const second = formHtml(webview, extensionUri, 'x');
     const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(first)?.[1] ?? '';
@@ -76,7 +79,10 @@ describe('Metadata form host', () => {
     assert.ok(!second.includes(nonce), 'a new nonce per page');
     assert.ok(first.includes('<title>a/&#60;b&#62;/action.yaml</title>'), 'the title is escaped');
     assert.doesNotMatch(first, /\son[a-z]+=/i, 'no inline handlers');
-    assert.deepEqual(formResourceRoots(extensionUri).map((u) => u.path), ['/ext/dist/webview', '/ext/media/form']);
+    assert.deepEqual(
+      formResourceRoots(extensionUri).map((u) => u.path),
+      ['/ext/dist/webview', '/ext/media/form'],
+    );
   });
 
   it('answers ready with the value and the core validator’s problems', async () => {
@@ -95,7 +101,14 @@ describe('Metadata form host', () => {
   it('applies an edit as a small WorkspaceEdit that keeps comments and unknown fields', async () => {
     const s = await session(ACTION, 'edit');
     s.send({ type: 'ready' });
-    const value = { ...(s.last() as { value: Record<string, unknown> }).value, name: 'Greeter', parameters: [{ name: 'who', type: 'text' }, { name: 'times', type: 'number' }] };
+    const value = {
+      ...(s.last() as { value: Record<string, unknown> }).value,
+      name: 'Greeter',
+      parameters: [
+        { name: 'who', type: 'text' },
+        { name: 'times', type: 'number' },
+      ],
+    };
     s.send({ type: 'edit', version: s.document.version, seq: 1, value });
     await s.form.whenIdle();
     const text = s.document.getText();
@@ -105,7 +118,10 @@ describe('Metadata form host', () => {
     assert.match(text, /- name: times\n\s+type: number\n/);
     assert.match(text, /x-owner: team-a\n/);
     assert.equal(s.document.isDirty, true, 'the form edits the document, it does not save it');
-    const state = await eventually(() => (s.last()?.type === 'state' && s.last()?.version === s.document.version ? s.last() : undefined), 'the state after the edit');
+    const state = await eventually(
+      () => (s.last()?.type === 'state' && s.last()?.version === s.document.version ? s.last() : undefined),
+      'the state after the edit',
+    );
     assert.equal(state.type === 'state' && state.origin, 'form');
     assert.equal(state.seq, 1);
     await vscode.commands.executeCommand('workbench.action.files.revert', s.uri).then(undefined, () => undefined);
@@ -117,7 +133,15 @@ describe('Metadata form host', () => {
     s.send({ type: 'ready' });
     const before = s.document.getText();
     const count = s.posted.length;
-    for (const message of [null, 'edit', { type: 'edit' }, { type: 'edit', version: 1, seq: 1, value: ['x'] }, { type: 'edit', version: 1, seq: 1, value: { when: new Date() } }, { type: 'rm -rf' }]) s.send(message);
+    for (const message of [
+      null,
+      'edit',
+      { type: 'edit' },
+      { type: 'edit', version: 1, seq: 1, value: ['x'] },
+      { type: 'edit', version: 1, seq: 1, value: { when: new Date() } },
+      { type: 'rm -rf' },
+    ])
+      s.send(message);
     await s.form.whenIdle();
     assert.equal(s.document.getText(), before);
     assert.equal(s.posted.length, count, 'no answer to a malformed message');
@@ -139,8 +163,8 @@ describe('Metadata form host', () => {
     assert.match(s.document.getText(), /^# typed in the text editor\n# comments survive\nkey: greet\n/);
     assert.ok(s.logged.some((l) => l.includes('refused')));
     // Edits chained on the form's own versions are fine: the form's value includes its earlier edits.
-    s.send({ type: 'edit', version: s.document.version, seq: 2, value: { ...((s.last() as { value: object }).value), name: 'One' } });
-    s.send({ type: 'edit', version: s.document.version, seq: 3, value: { ...((s.last() as { value: object }).value), name: 'Two' } });
+    s.send({ type: 'edit', version: s.document.version, seq: 2, value: { ...(s.last() as { value: object }).value, name: 'One' } });
+    s.send({ type: 'edit', version: s.document.version, seq: 3, value: { ...(s.last() as { value: object }).value, name: 'Two' } });
     await s.form.whenIdle();
     assert.match(s.document.getText(), /name: Two\n/);
     await vscode.commands.executeCommand('workbench.action.files.revert', s.uri).then(undefined, () => undefined);
@@ -179,7 +203,10 @@ describe('Metadata form host', () => {
     const started = Date.now();
     assert.ok(await s.document.save());
     const took = Date.now() - started;
-    assert.ok(s.posted.some((m) => m.type === 'flush'), 'the form was asked');
+    assert.ok(
+      s.posted.some((m) => m.type === 'flush'),
+      'the form was asked',
+    );
     assert.ok(took < 1_500, `the save waited ${took} ms, under VS Code's limit for a will-save listener`);
     assert.match(new TextDecoder().decode(await vscode.workspace.fs.readFile(s.uri)), /^name: Unanswered$/m);
     // A hidden form is discarded: nothing is asked until it is ready again.

@@ -81,7 +81,11 @@ describe('Refresh: the title bar refreshes everything, a row itself (sandbox)', 
     const title = pkg.contributes.menus['view/title'] ?? [];
     const rows = pkg.contributes.menus['view/item/context'] ?? [];
     assert.ok(title.some((m) => m.command === 'customActions.refresh'));
-    assert.deepEqual(rows.filter((m) => m.command === 'customActions.refresh'), [], 'no row invokes the title-bar command');
+    assert.deepEqual(
+      rows.filter((m) => m.command === 'customActions.refresh'),
+      [],
+      'no row invokes the title-bar command',
+    );
     assert.ok(rows.some((m) => m.command === 'customActions.refreshItem' && m.when?.includes('viewItem == application')));
   });
 });

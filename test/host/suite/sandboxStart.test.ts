@@ -26,7 +26,10 @@ describe('Local sandbox: started ahead of the first expand (sandbox)', function 
     await vscode.commands.executeCommand('customActions.stopSandbox');
     assert.equal(services.sandbox.state.kind, 'stopped');
     const roots = await services.tree.getChildren();
-    assert.ok(roots.some((n) => n.kind === 'application'), 'the applications are shown');
+    assert.ok(
+      roots.some((n) => n.kind === 'application'),
+      'the applications are shown',
+    );
     assert.equal(services.sandbox.state.kind, 'stopped', 'still stopped');
   });
 

@@ -49,9 +49,16 @@ describe('Security: other writes replace no local file unasked', function () {
 
   it('Create Project File does not replace an existing customactions.yaml unless told', async () => {
     const before = await read(project());
-    const shown = await withAnswers('https://platform.example.com', () => undefined, () => vscode.commands.executeCommand('customActions.initProject'));
+    const shown = await withAnswers(
+      'https://platform.example.com',
+      () => undefined,
+      () => vscode.commands.executeCommand('customActions.initProject'),
+    );
     assert.equal(await read(project()), before, 'the project file is unchanged');
-    assert.ok(shown.some((m) => m.modal && /customactions\.yaml/.test(m.message) && m.buttons.includes('Replace')), JSON.stringify(shown));
+    assert.ok(
+      shown.some((m) => m.modal && /customactions\.yaml/.test(m.message) && m.buttons.includes('Replace')),
+      JSON.stringify(shown),
+    );
   });
 
   it('Save Inputs as Set asks before replacing a set of the same name, and never writes over unsaved changes', async () => {
@@ -59,17 +66,32 @@ describe('Security: other writes replace no local file unasked', function () {
     const set = vscode.Uri.joinPath(folder, 'inputs', 'typical.json');
     await vscode.workspace.fs.writeFile(set, new TextEncoder().encode('{ "kept": true }\n'));
 
-    await withAnswers('typical', () => undefined, () => saveInputSet(folder, { replaced: true }));
+    await withAnswers(
+      'typical',
+      () => undefined,
+      () => saveInputSet(folder, { replaced: true }),
+    );
     assert.equal(await read(set), '{ "kept": true }\n', 'dismissed: kept');
 
-    await withAnswers('typical', (m) => (m.modal ? 'Replace' : undefined), () => saveInputSet(folder, { replaced: true }));
+    await withAnswers(
+      'typical',
+      (m) => (m.modal ? 'Replace' : undefined),
+      () => saveInputSet(folder, { replaced: true }),
+    );
     assert.deepEqual(JSON.parse(await read(set)), { replaced: true }, 'replaced when told');
 
     const document = await vscode.window.showTextDocument(set);
     await document.edit((e) => e.insert(new vscode.Position(0, 0), ' '));
-    const shown = await withAnswers('typical', () => 'Replace', () => saveInputSet(folder, { third: true }));
+    const shown = await withAnswers(
+      'typical',
+      () => 'Replace',
+      () => saveInputSet(folder, { third: true }),
+    );
     assert.deepEqual(JSON.parse(await read(set)), { replaced: true }, 'a file with unsaved changes is not written');
-    assert.ok(shown.some((m) => /unsaved/.test(m.message)), JSON.stringify(shown));
+    assert.ok(
+      shown.some((m) => /unsaved/.test(m.message)),
+      JSON.stringify(shown),
+    );
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 });

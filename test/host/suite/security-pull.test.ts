@@ -80,7 +80,10 @@ describe('Security: Pull writes only inside the workspace and never over local w
     assert.equal(node.state, 'invalid', 'shown as an action with an invalid key');
     const told = shown.find((m) => /cannot be pulled/.test(m.message));
     assert.ok(told, `the user is told why: ${JSON.stringify(shown)}`);
-    assert.ok(!project.server.requests.some((r) => r.path === '/api/actions/h-out' || r.path === '/api/actions/h-out/implementation'), 'nothing is even read for it');
+    assert.ok(
+      !project.server.requests.some((r) => r.path === '/api/actions/h-out' || r.path === '/api/actions/h-out/implementation'),
+      'nothing is even read for it',
+    );
   });
 
   it('a key with a trailing slash does not hide the local action, and Pull does not write over its main.ts', async () => {
@@ -128,7 +131,10 @@ describe('Security: Pull writes only inside the workspace and never over local w
       .find((input): input is vscode.TabInputTextDiff => input instanceof vscode.TabInputTextDiff && input.original.toString() === main.toString());
     assert.ok(diff, 'a diff of main.ts is open');
     assert.equal((await vscode.workspace.openTextDocument(diff.modified)).getText(), SERVER_CODE, 'the right side is the server’s code');
-    assert.ok(shown.some((m) => !m.modal && m.buttons.includes('Replace')), 'asked again, without a modal');
+    assert.ok(
+      shown.some((m) => !m.modal && m.buttons.includes('Replace')),
+      'asked again, without a modal',
+    );
     assert.equal(await read(main), SERVER_CODE, 'replaced once the user said so');
   });
 
@@ -140,7 +146,10 @@ describe('Security: Pull writes only inside the workspace and never over local w
       project.server.actions = [{ id: 'h-linked', key: 'linked', metadata: metadata('linked'), code: SERVER_CODE }];
       const shown = await pull(await nodeOf('h-linked'), () => 'Replace');
       assert.deepEqual(await vscode.workspace.fs.readDirectory(elsewhere), [], 'nothing written where the link points');
-      assert.ok(shown.some((m) => m.kind === 'error' && /symbolic link/.test(m.message)), JSON.stringify(shown));
+      assert.ok(
+        shown.some((m) => m.kind === 'error' && /symbolic link/.test(m.message)),
+        JSON.stringify(shown),
+      );
     } finally {
       await vscode.workspace.fs.delete(elsewhere, { recursive: true });
     }
@@ -151,7 +160,11 @@ describe('Security: Pull writes only inside the workspace and never over local w
     const first = await pull(await nodeOf('h-same'), () => 'Replace');
     assert.equal(await read(vscode.Uri.joinPath(project.appFolder, 'same', 'main.ts')), SERVER_CODE);
     const again = await pull(await nodeOf('h-same'), () => 'Replace');
-    assert.deepEqual([...first, ...again].filter((m) => m.modal), [], 'no question when nothing local differs');
+    assert.deepEqual(
+      [...first, ...again].filter((m) => m.modal),
+      [],
+      'no question when nothing local differs',
+    );
   });
 
   it('never touches a file with unsaved changes in an editor', async () => {
@@ -170,7 +183,10 @@ describe('Security: Pull writes only inside the workspace and never over local w
     assert.equal(await read(main), LOCAL_CODE, 'the file on disk is unchanged');
     assert.equal(document.getText(), '// unsaved\n' + LOCAL_CODE, 'the editor keeps its unsaved text');
     assert.ok(document.isDirty);
-    assert.ok(shown.some((m) => /unsaved/.test(m.message)), `the user is told: ${JSON.stringify(shown)}`);
+    assert.ok(
+      shown.some((m) => /unsaved/.test(m.message)),
+      `the user is told: ${JSON.stringify(shown)}`,
+    );
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
@@ -179,6 +195,9 @@ describe('Security: Pull writes only inside the workspace and never over local w
     const shown = await pull(await nodeOf('h-other'), () => 'Replace');
     assert.equal(await read(vscode.Uri.joinPath(project.appFolder, 'listed', 'action.yaml')), undefined);
     assert.equal(await read(vscode.Uri.joinPath(project.appFolder, 'listed', 'main.ts')), undefined);
-    assert.ok(shown.some((m) => m.kind === 'error' && /listed/.test(m.message) && /other/.test(m.message)), JSON.stringify(shown));
+    assert.ok(
+      shown.some((m) => m.kind === 'error' && /listed/.test(m.message) && /other/.test(m.message)),
+      JSON.stringify(shown),
+    );
   });
 });

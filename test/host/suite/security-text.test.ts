@@ -62,7 +62,10 @@ describe('Security: server text is shown as text, never as a link or a command',
 
   it('a 422 detail with a command link reaches the error notification as plain text', async () => {
     const folder = vscode.Uri.joinPath(project.appFolder, 'refused');
-    await write(vscode.Uri.joinPath(folder, 'action.yaml'), 'key: refused\nname: Refused\ndescription: ""\ndeveloperEmail: dev@example.com\nparameters: []\nresult:\n  type: text\n');
+    await write(
+      vscode.Uri.joinPath(folder, 'action.yaml'),
+      'key: refused\nname: Refused\ndescription: ""\ndeveloperEmail: dev@example.com\nparameters: []\nresult:\n  type: text\n',
+    );
     project.server.actions = [];
     project.server.reject = { status: 422, body: { status: 422, title: 'Invalid', detail: `${QUIT} or <https://evil.example>` } };
     const node = await eventually(async () => (await children()).find((n): n is ActionNode => n.kind === 'action' && n.key === 'refused'), 'the local action');
@@ -75,7 +78,10 @@ describe('Security: server text is shown as text, never as a link or a command',
 
   it('any command’s failure (Delete refused with a link in its detail) is shown as plain text', async () => {
     project.server.actions = [{ id: 'h-del', key: 'doomed', metadata: metadata('doomed') }];
-    project.server.reject = { status: 422, body: { status: 422, detail: `cannot delete: ${QUIT}`, errors: [{ path: 'key', message: '[x](command:workbench.action.quit)' }] } };
+    project.server.reject = {
+      status: 422,
+      body: { status: 422, detail: `cannot delete: ${QUIT}`, errors: [{ path: 'key', message: '[x](command:workbench.action.quit)' }] },
+    };
     const shown = await run('customActions.deleteAction', await nodeOf('h-del'), (m) => (m.modal ? 'Delete' : undefined));
     const error = shown.find((m) => m.kind === 'error');
     assert.ok(error, `an error is shown: ${JSON.stringify(shown)}`);
@@ -100,7 +106,10 @@ describe('Security: server text is shown as text, never as a link or a command',
       project.server.runEvent = { id: 'e-ok', name: 'success', data: { result: QUIT } };
       await vscode.commands.executeCommand('customActions.runAction', node, 'Test', {});
       const shown = await eventually(() => (capture.shown.length >= 2 ? [...capture.shown] : undefined), 'both runs announced');
-      assert.ok(shown.some((m) => /boom/.test(m.message)), JSON.stringify(shown));
+      assert.ok(
+        shown.some((m) => /boom/.test(m.message)),
+        JSON.stringify(shown),
+      );
       for (const m of shown) assert.doesNotMatch(m.message, NOTIFICATION_LINK);
     } finally {
       capture.dispose();

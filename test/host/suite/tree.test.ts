@@ -48,7 +48,10 @@ describe('Applications tree and action commands (sandbox)', function () {
     const { services } = await api();
     const children = await actions('test-app');
     assert.equal(services.sandbox.state.kind, 'running');
-    assert.deepEqual(children.map((c) => (c.kind === 'message' ? c.text : c.kind)), ['No actions yet']);
+    assert.deepEqual(
+      children.map((c) => (c.kind === 'message' ? c.text : c.kind)),
+      ['No actions yet'],
+    );
     const key = await services.keys.get(LOCAL_SANDBOX, 'test-app');
     assert.ok(key && key.length >= 16, 'a key was stored');
     assert.ok(await services.keys.get(LOCAL_SANDBOX, 'other-app'));
@@ -69,7 +72,10 @@ describe('Applications tree and action commands (sandbox)', function () {
     const folder = vscode.Uri.joinPath(workspaceRoot(), 'actions', 'greet');
     for (const file of ['action.yaml', 'main.ts', 'action.generated.ts']) await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder, file));
     const listed = await (await client('test-app')).listActions('test-app');
-    assert.deepEqual(listed.map((a) => a.key), ['greet']);
+    assert.deepEqual(
+      listed.map((a) => a.key),
+      ['greet'],
+    );
     const node = await action('test-app', 'greet');
     assert.equal(node?.state, 'synced');
     assert.ok(node?.remote?.eventsUrls.Test && node.remote.eventsUrls.Live);
@@ -122,7 +128,10 @@ describe('Applications tree and action commands (sandbox)', function () {
 
   it('keeps applications apart: a key of one application does not see the other', async () => {
     const other = await actions('other-app');
-    assert.ok(other.every((n) => n.kind !== 'action'), 'other-app has no actions of test-app');
+    assert.ok(
+      other.every((n) => n.kind !== 'action'),
+      'other-app has no actions of test-app',
+    );
   });
 
   it('on a refused key (401) shows it on the node, prompts once for many failures, and recovers with a new key', async () => {
@@ -137,7 +146,10 @@ describe('Applications tree and action commands (sandbox)', function () {
       services.model.refresh();
       const results = await Promise.all([1, 2, 3].map(() => services.tree.getChildren(app)));
       for (const children of results) {
-        assert.deepEqual(children.map((c) => (c.kind === 'message' ? `${c.icon}: ${c.text}` : c.kind)), ['key: The key was refused: sign in again']);
+        assert.deepEqual(
+          children.map((c) => (c.kind === 'message' ? `${c.icon}: ${c.text}` : c.kind)),
+          ['key: The key was refused: sign in again'],
+        );
       }
       assert.equal(prompts, 1, 'one prompt for three refused requests');
       await services.keys.set(LOCAL_SANDBOX, 'test-app', good);

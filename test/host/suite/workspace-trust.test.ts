@@ -35,7 +35,13 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
 
     before(async () => {
       project = await useHostileProject();
-      project.server.actions = [{ id: 'h1', key: 'one', metadata: { key: 'one', name: 'One', description: '', developerEmail: 'dev@example.com', parameters: [], result: { type: 'text' } } }];
+      project.server.actions = [
+        {
+          id: 'h1',
+          key: 'one',
+          metadata: { key: 'one', name: 'One', description: '', developerEmail: 'dev@example.com', parameters: [], result: { type: 'text' } },
+        },
+      ];
     });
 
     after(async () => {
@@ -60,27 +66,39 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
         key: 'one',
         name: 'One',
         description: '',
-        eventsUrls: { Test: `${project.server.baseUrl}/api/actions/h1/environments/test/events`, Live: `${project.server.baseUrl}/api/actions/h1/environments/live/events` },
+        eventsUrls: {
+          Test: `${project.server.baseUrl}/api/actions/h1/environments/test/events`,
+          Live: `${project.server.baseUrl}/api/actions/h1/environments/live/events`,
+        },
       };
       const action: ActionNode = { kind: 'action', parent: app, app: app.app, key: 'one', local: undefined, remote, state: 'remote' };
       const main = vscode.Uri.joinPath(project.appFolder, 'one', 'main.ts');
-      await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(project.appFolder, 'one', 'action.yaml'), new TextEncoder().encode('key: one\nname: One\ndescription: ""\ndeveloperEmail: dev@example.com\nparameters: []\nresult:\n  type: text\n'));
+      await vscode.workspace.fs.writeFile(
+        vscode.Uri.joinPath(project.appFolder, 'one', 'action.yaml'),
+        new TextEncoder().encode('key: one\nname: One\ndescription: ""\ndeveloperEmail: dev@example.com\nparameters: []\nresult:\n  type: text\n'),
+      );
       await vscode.workspace.fs.writeFile(main, new TextEncoder().encode('export async function main(): Promise<string> {\n  return "x";\n}\n'));
 
-      const shown = await commandsShown(async () => {
-        await vscode.commands.executeCommand('customActions.pullAction', action);
-        await vscode.commands.executeCommand('customActions.runAction', action, 'Test', {});
-        await vscode.commands.executeCommand('customActions.showEvents', action);
-        await vscode.commands.executeCommand('customActions.deleteAction', action, { confirmed: true });
-        await vscode.commands.executeCommand('customActions.signIn', app);
-        await vscode.commands.executeCommand('customActions.pushImplementation', main);
-        await vscode.commands.executeCommand('customActions.refresh');
-        await services.tree.getChildren();
-      }, (m) => (m.modal ? 'Delete' : undefined));
+      const shown = await commandsShown(
+        async () => {
+          await vscode.commands.executeCommand('customActions.pullAction', action);
+          await vscode.commands.executeCommand('customActions.runAction', action, 'Test', {});
+          await vscode.commands.executeCommand('customActions.showEvents', action);
+          await vscode.commands.executeCommand('customActions.deleteAction', action, { confirmed: true });
+          await vscode.commands.executeCommand('customActions.signIn', app);
+          await vscode.commands.executeCommand('customActions.pushImplementation', main);
+          await vscode.commands.executeCommand('customActions.refresh');
+          await services.tree.getChildren();
+        },
+        (m) => (m.modal ? 'Delete' : undefined),
+      );
       assert.deepEqual(project.server.requests.slice(heard), [], 'the server the workspace names heard nothing, least of all a key');
       const told = shown.filter((m) => /needs a trusted workspace/.test(m.message));
       assert.ok(told.length >= 5, `each command says it waits for trust: ${JSON.stringify(shown, null, 1)}`);
-      assert.ok(told.some((m) => m.buttons.includes('Manage Workspace Trust')), 'with the way to trust the folder');
+      assert.ok(
+        told.some((m) => m.buttons.includes('Manage Workspace Trust')),
+        'with the way to trust the folder',
+      );
       assert.deepEqual(services.events.list(), [], 'no events watch started');
     });
 
@@ -89,11 +107,20 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
       services.trust.setForTest(false);
       const heard = project.server.requests.length;
       services.trust.setForTest(true);
-      const app = await eventually(async () => (await services.tree.getChildren()).find((n): n is ApplicationNode => n.kind === 'application' && n.app.id === HOSTILE_APP), 'the application row');
+      const app = await eventually(
+        async () => (await services.tree.getChildren()).find((n): n is ApplicationNode => n.kind === 'application' && n.app.id === HOSTILE_APP),
+        'the application row',
+      );
       assert.equal(services.tree.state, 'ready');
       const rows = await services.tree.getChildren(app);
-      assert.ok(rows.some((n) => n.kind === 'action' && n.key === 'one'), 'the server’s actions are listed');
-      assert.ok(project.server.requests.slice(heard).some((r) => r.authorization !== undefined), 'with the key, now that the folder is trusted');
+      assert.ok(
+        rows.some((n) => n.kind === 'action' && n.key === 'one'),
+        'the server’s actions are listed',
+      );
+      assert.ok(
+        project.server.requests.slice(heard).some((r) => r.authorization !== undefined),
+        'with the key, now that the folder is trusted',
+      );
       assert.equal(services.config().deployOnSave, vscode.workspace.getConfiguration('customActions').get('deployOnSave'));
     });
   });
@@ -117,7 +144,10 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
           assert.equal(services.tree.state, 'untrusted');
         });
         assert.equal(starts, 0, 'the sandbox, which runs main.ts, was not started');
-        assert.ok(shown.some((m) => /Starting the local sandbox needs a trusted workspace/.test(m.message)), JSON.stringify(shown));
+        assert.ok(
+          shown.some((m) => /Starting the local sandbox needs a trusted workspace/.test(m.message)),
+          JSON.stringify(shown),
+        );
       } finally {
         sandbox.ensure = ensure;
         services.trust.setForTest(true);

@@ -10,7 +10,13 @@ export async function contextMenu(page: Page, row: Locator, item: string): Promi
   // A click that lands while the menu is still settling can be dropped: the item it hovered has the
   // focus then, and Enter runs it.
   const menu = page.locator('.context-view .monaco-menu');
-  if (!(await menu.waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false))) await page.keyboard.press('Enter');
+  if (
+    !(await menu.waitFor({ state: 'hidden', timeout: 3_000 }).then(
+      () => true,
+      () => false,
+    ))
+  )
+    await page.keyboard.press('Enter');
   await menu.waitFor({ state: 'hidden', timeout: 10_000 });
 }
 

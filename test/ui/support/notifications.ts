@@ -32,10 +32,22 @@ function centerRows(page: Page): Locator {
  */
 export async function notification(page: Page, text: string | RegExp, toastMs = 30_000): Promise<Locator> {
   const toast = toasts(page).filter({ hasText: text }).first();
-  if (await toast.waitFor({ timeout: toastMs }).then(() => true, () => false)) return toast;
+  if (
+    await toast.waitFor({ timeout: toastMs }).then(
+      () => true,
+      () => false,
+    )
+  )
+    return toast;
   await showCenter(page);
   const row = centerRows(page).filter({ hasText: text }).first();
-  if (await row.waitFor({ timeout: 10_000 }).then(() => true, () => false)) return row;
+  if (
+    await row.waitFor({ timeout: 10_000 }).then(
+      () => true,
+      () => false,
+    )
+  )
+    return row;
   throw new Error(`No notification says ${String(text)}. The notifications: ${JSON.stringify(await notificationTexts(page))}`);
 }
 
@@ -54,7 +66,10 @@ async function showCenter(page: Page): Promise<void> {
 /** Clears every notification (toasts and the center) and closes the center, so what comes next stands out. */
 export async function clearNotifications(page: Page): Promise<void> {
   await runCommand(page, 'Notifications: Clear All Notifications');
-  await toasts(page).first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+  await toasts(page)
+    .first()
+    .waitFor({ state: 'detached', timeout: 10_000 })
+    .catch(() => undefined);
   if (await page.locator('.notifications-center.visible').count()) await runCommand(page, 'Notifications: Hide Notifications');
 }
 

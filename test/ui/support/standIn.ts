@@ -41,7 +41,9 @@ export function standInServer(route: (req: IncomingMessage, url: URL, reply: Rep
     };
     if (!(req.headers.authorization ?? '').startsWith('Bearer ')) return reply.empty(401);
     if (url.pathname === '/api/application/ui-app/actions' && req.method === 'GET') {
-      return reply.json(200, [{ id: ACTION_ID, key: 'greet', name: 'Greet', description: '', eventsUrls: { Test: TEST_EVENTS, Live: TEST_EVENTS.replace('env-test', 'env-live') } }]);
+      return reply.json(200, [
+        { id: ACTION_ID, key: 'greet', name: 'Greet', description: '', eventsUrls: { Test: TEST_EVENTS, Live: TEST_EVENTS.replace('env-test', 'env-live') } },
+      ]);
     }
     if (!route(req, url, reply)) reply.json(404, { title: 'Not Found' });
   });
@@ -57,7 +59,10 @@ export function standInServer(route: (req: IncomingMessage, url: URL, reply: Rep
 export function greetWorkspace(name: string, port: number): string {
   const fixture = mkdtempSync(path.join(os.tmpdir(), `custom-actions-ui-${name}-`));
   mkdirSync(path.join(fixture, 'ui-app', 'greet'), { recursive: true });
-  writeFileSync(path.join(fixture, 'customactions.yaml'), `baseUrl: http://127.0.0.1:${port}\napplications:\n  - id: ui-app\n    name: UI App\n    folder: ui-app\n`);
+  writeFileSync(
+    path.join(fixture, 'customactions.yaml'),
+    `baseUrl: http://127.0.0.1:${port}\napplications:\n  - id: ui-app\n    name: UI App\n    folder: ui-app\n`,
+  );
   writeFileSync(
     path.join(fixture, 'ui-app', 'greet', 'action.yaml'),
     'key: greet\nname: Greet\ndescription: Says hello\ndeveloperEmail: dev@example.com\nparameters:\n  - name: times\n    type: number\nresult:\n  type: text\n',

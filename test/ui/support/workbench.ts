@@ -15,7 +15,9 @@ export const screenshotDir = path.join(repoRoot, 'test-results', 'screenshots');
 
 interface CodeServerModule {
   ensureHost(): unknown;
-  startCodeServer(options: Record<string, unknown>): Promise<{ address: string; dataDir: string; url(o?: { testsPath?: string }): string; stop(): Promise<void> }>;
+  startCodeServer(
+    options: Record<string, unknown>,
+  ): Promise<{ address: string; dataDir: string; url(o?: { testsPath?: string }): string; stop(): Promise<void> }>;
   launchBrowser(): Promise<Browser>;
   launchPersistentBrowser(profileDir: string): Promise<BrowserContext>;
   keepForSecretsCheck(profile: string, workspace: string, label: string): void;
@@ -172,7 +174,10 @@ export async function showInPalette(page: Page, text: string, title = text, time
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
   const end = Date.now() + timeoutMs;
   for (;;) {
-    await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => undefined);
+    await page
+      .locator('.monaco-workbench')
+      .click({ position: { x: 700, y: 400 } })
+      .catch(() => undefined);
     await page.keyboard.press('F1');
     await input.waitFor();
     await input.fill(`>${text}`);
@@ -226,14 +231,25 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 export async function quickOpen(page: Page, file: string): Promise<void> {
   const box = page.locator('.quick-input-widget input');
   // A palette that just ran a command may still be fading out.
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => page.keyboard.press('Escape'));
+  await page
+    .locator('.quick-input-widget')
+    .waitFor({ state: 'hidden', timeout: 5_000 })
+    .catch(() => page.keyboard.press('Escape'));
   // The first key may land nowhere (a fresh window, editors just closed): focus the editor area and ask again.
   for (let attempt = 0; !(await box.isVisible()); attempt++) {
-    if (attempt > 0) await page.locator('.part.editor').click({ position: { x: 300, y: 300 } }).catch(() => undefined);
+    if (attempt > 0)
+      await page
+        .locator('.part.editor')
+        .click({ position: { x: 300, y: 300 } })
+        .catch(() => undefined);
     await page.keyboard.press('Control+P');
     await box.waitFor({ timeout: 3_000 }).catch(() => undefined);
     if (attempt === 5) throw new Error('Quick Open did not open');
   }
   await box.fill(file);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: path.dirname(file) }).filter({ hasText: path.basename(file) }).first().click();
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: path.dirname(file) })
+    .filter({ hasText: path.basename(file) })
+    .first()
+    .click();
 }

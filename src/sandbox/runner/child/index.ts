@@ -59,7 +59,21 @@ process.stdin.on('end', () => process.exit(0));
 
 // One run of nothing before the first real one: the first run in a process costs tens of ms more
 // (compiling this code), and a spare process should have paid that while it waited.
-startRun({ type: 'run', runId: 0, js: '(function (exports) { exports.main = () => 0; })', inputsJson: '[]', filename: 'warm-up.js', maxLogEntries: 0, maxLogChars: 0, maxResultBytes: 16, timeoutMs: 5_000 }, () => undefined, () => undefined);
+startRun(
+  {
+    type: 'run',
+    runId: 0,
+    js: '(function (exports) { exports.main = () => 0; })',
+    inputsJson: '[]',
+    filename: 'warm-up.js',
+    maxLogEntries: 0,
+    maxLogChars: 0,
+    maxResultBytes: 16,
+    timeoutMs: 5_000,
+  },
+  () => undefined,
+  () => undefined,
+);
 
 const permission = (process as { permission?: { has(scope: string): boolean } }).permission;
 send({ type: 'ready', confined: permission !== undefined && !permission.has('fs.read') && !permission.has('child') && !permission.has('worker') });

@@ -103,7 +103,14 @@ export function setUpRealm(bridge: RealmBridge, entryName: string, start: number
         .join(' ');
       host(bridged.log, level, text);
     });
-  const console = freeze({ log: logger('log'), info: logger('info'), warn: logger('warn'), error: logger('error'), debug: logger('debug'), trace: logger('debug') });
+  const console = freeze({
+    log: logger('log'),
+    info: logger('info'),
+    warn: logger('warn'),
+    error: logger('error'),
+    debug: logger('debug'),
+    trace: logger('debug'),
+  });
 
   const callbacks = new Map<number, { run: () => void; repeat: boolean }>();
   const addTimer = (repeat: boolean) =>
@@ -134,7 +141,24 @@ export function setUpRealm(bridge: RealmBridge, entryName: string, start: number
   // Error.prepareStackTrace: user code gets frames copied here, holding primitives only (getThis and
   // getFunction give undefined), whatever realm the platform's frames come from. The platform looks
   // the hook up on the global's `Error`, so `Error` stays this realm's and the hook an accessor.
-  const FRAME_METHODS = ['getTypeName', 'getFunctionName', 'getMethodName', 'getFileName', 'getLineNumber', 'getColumnNumber', 'getEvalOrigin', 'getScriptNameOrSourceURL', 'getPromiseIndex', 'isToplevel', 'isEval', 'isNative', 'isConstructor', 'isAsync', 'isPromiseAll', 'toString'];
+  const FRAME_METHODS = [
+    'getTypeName',
+    'getFunctionName',
+    'getMethodName',
+    'getFileName',
+    'getLineNumber',
+    'getColumnNumber',
+    'getEvalOrigin',
+    'getScriptNameOrSourceURL',
+    'getPromiseIndex',
+    'isToplevel',
+    'isEval',
+    'isNative',
+    'isConstructor',
+    'isAsync',
+    'isPromiseAll',
+    'toString',
+  ];
   const copyFrame = (site: Record<string, unknown>) => {
     const frame: Record<string, () => unknown> = { getThis: () => undefined, getFunction: () => undefined };
     for (const method of FRAME_METHODS) {

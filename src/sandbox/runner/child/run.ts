@@ -85,7 +85,11 @@ export function startRun(message: RunMessage, send: (message: RunnerMessage) => 
           dropped++;
           return;
         }
-        const entry: LogEntry = { time: Date.now(), level: typeof level === 'string' && LEVELS.has(level) ? (level as LogEntry['level']) : 'log', message: text(value, message.maxLogChars) };
+        const entry: LogEntry = {
+          time: Date.now(),
+          level: typeof level === 'string' && LEVELS.has(level) ? (level as LogEntry['level']) : 'log',
+          message: text(value, message.maxLogChars),
+        };
         send({ type: 'log', runId, entry });
         logs++;
       },
@@ -101,7 +105,13 @@ export function startRun(message: RunMessage, send: (message: RunnerMessage) => 
         outcome ??= { type: 'done', runId, ok: true, resultJson: typeof json === 'string' ? json : 'null', logsDropped: 0 };
       },
       fail(name: unknown, msg: unknown, stack: unknown, code: unknown): void {
-        outcome ??= { type: 'done', runId, ok: false, error: { name: text(name, 200) || 'Error', message: text(msg, 4000), stack: text(stack, 20_000), ...(code ? { code: text(code, 200) } : {}) }, logsDropped: 0 };
+        outcome ??= {
+          type: 'done',
+          runId,
+          ok: false,
+          error: { name: text(name, 200) || 'Error', message: text(msg, 4000), stack: text(stack, 20_000), ...(code ? { code: text(code, 200) } : {}) },
+          logsDropped: 0,
+        };
       },
       nextJob(): number {
         const next = job;
@@ -181,7 +191,13 @@ export function startRun(message: RunMessage, send: (message: RunnerMessage) => 
       // vm's watchdog keeps a clock of its own, so an entry it stopped may end a millisecond or two
       // before Date.now() reaches the deadline: an entry that used up (nearly) all it was given timed out.
       if (limited && (Date.now() >= deadline || Date.now() - entered >= remaining - 2)) return giveUp();
-      outcome ??= { type: 'done', runId, ok: false, error: { name: 'Error', message: 'the run ended in a way the sandbox cannot describe', code: 'runner-crashed' }, logsDropped: 0 };
+      outcome ??= {
+        type: 'done',
+        runId,
+        ok: false,
+        error: { name: 'Error', message: 'the run ended in a way the sandbox cannot describe', code: 'runner-crashed' },
+        logsDropped: 0,
+      };
     } finally {
       job = 0;
     }
@@ -195,7 +211,10 @@ export function startRun(message: RunMessage, send: (message: RunnerMessage) => 
   try {
     const setUp = new Script(BOOTSTRAP, { filename: 'sandbox-realm.js', importModuleDynamically }).runInContext(context) as typeof setUpRealm;
     realm = setUp(bridge, ENTRY, START, REJECTION);
-    moduleFunction = new Script(message.js, { filename: message.filename, importModuleDynamically }).runInContext(context, limited ? { timeout: message.timeoutMs } : {});
+    moduleFunction = new Script(message.js, { filename: message.filename, importModuleDynamically }).runInContext(
+      context,
+      limited ? { timeout: message.timeoutMs } : {},
+    );
   } catch (error) {
     // Errors of this realm only: compiling (the sandbox checked that the code parses), or setting up the context.
     failWith({ name: error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error) });

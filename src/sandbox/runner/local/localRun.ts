@@ -33,7 +33,11 @@ export function runLocally(request: LocalRunRequest, log: (entry: LogEntry) => v
   const duration = () => Math.round((performance.now() - started) * 1000) / 1000;
   const checked = checkInputs(request.metadata, request.inputs);
   if (!checked.ok) {
-    const error = { name: 'InputError', message: `the inputs do not match the parameters: ${checked.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, code: 'invalid-inputs' };
+    const error = {
+      name: 'InputError',
+      message: `the inputs do not match the parameters: ${checked.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
+      code: 'invalid-inputs',
+    };
     return Promise.resolve({ ok: false, error, inputProblems: checked.problems, duration: duration() });
   }
   const compiled = compileForDebug(request.code, request.mainPath);
