@@ -86,10 +86,10 @@ describe('events formatter', () => {
       },
     });
     assert.deepEqual(formatEvent(event, ctx).slice(1), [
-      '    14:03:22.123 info  \\x1b[31mred\\x1b[0m and \\x1b]8;;http://x.test\\x07link\\x1b]8;;\\x07',
-      '    14:03:22.123 info  progress 10%\\rprogress 99%\\x08done\\x00\\x7f\\x9b2J',
+      '    14:03:22.123 info  \\u001B[31mred\\u001B[0m and \\u001B]8;;http://x.test\\u0007link\\u001B]8;;\\u0007',
+      '    14:03:22.123 info  progress 10%\\rprogress 99%\\u0008done\\u0000\\u007F\\u009B2J',
       '    14:03:22.123 info  fake\\u2028[Test] k success at 2024-01-01\\u2029x',
-      '    14:03:22.123 info  abc\\u202edcba\\u2066x\\u2069',
+      '    14:03:22.123 info  abc\\u202Edcba\\u2066x\\u2069',
       '    14:03:22.123 info  windows',
       '                       line\tand a tab',
       '                       last',
@@ -112,8 +112,8 @@ describe('events formatter', () => {
     assert.deepEqual(formatEvent(event, { environment: 'Test', actionKey: 'k\nfake' }), [
       '[Test] k\\nfake failure (boom\\n[Live] k success) at 2024-05-01 14:03:22.123 (no duration)',
       '                 warn\\nx m',
-      '    error: E\\x1b[2K: bad\\rworse',
-      '        at main (\\x1b[8mmain.ts:1:1)',
+      '    error: E\\u001B[2K: bad\\rworse',
+      '        at main (\\u001B[8mmain.ts:1:1)',
     ]);
   });
 
@@ -124,7 +124,7 @@ describe('events formatter', () => {
     assert.deepEqual(ran('Hello, world!'), ['    (no log entries)', '    result: "Hello, world!"']);
     assert.deepEqual(ran([1, 'two', null]), ['    (no log entries)', '    result: [1,"two",null]']);
     assert.deepEqual(ran(undefined), ['    (no log entries)', '    (no result)']);
-    assert.deepEqual(ran('two\nlines\u2028\u202eand\u001b[2J'), ['    (no log entries)', '    result: "two\\nlines\\u2028\\u202eand\\u001b[2J"']);
+    assert.deepEqual(ran('two\nlines\u2028\u202eand\u001b[2J'), ['    (no log entries)', '    result: "two\\nlines\\u2028\\u202Eand\\u001b[2J"']);
     const long = ran('x'.repeat(500))[1] ?? '';
     assert.equal(long, `    result: "${'x'.repeat(199)}… (502 characters; Open Event has it all)`);
     const emoji = ran(`${'x'.repeat(198)}\u{1F600}`)[1] ?? '';

@@ -1,5 +1,5 @@
 import { type NormalizedEvent, type NormalizedLog } from '../client';
-import { visible } from './visible';
+import { visibleLine as visible } from '../text/invisible';
 
 export interface EventContext {
   readonly environment: string;

@@ -4,4 +4,3 @@ export * from './poller';
 export * from './recent';
 export * from './schedule';
 export * from './seen';
-export * from './visible';

@@ -1,2 +1,3 @@
 export * from './serverText';
 export * from './count';
+export * from './invisible';

@@ -1,3 +1,5 @@
+import { escapeInvisible, isInvisible } from './invisible';
+
 /**
  * Text that came from a server (an error's detail, an action's key, name or description, an event's
  * message) is shown as text, never as something to click. VS Code turns `[label](command:…)` in a
@@ -33,8 +35,8 @@ export function serverText(raw: unknown, maxLength = SERVER_TEXT_MAX): string {
       if (!out.endsWith(' ')) out += ' ';
       continue;
     }
-    if (isInvisible(char, chars[i - 1], chars[i + 1])) {
-      out += visible(char);
+    if (isInvisible(chars, i)) {
+      out += escapeInvisible(char);
       continue;
     }
     out += char;
@@ -62,27 +64,6 @@ function asString(raw: unknown): string {
   } catch {
     return '';
   }
-}
-
-/** Characters that draw nothing, move or reorder what follows, or are not characters at all. */
-function isInvisible(char: string, before: string | undefined, after: string | undefined): boolean {
-  const code = char.codePointAt(0)!;
-  // The joiner of emoji sequences (a family, a flag) is how those are written, not a trick.
-  if (
-    code === 0x200d &&
-    before !== undefined &&
-    after !== undefined &&
-    /\p{Extended_Pictographic}|\uFE0F/u.test(before) &&
-    /\p{Extended_Pictographic}/u.test(after)
-  ) {
-    return false;
-  }
-  return /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}]/u.test(char);
-}
-
-function visible(char: string): string {
-  const code = char.codePointAt(0)!;
-  return code > 0xffff ? `\\u{${code.toString(16).toUpperCase()}}` : `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 /** Cuts to `maxLength` including the ellipsis, never inside a surrogate pair or a `\uXXXX` escape. */
