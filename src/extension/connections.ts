@@ -5,14 +5,9 @@ import { type Config } from './config';
 import { type KeyStore, normalizeBaseUrl } from './keyStore';
 import { Disposable } from './lifecycle';
 import { type Application, type ProjectModel } from './project';
+
 import { type SandboxManager } from './sandboxManager';
 import { type WorkspaceTrust } from './trust';
-
-export class NoProjectError extends Error {
-  constructor(message = 'This workspace has no valid customactions.yaml.') {
-    super(message);
-  }
-}
 
 export class NoKeyError extends Error {
   constructor(readonly application: Application) {
@@ -49,8 +44,7 @@ export class Connections extends Disposable {
 
   /** The base URL requests go to: the project's, or the running sandbox's (started on demand). */
   async baseUrl(): Promise<{ logical: string; actual: string }> {
-    const state = await this.project.get();
-    if (state.kind !== 'ok') throw new NoProjectError(state.kind === 'invalid' ? state.message : undefined);
+    const state = await this.project.require();
     if (!state.isSandbox) return { logical: normalizeBaseUrl(state.baseUrl), actual: normalizeBaseUrl(state.baseUrl) };
     // The sandbox runs the workspace's main.ts.
     this.trust.require('Starting the local sandbox');

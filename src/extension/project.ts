@@ -12,20 +12,27 @@ export interface Application extends ApplicationEntry {
   readonly folderUri: vscode.Uri;
 }
 
-export type ProjectState =
-  | { readonly kind: 'none' }
-  | { readonly kind: 'invalid'; readonly uri: vscode.Uri; readonly message: string }
-  | {
-      readonly kind: 'ok';
-      readonly uri: vscode.Uri;
-      readonly root: vscode.Uri;
-      readonly file: ProjectFile;
-      /** The base URL as written: a URL, or `local-sandbox`. Keys are stored under it. */
-      readonly baseUrl: string;
-      readonly isSandbox: boolean;
-      readonly demo: boolean;
-      readonly applications: readonly Application[];
-    };
+export type ProjectState = { readonly kind: 'none' } | { readonly kind: 'invalid'; readonly uri: vscode.Uri; readonly message: string } | Project;
+
+/** Thrown where a command needs the project and the workspace has none, or an invalid one (the message says why). */
+export class NoProjectError extends Error {
+  constructor(message = 'This workspace has no valid customactions.yaml.') {
+    super(message);
+  }
+}
+
+/** A valid customactions.yaml, read. */
+export interface Project {
+  readonly kind: 'ok';
+  readonly uri: vscode.Uri;
+  readonly root: vscode.Uri;
+  readonly file: ProjectFile;
+  /** The base URL as written: a URL, or `local-sandbox`. Keys are stored under it. */
+  readonly baseUrl: string;
+  readonly isSandbox: boolean;
+  readonly demo: boolean;
+  readonly applications: readonly Application[];
+}
 
 /**
  * The workspace's project file, customactions.yaml: which server, which applications, which folders.
@@ -55,6 +62,11 @@ export class ProjectModel extends Disposable {
   async get(): Promise<ProjectState> {
     this.loaded ??= this.read();
     return this.loaded;
+  }
+
+  /** The project, for what cannot go on without one: a NoProjectError (whose message says what is wrong) otherwise. */
+  async require(): Promise<Project> {
+    return requireProject(await this.get());
   }
 
   async reload(): Promise<ProjectState> {
@@ -111,4 +123,10 @@ async function readProject(): Promise<ProjectState> {
     };
   }
   return { kind: 'none' };
+}
+
+/** `state` when it is a valid project, else the NoProjectError that says why not. */
+export function requireProject(state: ProjectState): Project {
+  if (state.kind !== 'ok') throw new NoProjectError(state.kind === 'invalid' ? state.message : undefined);
+  return state;
 }

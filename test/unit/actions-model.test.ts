@@ -54,6 +54,7 @@ function fixture() {
       return failWith === undefined ? Promise.resolve([...(server.get(app.id) ?? [])]) : Promise.reject(failWith);
     },
     scanLocal: (app) => Promise.resolve([...(folders.get(app.id) ?? [])]),
+    readLocal: (folder) => Promise.resolve([...folders.values()].flat().find((a) => a.folder.path === folder.path)),
   };
   const model = new ActionsModel(sources, new ActionLinks(new Memento()));
   const changes: ActionsChange[] = [];
@@ -192,5 +193,31 @@ describe('ActionsModel', () => {
     await model.localChanged(uri('/ws/crm/a/action.yaml'));
     await model.localChanged(uri('/elsewhere/action.yaml'));
     assert.deepEqual(changes, [{ app: apps[1] }]);
+  });
+
+  it('finds the action of an input set only where input sets go, and only in a folder holding action.yaml', async () => {
+    const { apps, folders, model } = fixture();
+    const [billing] = apps as [Application];
+    folders.set('billing', [local(billing, 'refund')]);
+    const found = await model.inputSetAt(uri('/ws/billing/refund/inputs/typical.json'));
+    assert.equal(found?.action.key, 'refund');
+    assert.equal(found?.app.id, 'billing');
+    for (const elsewhere of [
+      '/ws/billing/refund/typical.json',
+      '/ws/billing/refund/inputs/deeper/x.json',
+      '/ws/billing/refund/inputs/x.txt',
+      '/ws/billing/draft/inputs/x.json',
+      '/elsewhere/refund/inputs/x.json',
+    ])
+      assert.equal(await model.inputSetAt(uri(elsewhere)), undefined, elsewhere);
+  });
+
+  it('finds the action folder of an event by application id and key, never by a path the server names', async () => {
+    const { apps, folders, model } = fixture();
+    const [billing] = apps as [Application];
+    folders.set('billing', [local(billing, 'refund-folder', 'refund')]);
+    assert.equal((await model.localAction('billing', 'refund'))?.action.folder.path, '/ws/billing/refund-folder');
+    assert.equal(await model.localAction('crm', 'refund'), undefined);
+    assert.equal(await model.localAction('billing', '../crm'), undefined);
   });
 });

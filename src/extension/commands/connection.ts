@@ -2,8 +2,9 @@ import * as vscode from 'vscode';
 import { LOCAL_SANDBOX } from '../../core/schema';
 import { addApplication, PROJECT_FILE, removeApplication } from '../../core/workspace';
 import { count, serverText } from '../../core/text';
-import { enterKey, NoProjectError } from '../connections';
+import { enterKey } from '../connections';
 import { ANY_APPLICATION } from '../keyStore';
+import { requireProject } from '../project';
 import { mayReplaceFile } from '../replaceFile';
 import { type Services } from '../services';
 import { isNode, pickApplication } from './pick';
@@ -11,8 +12,7 @@ import { isNode, pickApplication } from './pick';
 export async function signIn(s: Services, node?: unknown): Promise<void> {
   // Before the key is typed: it would be checked against the server the workspace names.
   s.trust.require('Sign In');
-  const state = await s.project.get();
-  if (state.kind !== 'ok') throw new NoProjectError(state.kind === 'invalid' ? state.message : undefined);
+  const state = await s.project.require();
   let app = isNode(node) ? await pickApplication(s, node) : undefined;
   let allApplications = false;
   if (!app) {
@@ -61,18 +61,18 @@ export async function startSandbox(s: Services): Promise<void> {
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(NEW_SANDBOX_PROJECT));
     state = await s.project.reload();
   }
-  if (state.kind !== 'ok') throw new NoProjectError(state.kind === 'invalid' ? state.message : undefined);
-  if (!state.isSandbox) {
+  const project = requireProject(state);
+  if (!project.isSandbox) {
     const open = await vscode.window.showInformationMessage(
-      `This workspace talks to ${serverText(state.baseUrl, 200)}. The local sandbox is used when ${PROJECT_FILE} says "baseUrl: ${LOCAL_SANDBOX}".`,
+      `This workspace talks to ${serverText(project.baseUrl, 200)}. The local sandbox is used when ${PROJECT_FILE} says "baseUrl: ${LOCAL_SANDBOX}".`,
       `Open ${PROJECT_FILE}`,
     );
-    if (open) await vscode.window.showTextDocument(state.uri);
+    if (open) await vscode.window.showTextDocument(project.uri);
     return;
   }
   s.trust.require('Starting the local sandbox');
-  const apps = state.applications;
-  const demo = state.demo;
+  const apps = project.applications;
+  const demo = project.demo;
   const url = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Starting the local sandbox…' }, () =>
     s.sandbox.ensure(apps, demo),
   );
@@ -119,8 +119,7 @@ export async function initProject(s: Services): Promise<void> {
 }
 
 export async function addApplicationCommand(s: Services): Promise<void> {
-  const state = await s.project.get();
-  if (state.kind !== 'ok') throw new NoProjectError(state.kind === 'invalid' ? state.message : undefined);
+  const state = await s.project.require();
   const id = await vscode.window.showInputBox({
     title: 'Add Application (1/3)',
     prompt: 'The application id of the platform',

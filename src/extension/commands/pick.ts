@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { serverText } from '../../core/text';
-import { NoProjectError } from '../connections';
 import { type Application } from '../project';
 import { type Services } from '../services';
 import { type ActionEntry } from '../model';
@@ -10,8 +9,7 @@ import { type TreeNode } from '../tree/nodes';
 export async function pickApplication(s: Services, node: unknown, placeHolder = 'Application'): Promise<Application | undefined> {
   const fromNode = applicationOf(node);
   if (fromNode) return fromNode;
-  const state = await s.project.get();
-  if (state.kind !== 'ok') throw new NoProjectError(state.kind === 'invalid' ? state.message : undefined);
+  const state = await s.project.require();
   if (state.applications.length === 0) {
     void vscode.window.showInformationMessage('customactions.yaml lists no applications yet: add one first.', 'Add Application').then((c) => {
       if (c) void vscode.commands.executeCommand('customActions.addApplication');

@@ -3,7 +3,7 @@ import { type Parameter } from '../../core/schema';
 import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { askInputs } from '../events/inputForm';
-import { actionFolderOfInputSet, listInputSets, readInputSet, saveInputSet } from '../events/inputSets';
+import { listInputSets, readInputSet, saveInputSet } from '../events/inputSets';
 import { type LocalAction, readLocalAction } from '../localActions';
 import { type Services } from '../services';
 import { eventSource } from './eventSource';
@@ -36,8 +36,7 @@ export async function debugMain(s: Services, uri?: unknown, inputs?: unknown): P
 export async function debugInputSet(s: Services, uri?: unknown): Promise<DebugRun | undefined> {
   s.trust.require('Debugging an action');
   const file = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
-  const folder = file && (await actionFolderOfInputSet(file));
-  const local = folder && (await readLocalAction(folder));
+  const local = file && (await s.model.inputSetAt(file))?.action;
   if (!file || !local) {
     void vscode.window.showInformationMessage('Open an input set (inputs/<name>.json next to action.yaml) to debug it.');
     return undefined;

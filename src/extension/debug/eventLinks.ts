@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { MAIN_FILE } from '../../core/workspace';
 import { EVENT_SCHEME, type EventDocuments } from '../eventDocuments';
 import { type Services } from '../services';
-import { localActionOf } from './eventSource';
 
 /** `main.ts:12:5` as stack frames print it (a path before it, or none). */
 const FRAME = /(?:[\w.\-/\\:]*[/\\])?main\.ts:(\d{1,7})(?::(\d{1,7}))?/g;
@@ -22,7 +21,7 @@ export class EventStackLinks implements vscode.DocumentLinkProvider {
     if (document.uri.scheme !== EVENT_SCHEME) return [];
     const shown = this.documents.eventAt(document.uri);
     if (!shown) return [];
-    const local = await localActionOf(this.s, shown.path[0] ?? '', shown.path[1] ?? '');
+    const local = (await this.s.model.localAction(shown.path[0] ?? '', shown.path[1] ?? ''))?.action;
     if (!local) return [];
     const main = vscode.Uri.joinPath(local.folder, MAIN_FILE);
     let lineCount: number;

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { normalizeEvent } from '../../core/client';
 import { EVENT_SCHEME } from '../eventDocuments';
 import { isNode } from '../commands/pick';
-import { type LocalAction, scanLocalActions } from '../localActions';
+import { type LocalAction } from '../localActions';
 import { type Services } from '../services';
 import { isLensEvent } from './mainLens';
 import { type Recorded } from './outcome';
@@ -36,15 +36,7 @@ export async function eventSource(s: Services, arg: unknown): Promise<EventSourc
   const recorded: Recorded = event.ok
     ? { ok: true, result: event.result }
     : { ok: false, error: event.error ?? { message: event.unreadable ?? 'the run failed' } };
-  return { key: where.key, local: await localActionOf(s, where.appId, where.key), inputs: inputsOf(where.raw), recorded, raw: where.raw };
-}
-
-/** The workspace's folder of an action, by application id and key: names from a server never become paths. */
-export async function localActionOf(s: Services, appId: string, key: string): Promise<LocalAction | undefined> {
-  const project = await s.project.get();
-  if (project.kind !== 'ok') return undefined;
-  const app = project.applications.find((a) => a.id === appId);
-  return app ? (await scanLocalActions(app)).find((a) => a.key === key) : undefined;
+  return { key: where.key, local: (await s.model.localAction(where.appId, where.key))?.action, inputs: inputsOf(where.raw), recorded, raw: where.raw };
 }
 
 /** `data.inputs` when it is a plain object (by parameter name); anything else is not taken for inputs. */

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { type NormalizedEvent } from '../../core/client';
 import { serverText } from '../../core/text';
-import { ACTION_FILE } from '../../core/workspace';
 import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
 
@@ -22,7 +21,7 @@ export function isLensEvent(value: unknown): value is LensEvent {
 
 /**
  * Run | Debug above `main` in an action's main.ts, and the latest failure in a watched environment.
- * Cheap: the document's own text, one stat of action.yaml, and the events the watches already hold.
+ * Cheap: the document's own text, its action.yaml, and the events the watches already hold.
  */
 export class MainCodeLens extends Disposable implements vscode.CodeLensProvider {
   private readonly changed = this.register(new vscode.EventEmitter<void>());
@@ -36,19 +35,15 @@ export class MainCodeLens extends Disposable implements vscode.CodeLensProvider 
   async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
     const match = MAIN_DECLARATION.exec(document.getText());
     if (!match) return [];
-    const folder = vscode.Uri.joinPath(document.uri, '..');
-    try {
-      await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder, ACTION_FILE));
-    } catch {
-      return [];
-    }
+    const found = await this.s.model.localActionAt(document.uri);
+    if (!found) return [];
     const line = document.positionAt(match.index + match[0].length - match[0].trimStart().length).line;
     const range = new vscode.Range(line, 0, line, 0);
     const lenses = [
       new vscode.CodeLens(range, { title: '$(play) Run', command: 'customActions.runAction', arguments: [document.uri] }),
       new vscode.CodeLens(range, { title: '$(debug-alt) Debug', command: 'customActions.debugMain', arguments: [document.uri] }),
     ];
-    const failure = this.lastFailure(folder);
+    const failure = this.lastFailure(found.app.id, found.action.key);
     if (failure) {
       const message = serverText(failure.event.error?.message ?? 'no reason given', 80);
       lenses.push(
@@ -63,12 +58,10 @@ export class MainCodeLens extends Disposable implements vscode.CodeLensProvider 
   }
 
   /** The newest event of this folder's action in a watched environment, when it failed. */
-  private lastFailure(folder: vscode.Uri): { appId: string; key: string; environment: string; event: NormalizedEvent } | undefined {
-    const name = folder.path.slice(folder.path.lastIndexOf('/') + 1);
+  private lastFailure(appId: string, key: string): { appId: string; key: string; environment: string; event: NormalizedEvent } | undefined {
     let newest: { appId: string; key: string; environment: string; event: NormalizedEvent } | undefined;
     for (const watch of this.s.events.list()) {
-      // The folder of an action is named by its key (src/core/workspace/actionFolder.ts), inside its application's folder.
-      if (watch.actionKey !== name || !folder.path.startsWith(watch.app.folderUri.path + '/')) continue;
+      if (watch.app.id !== appId || watch.actionKey !== key) continue;
       const [event] = watch.poller.recent(1);
       if (event && (newest === undefined || (event.startTime ?? 0) > (newest.event.startTime ?? 0)))
         newest = { appId: watch.app.id, key: watch.actionKey, environment: watch.environment, event };

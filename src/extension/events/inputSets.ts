@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { checkInputs, inputSetFileName } from '../../core/events';
 import { type Parameter } from '../../core/schema';
 import { ACTION_FILE, INPUTS_FOLDER } from '../../core/workspace';
+import { type ActionsModel } from '../model';
 import { mayReplaceFile } from '../replaceFile';
 
 /** A named set of inputs, saved as inputs/<name>.json next to the action's action.yaml. */
@@ -15,19 +16,6 @@ export interface InputSet {
 
 export function inputsFolder(actionFolder: vscode.Uri): vscode.Uri {
   return vscode.Uri.joinPath(actionFolder, INPUTS_FOLDER);
-}
-
-/** The action folder an inputs file belongs to, if it sits where input sets go. */
-export async function actionFolderOfInputSet(uri: vscode.Uri): Promise<vscode.Uri | undefined> {
-  const parts = uri.path.split('/');
-  if (parts.length < 3 || parts[parts.length - 2] !== INPUTS_FOLDER || !uri.path.endsWith('.json')) return undefined;
-  const folder = uri.with({ path: parts.slice(0, -2).join('/') });
-  try {
-    await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder, ACTION_FILE));
-    return folder;
-  } catch {
-    return undefined;
-  }
 }
 
 export async function readInputSet(uri: vscode.Uri, parameters: readonly Parameter[] | undefined): Promise<InputSet> {
@@ -75,8 +63,10 @@ export async function saveInputSet(actionFolder: vscode.Uri, inputs: Record<stri
 
 /** "Run in Test", "Run in Live" and "Debug" above every input set file. */
 export class InputSetCodeLens implements vscode.CodeLensProvider {
+  constructor(private readonly model: ActionsModel) {}
+
   async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
-    if (!(await actionFolderOfInputSet(document.uri))) return [];
+    if (!(await this.model.inputSetAt(document.uri))) return [];
     const top = new vscode.Range(0, 0, 0, 0);
     return [
       ...(['Test', 'Live'] as const).map(

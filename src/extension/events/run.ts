@@ -8,7 +8,7 @@ import { readLocalAction } from '../localActions';
 import { type Services } from '../services';
 import { type ActionEntry } from '../model';
 import { askInputs } from './inputForm';
-import { actionFolderOfInputSet, listInputSets, readInputSet, saveInputSet } from './inputSets';
+import { listInputSets, readInputSet, saveInputSet } from './inputSets';
 import { isEnvironment, pickEnvironment, pickTarget, targetsOf } from './targets';
 
 const LAST_INPUTS = 'customActions.lastRunInputs';
@@ -44,12 +44,12 @@ export async function runAction(s: Services, node?: unknown, environment?: unkno
 /** Runs the input set of an inputs/*.json file (the CodeLens above it, or the active editor). */
 export async function runInputSet(s: Services, uri?: unknown, environment?: unknown): Promise<NormalizedEvent | undefined> {
   const file = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
-  const folder = file && (await actionFolderOfInputSet(file));
-  if (!file || !folder) {
+  const found = file && (await s.model.inputSetAt(file));
+  if (!file || !found) {
     void vscode.window.showInformationMessage('Open an input set (inputs/<name>.json next to action.yaml) to run it.');
     return undefined;
   }
-  const action = await pickAction(s, file, (a) => a.local?.folder.path === folder.path);
+  const action = await pickAction(s, file, (a) => a.local?.folder.path === found.action.folder.path);
   if (!action?.remote) {
     if (action) void vscode.window.showInformationMessage(`${serverText(action.key, 120)} is not on the server yet: create it there first.`);
     return undefined;

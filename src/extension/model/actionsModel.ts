@@ -6,7 +6,7 @@ import { type Application } from '../project';
 import { Emitter } from './emitter';
 import { type ActionEntry, mergeActions, type RemoteAction } from './entries';
 import { type ActionLinks } from './links';
-import { type ActionFile, actionFileAt, actionFolderContaining, applicationContaining } from './locate';
+import { type ActionFile, actionFileAt, actionFolderContaining, applicationContaining, inputSetFileAt } from './locate';
 
 /** Where the model's data comes from: the project file, the server, the workspace's folders. Faked in the unit tests. */
 export interface ModelSources {
@@ -16,6 +16,8 @@ export interface ModelSources {
   listRemote(app: Application): Promise<RemoteAction[]>;
   /** The action folders of the application's folder, read now. */
   scanLocal(app: Application): Promise<LocalAction[]>;
+  /** One action folder, read now; undefined when it holds no action.yaml. */
+  readLocal(folder: vscode.Uri): Promise<LocalAction | undefined>;
 }
 
 /** What changed: one application's actions, or everything (`app` undefined: the project, trust, keys, a refresh). */
@@ -97,6 +99,27 @@ export class ActionsModel extends Disposable {
     const found = actionFolderContaining(await this.sources.applications(), uri);
     if (!found || found.depth < 2) return undefined;
     return (await this.actions(found.app)).find((e) => e.local?.folder.path === found.folder.path);
+  }
+
+  /** The action whose folder holds the file `uri` (main.ts, action.yaml), read now; undefined outside an action folder that holds action.yaml. */
+  async localActionAt(uri: vscode.Uri): Promise<{ app: Application; action: LocalAction } | undefined> {
+    const found = actionFileAt(await this.sources.applications(), uri);
+    const action = found && (await this.sources.readLocal(found.folder));
+    return found && action ? { app: found.app, action } : undefined;
+  }
+
+  /** The action an input set file belongs to (`<action folder>/inputs/<name>.json`, the folder holding action.yaml). */
+  async inputSetAt(uri: vscode.Uri): Promise<{ app: Application; action: LocalAction } | undefined> {
+    const found = inputSetFileAt(await this.sources.applications(), uri);
+    const action = found && (await this.sources.readLocal(found.folder));
+    return found && action ? { app: found.app, action } : undefined;
+  }
+
+  /** The workspace's folder of an action, by application id and key (an event names both): a server's names never become paths. */
+  async localAction(appId: string, key: string): Promise<{ app: Application; action: LocalAction } | undefined> {
+    const app = (await this.sources.applications()).find((a) => a.id === appId);
+    const action = app && (await this.sources.scanLocal(app)).find((a) => a.key === key);
+    return app && action ? { app, action } : undefined;
   }
 
   /**

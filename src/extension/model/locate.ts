@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { INPUTS_FOLDER } from '../../core/workspace';
 import { type Application } from '../project';
 
 /**
@@ -49,4 +50,12 @@ export function actionFileAt(applications: readonly Application[], uri: vscode.U
   const found = actionFolderContaining(applications, uri);
   if (found?.depth !== 2) return undefined;
   return { app: found.app, folder: found.folder, uri, name: uri.path.slice(uri.path.lastIndexOf('/') + 1) };
+}
+
+/** The application and action folder of an input set, `<action folder>/inputs/<name>.json`; undefined for any other file. */
+export function inputSetFileAt(applications: readonly Application[], uri: vscode.Uri): { app: Application; folder: vscode.Uri } | undefined {
+  const found = actionFolderContaining(applications, uri);
+  if (found?.depth !== 3 || !uri.path.toLowerCase().endsWith('.json')) return undefined;
+  const parts = uri.path.split('/');
+  return parts[parts.length - 2] === INPUTS_FOLDER ? { app: found.app, folder: found.folder } : undefined;
 }

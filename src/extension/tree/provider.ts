@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { ApiError, type NormalizedEvent } from '../../core/client';
 import { ENVIRONMENTS } from '../../core/schema';
-import { errorMessage, NoKeyError, NoProjectError } from '../connections';
+import { errorMessage, NoKeyError } from '../connections';
+import { NoProjectError } from '../project';
 import { Disposable } from '../lifecycle';
 import { type KeyStore, normalizeBaseUrl } from '../keyStore';
 import { type ActionsModel } from '../model';
