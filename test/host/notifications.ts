@@ -5,50 +5,63 @@ export type Severity = 'information' | 'warning' | 'error';
 export interface Shown {
   readonly severity: Severity;
   readonly message: string;
+  readonly modal: boolean;
+  readonly detail: string | undefined;
+  /** The titles of its buttons. */
   readonly items: readonly string[];
   /** Clicks one of its buttons (or dismisses it with undefined), as the user would, whenever the test wants. */
   answer(choice: string | undefined): void;
 }
 
+/** Answers a message the moment it is shown: the title of the button to press, or undefined to dismiss it. */
+export type AutoAnswer = (shown: Shown) => string | undefined;
+
 const METHODS = { information: 'showInformationMessage', warning: 'showWarningMessage', error: 'showErrorMessage' } as const;
 
 /**
- * Takes the place of window.show{Information,Warning,Error}Message while it is in use: every
- * notification the extension shows is recorded and stays unanswered until the test answers it, so a
- * test can click a button long after the notification appeared. The extension and the tests share
- * one `vscode` API object (the tests are loaded from the extension's own folder). Modal dialogs
- * pass through to the real functions. dispose() puts the real functions back and dismisses what is left.
+ * Takes the place of window.show{Information,Warning,Error}Message while it is in use, modal dialogs
+ * included (a real one would wait for a click no test can give). Every message the extension shows is
+ * recorded with its exact text. Given `autoAnswer`, the spy answers each message at once as it says;
+ * without it, each stays open until the test calls `answer`, so a button can be clicked long after the
+ * message appeared.
+ * The extension and the tests share one `vscode` API object (the tests are loaded from the extension's
+ * own folder), so the replacement is what the extension calls. dispose() puts the real functions back
+ * and dismisses what is left.
  */
 export class NotificationSpy implements vscode.Disposable {
   readonly shown: Shown[] = [];
   private readonly originals = new Map<Severity, unknown>();
   private readonly open = new Set<(choice: string | undefined) => void>();
 
-  constructor() {
-    const window = vscode.window as unknown as Record<string, (...args: unknown[]) => Thenable<unknown>>;
+  constructor(autoAnswer?: AutoAnswer) {
+    const window = vscode.window as unknown as Record<string, unknown>;
     for (const [severity, method] of Object.entries(METHODS) as [Severity, (typeof METHODS)[Severity]][]) {
-      const original = window[method];
-      if (!original) throw new Error(`vscode.window.${method} is missing`);
-      this.originals.set(severity, original);
+      this.originals.set(severity, window[method]);
       window[method] = (message: unknown, ...rest: unknown[]) => {
-        const options = typeof rest[0] === 'object' && rest[0] !== null && !('title' in rest[0]) ? (rest[0] as vscode.MessageOptions) : undefined;
-        if (options?.modal) return original.call(vscode.window, message, ...rest);
-        const items = rest.filter((r): r is string => typeof r === 'string');
-        return new Promise<string | undefined>((resolve) => {
+        const options = typeof rest[0] === 'object' && rest[0] !== null && !('title' in rest[0]) ? (rest.shift() as vscode.MessageOptions) : undefined;
+        const titles = rest.map((item) => (typeof item === 'string' ? item : (item as vscode.MessageItem).title));
+        return new Promise<unknown>((resolve) => {
           const answer = (choice: string | undefined) => {
             if (!this.open.delete(answer)) return;
-            resolve(choice);
+            resolve(choice === undefined ? undefined : rest[titles.indexOf(choice)]);
           };
           this.open.add(answer);
-          this.shown.push({ severity, message: String(message), items, answer });
+          const shown: Shown = { severity, message: String(message), modal: options?.modal === true, detail: options?.detail, items: titles, answer };
+          this.shown.push(shown);
+          if (autoAnswer) answer(autoAnswer(shown));
         });
       };
     }
   }
 
-  /** Notifications shown so far whose message matches. */
+  /** Messages shown so far whose text matches. */
   matching(pattern: RegExp): Shown[] {
     return this.shown.filter((s) => pattern.test(s.message));
+  }
+
+  /** Messages shown so far of one severity. */
+  of(severity: Severity): Shown[] {
+    return this.shown.filter((s) => s.severity === severity);
   }
 
   dispose(): void {

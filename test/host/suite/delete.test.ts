@@ -6,7 +6,7 @@ import { removeActionFolder } from '../../../src/extension/commands/removeFolder
 import { METADATA_EDITOR_VIEW_TYPE } from '../../../src/extension/form';
 import { type ActionNode, type ApplicationNode, type EnvironmentNode, type TreeNode } from '../../../src/extension/tree/nodes';
 import { api, eventually, workspaceRoot } from '../support';
-import { spyMessages, type MessageSpy } from '../windowMessages';
+import { NotificationSpy } from '../notifications';
 import { MemoryFileSystem } from '../memoryFileSystem';
 
 const APP = 'test-app';
@@ -23,7 +23,7 @@ function metadata(key: string): ActionMetadata {
  */
 describe('Delete Action: no trash, watched events, the tree after (sandbox)', function () {
   this.timeout(120_000);
-  let spy: MessageSpy | undefined;
+  let spy: NotificationSpy | undefined;
 
   async function appNode(): Promise<ApplicationNode> {
     const { services } = await api();
@@ -101,7 +101,7 @@ describe('Delete Action: no trash, watched events, the tree after (sandbox)', fu
   }
 
   afterEach(async () => {
-    spy?.restore();
+    spy?.dispose();
     spy = undefined;
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const { services } = await api();
@@ -121,12 +121,12 @@ describe('Delete Action: no trash, watched events, the tree after (sandbox)', fu
     const key = `${PREFIX}permanent`;
     const node = await createBoth(key);
     await openEditors(key);
-    spy = spyMessages((m) => (m.modal && /cannot be restored/i.test(`${m.message} ${m.detail ?? ''}`) ? 'Delete Permanently' : undefined));
+    spy = new NotificationSpy((m) => (m.modal && /cannot be restored/i.test(`${m.message} ${m.detail ?? ''}`) ? 'Delete Permanently' : undefined));
     await vscode.commands.executeCommand('customActions.deleteAction', node, { confirmed: true, removeLocalFolder: true });
     assert.deepEqual(spy.of('error'), [], 'no error');
     const asked = spy.shown.filter((m) => m.modal);
     assert.equal(asked.length, 1, `one question: ${JSON.stringify(spy.shown)}`);
-    assert.ok(asked[0]?.buttons.includes('Delete Permanently'));
+    assert.ok(asked[0]?.items.includes('Delete Permanently'));
     assert.match(`${asked[0]?.message} ${asked[0]?.detail ?? ''}`, new RegExp(key));
     // Said in the user's words: no file system error with its vscode-remote:// address.
     assert.match(asked[0]?.detail ?? '', /has no trash, so it cannot be restored once deleted/);
@@ -148,7 +148,7 @@ describe('Delete Action: no trash, watched events, the tree after (sandbox)', fu
     const key = `${PREFIX}declined`;
     const node = await createBoth(key);
     await openEditors(key);
-    spy = spyMessages(() => undefined);
+    spy = new NotificationSpy(() => undefined);
     await vscode.commands.executeCommand('customActions.deleteAction', node, { confirmed: true, removeLocalFolder: true });
     assert.deepEqual(spy.of('error'), [], 'no error');
     assert.equal(spy.shown.filter((m) => m.modal).length, 1, 'asked once');
@@ -179,12 +179,12 @@ describe('Delete Action: no trash, watched events, the tree after (sandbox)', fu
       // The platform refuses the trash here, as code-server's remote file system does.
       await assert.rejects(Promise.resolve(vscode.workspace.fs.delete(folder, { recursive: true, useTrash: true })), /trash/i);
 
-      spy = spyMessages(() => undefined);
+      spy = new NotificationSpy(() => undefined);
       assert.equal(await removeActionFolder(folder, 'hello-world'), 'kept');
       assert.equal(await exists(folder), true, 'declined: kept');
-      spy.restore();
+      spy.dispose();
 
-      spy = spyMessages((m) => (m.modal && /cannot be restored/i.test(`${m.message} ${m.detail ?? ''}`) ? 'Delete Permanently' : undefined));
+      spy = new NotificationSpy((m) => (m.modal && /cannot be restored/i.test(`${m.message} ${m.detail ?? ''}`) ? 'Delete Permanently' : undefined));
       assert.equal(await removeActionFolder(folder, 'hello-world'), 'deleted');
       assert.equal(await exists(folder), false, 'agreed: deleted for good');
       assert.equal(spy.shown.filter((m) => m.modal).length, 1);
@@ -203,7 +203,7 @@ describe('Delete Action: no trash, watched events, the tree after (sandbox)', fu
     const watches = envs.map((env) => services.events.find(node.parent.app, env.eventsUrl));
     for (const watch of watches) await watch?.poller.whenReady();
     assert.equal(watches.filter(Boolean).length, 2, 'both environments watched');
-    spy = spyMessages(() => undefined);
+    spy = new NotificationSpy(() => undefined);
     await vscode.commands.executeCommand('customActions.deleteAction', node, { confirmed: true });
     await eventually(() => (envs.every((env) => !services.events.find(node.parent.app, env.eventsUrl)) ? true : undefined), 'the watches to end');
     assert.deepEqual(spy.of('error'), [], 'no error after a delete the user asked for');
@@ -229,7 +229,7 @@ describe('Delete Action: no trash, watched events, the tree after (sandbox)', fu
     await services.events.find(node.parent.app, test)?.poller.whenReady();
     // The same action with an id the server does not know: its delete fails with a 404.
     const unknown: ActionNode = { ...node, remote: { ...node.remote, id: `${node.remote.id}-unknown` } };
-    spy = spyMessages(() => undefined);
+    spy = new NotificationSpy(() => undefined);
     await vscode.commands.executeCommand('customActions.deleteAction', unknown, { confirmed: true });
     assert.equal(spy.of('error').length, 1, `the refusal is reported: ${JSON.stringify(spy.shown)}`);
     const watch = services.events.find(node.parent.app, test);

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { saveInputSet } from '../../../src/extension/events/inputSets';
-import { captureMessages, type Shown } from '../shownMessages';
+import { NotificationSpy, type Shown } from '../notifications';
 import { workspaceRoot } from '../support';
 
 async function read(uri: vscode.Uri): Promise<string> {
@@ -19,7 +19,7 @@ function answerPickers(input: string): vscode.Disposable {
 
 async function withAnswers(input: string, answer: (m: Shown) => string | undefined, run: () => Thenable<unknown>): Promise<Shown[]> {
   const pickers = answerPickers(input);
-  const capture = captureMessages(answer);
+  const capture = new NotificationSpy(answer);
   try {
     await run();
     return [...capture.shown];
@@ -56,7 +56,7 @@ describe('Security: other writes replace no local file unasked', function () {
     );
     assert.equal(await read(project()), before, 'the project file is unchanged');
     assert.ok(
-      shown.some((m) => m.modal && /customactions\.yaml/.test(m.message) && m.buttons.includes('Replace')),
+      shown.some((m) => m.modal && /customactions\.yaml/.test(m.message) && m.items.includes('Replace')),
       JSON.stringify(shown),
     );
   });

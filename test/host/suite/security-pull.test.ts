@@ -3,7 +3,7 @@ import { symlink } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { type ActionNode, type ApplicationNode } from '../../../src/extension/tree/nodes';
 import { HOSTILE_APP, type HostileProject, useHostileProject } from '../hostileProject';
-import { captureMessages, type Shown } from '../shownMessages';
+import { NotificationSpy, type Shown } from '../notifications';
 import { api, eventually, workspaceRoot } from '../support';
 
 const SERVER_CODE = 'export function main(): string {\n  return "the server\'s code";\n}\n';
@@ -61,7 +61,7 @@ describe('Security: Pull writes only inside the workspace and never over local w
   }
 
   async function pull(node: ActionNode, answer: (shown: Shown) => string | undefined = () => undefined): Promise<Shown[]> {
-    const capture = captureMessages(answer);
+    const capture = new NotificationSpy(answer);
     try {
       await vscode.commands.executeCommand('customActions.pullAction', node);
       return capture.shown;
@@ -111,7 +111,7 @@ describe('Security: Pull writes only inside the workspace and never over local w
     const question = declined.find((m) => m.modal);
     assert.ok(question, `a modal question: ${JSON.stringify(declined)}`);
     assert.match(question.message, /main\.ts/);
-    assert.ok(question.buttons.includes('Replace'), 'a clear choice');
+    assert.ok(question.items.includes('Replace'), 'a clear choice');
     assert.equal(await read(vscode.Uri.joinPath(folder, 'main.ts')), LOCAL_CODE, 'dismissed: nothing replaced');
     assert.equal(await read(vscode.Uri.joinPath(folder, 'action.yaml')), undefined, 'dismissed: nothing written at all');
 
@@ -132,7 +132,7 @@ describe('Security: Pull writes only inside the workspace and never over local w
     assert.ok(diff, 'a diff of main.ts is open');
     assert.equal((await vscode.workspace.openTextDocument(diff.modified)).getText(), SERVER_CODE, 'the right side is the server’s code');
     assert.ok(
-      shown.some((m) => !m.modal && m.buttons.includes('Replace')),
+      shown.some((m) => !m.modal && m.items.includes('Replace')),
       'asked again, without a modal',
     );
     assert.equal(await read(main), SERVER_CODE, 'replaced once the user said so');
@@ -147,7 +147,7 @@ describe('Security: Pull writes only inside the workspace and never over local w
       const shown = await pull(await nodeOf('h-linked'), () => 'Replace');
       assert.deepEqual(await vscode.workspace.fs.readDirectory(elsewhere), [], 'nothing written where the link points');
       assert.ok(
-        shown.some((m) => m.kind === 'error' && /symbolic link/.test(m.message)),
+        shown.some((m) => m.severity === 'error' && /symbolic link/.test(m.message)),
         JSON.stringify(shown),
       );
     } finally {
@@ -196,7 +196,7 @@ describe('Security: Pull writes only inside the workspace and never over local w
     assert.equal(await read(vscode.Uri.joinPath(project.appFolder, 'listed', 'action.yaml')), undefined);
     assert.equal(await read(vscode.Uri.joinPath(project.appFolder, 'listed', 'main.ts')), undefined);
     assert.ok(
-      shown.some((m) => m.kind === 'error' && /listed/.test(m.message) && /other/.test(m.message)),
+      shown.some((m) => m.severity === 'error' && /listed/.test(m.message) && /other/.test(m.message)),
       JSON.stringify(shown),
     );
   });

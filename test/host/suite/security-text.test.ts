@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { type ActionNode, type ApplicationNode, type TreeNode } from '../../../src/extension/tree/nodes';
 import { HOSTILE_APP, type HostileProject, useHostileProject } from '../hostileProject';
-import { captureMessages, type Shown } from '../shownMessages';
+import { NotificationSpy, type Shown } from '../notifications';
 import { api, eventually } from '../support';
 
 /** VS Code's rule for links in notifications (vs/base/common/linkedText.ts): what must not match. */
@@ -49,11 +49,11 @@ describe('Security: server text is shown as text, never as a link or a command',
   }
 
   async function run(command: string, arg: unknown, answer: (shown: Shown) => string | undefined = () => undefined): Promise<Shown[]> {
-    const capture = captureMessages(answer);
+    const capture = new NotificationSpy(answer);
     try {
       await vscode.commands.executeCommand(command, arg);
       // Some failures are reported without holding up the command.
-      await eventually(() => (capture.shown.some((m) => m.kind === 'error') ? true : undefined), 'an error message', 10_000).catch(() => undefined);
+      await eventually(() => (capture.shown.some((m) => m.severity === 'error') ? true : undefined), 'an error message', 10_000).catch(() => undefined);
       return [...capture.shown];
     } finally {
       capture.dispose();
@@ -70,7 +70,7 @@ describe('Security: server text is shown as text, never as a link or a command',
     project.server.reject = { status: 422, body: { status: 422, title: 'Invalid', detail: `${QUIT} or <https://evil.example>` } };
     const node = await eventually(async () => (await children()).find((n): n is ActionNode => n.kind === 'action' && n.key === 'refused'), 'the local action');
     const shown = await run('customActions.createOnServer', node);
-    const error = shown.find((m) => m.kind === 'error');
+    const error = shown.find((m) => m.severity === 'error');
     assert.ok(error, `an error is shown: ${JSON.stringify(shown)}`);
     assert.doesNotMatch(error.message, NOTIFICATION_LINK);
     assert.ok(error.message.includes('[click] (command:workbench.action.quit)'), `the detail is there, as text: ${error.message}`);
@@ -83,7 +83,7 @@ describe('Security: server text is shown as text, never as a link or a command',
       body: { status: 422, detail: `cannot delete: ${QUIT}`, errors: [{ path: 'key', message: '[x](command:workbench.action.quit)' }] },
     };
     const shown = await run('customActions.deleteAction', await nodeOf('h-del'), (m) => (m.modal ? 'Delete' : undefined));
-    const error = shown.find((m) => m.kind === 'error');
+    const error = shown.find((m) => m.severity === 'error');
     assert.ok(error, `an error is shown: ${JSON.stringify(shown)}`);
     assert.doesNotMatch(error.message, NOTIFICATION_LINK);
     assert.match(error.message, /cannot delete/);
@@ -99,7 +99,7 @@ describe('Security: server text is shown as text, never as a link or a command',
   it('a run’s failure and result from the server are shown as plain text', async () => {
     project.server.actions = [{ id: 'h-run', key: 'runner', metadata: metadata('runner') }];
     const node = await nodeOf('h-run');
-    const capture = captureMessages();
+    const capture = new NotificationSpy(() => undefined);
     try {
       project.server.runEvent = { id: 'e-fail', name: 'failure', data: { error: { message: `boom ${QUIT}` } } };
       await vscode.commands.executeCommand('customActions.runAction', node, 'Test', {});

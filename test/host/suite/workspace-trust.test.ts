@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { type RemoteAction } from '../../../src/extension/model';
 import { type ActionNode, type ApplicationNode } from '../../../src/extension/tree/nodes';
 import { HOSTILE_APP, type HostileProject, useHostileProject } from '../hostileProject';
-import { captureMessages, type Shown } from '../shownMessages';
+import { NotificationSpy, type Shown } from '../notifications';
 import { api, eventually } from '../support';
 
 /**
@@ -21,7 +21,7 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
   });
 
   async function commandsShown(run: () => Promise<void>, answer: (m: Shown) => string | undefined = () => undefined): Promise<Shown[]> {
-    const capture = captureMessages(answer);
+    const capture = new NotificationSpy(answer);
     try {
       await run();
       return [...capture.shown];
@@ -96,7 +96,7 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
       const told = shown.filter((m) => /needs a trusted workspace/.test(m.message));
       assert.ok(told.length >= 5, `each command says it waits for trust: ${JSON.stringify(shown, null, 1)}`);
       assert.ok(
-        told.some((m) => m.buttons.includes('Manage Workspace Trust')),
+        told.some((m) => m.items.includes('Manage Workspace Trust')),
         'with the way to trust the folder',
       );
       assert.deepEqual(services.events.list(), [], 'no events watch started');
