@@ -19,4 +19,4 @@ export function workspaceRoot(): vscode.Uri {
   return folder.uri;
 }
 
-export { eventually } from '../support/eventually';
+export { eventually, staysTrue } from '../support/eventually';

@@ -11,7 +11,8 @@ import path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { eventually } from '../support/eventually';
 import { contextMenu, dialog, inlineAction, statusItem } from './support/gestures';
-import { clearNotifications, errorNotifications, notification, notificationTexts, stillTrue, toasts, unseenBell } from './support/notifications';
+import { staysTrue } from '../support/eventually';
+import { clearNotifications, errorNotifications, notification, notificationTexts, toasts, unseenBell } from './support/notifications';
 import { readmeScreenshot } from './support/readmeScreenshots';
 import { openCustomActionsView, openWorkbench, packagedVsix, screenshot, screenshotDir, treeRow, webview, type Workbench } from './support/workbench';
 
@@ -147,7 +148,7 @@ for (const defaults of [WEB, DESKTOP]) {
       else await page.locator('.tabs-container .tab.dirty', { hasText: 'main.ts' }).waitFor();
       await editor().locator('.squiggly-error').first().waitFor({ timeout: 60_000 });
       await shot('05-typing');
-      await stillTrue(async () => (await toasts(page).count()) === 0 && (await unseenBell(page).count()) === 0, 'no notification while typing', 5_000).catch(
+      await staysTrue(async () => (await toasts(page).count()) === 0 && (await unseenBell(page).count()) === 0, 'no notification while typing', 5_000).catch(
         async (error: unknown) => {
           throw new Error(`${String(error)}: ${JSON.stringify(await notificationTexts(page))}`);
         },
@@ -257,7 +258,7 @@ for (const defaults of [WEB, DESKTOP]) {
         throw new Error(`${String(error)} (folder there: ${existsSync(actionFolder())}; notifications: ${JSON.stringify(await notificationTexts(page))})`);
       });
       // Not a row redrawn a moment later from a stale list.
-      await stillTrue(gone, 'the row to stay gone', 2_000);
+      await staysTrue(gone, 'the row to stay gone', 2_000);
       // Nor editors left on the deleted files, the form saying they can be pushed.
       const tabs = page.locator('.tabs-container .tab', { hasText: /main\.ts|action\.yaml/ });
       await eventually(async () => ((await tabs.count()) === 0 ? true : undefined), 'the editors of the deleted files closed', 10_000).catch(
@@ -267,7 +268,7 @@ for (const defaults of [WEB, DESKTOP]) {
       );
       // The watch the runs started was on this action: it stops, quietly.
       await eventually(async () => ((await paletteOffers(page, 'Custom Actions: Stop Watching')) ? undefined : true), 'no watch left to stop', 30_000);
-      await stillTrue(async () => (await errorNotifications(page).count()) === 0, 'no error notification', 3_000).catch(async (error: unknown) => {
+      await staysTrue(async () => (await errorNotifications(page).count()) === 0, 'no error notification', 3_000).catch(async (error: unknown) => {
         throw new Error(`${String(error)}: ${JSON.stringify(await notificationTexts(page))}`);
       });
       const told = await notificationTexts(page);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { openWorkbench, quickOpen, repoRoot, screenshot, webview, type Workbench } from './support/workbench';
 import { eventually } from '../support/eventually';
-import { stillTrue } from './support/notifications';
+import { staysTrue } from '../support/eventually';
 
 const FIXTURE = path.join(repoRoot, 'test', 'host', 'fixtures', 'form');
 
@@ -46,14 +46,16 @@ async function command(page: Page, title: string): Promise<void> {
 }
 
 /** Picks a color theme the way a user does, through the palette's theme picker. */
-async function pickTheme(page: Page, theme: string, themeClass: string): Promise<void> {
+async function pickTheme(page: Page, form: FrameLocator, theme: string, themeClass: string): Promise<void> {
+  const background = async () => String(await form.locator('body').evaluate('getComputedStyle(document.body).backgroundColor'));
+  const before = await background();
   await command(page, 'Preferences: Color Theme');
   await page.locator('.quick-input-widget input').fill(theme);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor();
   await page.keyboard.press('Enter');
   await page.locator(`.monaco-workbench.${themeClass}`).waitFor({ timeout: 20_000 });
   // The webview gets the new theme's variables a moment after the workbench repaints.
-  await page.waitForTimeout(800);
+  await eventually(async () => ((await background()) !== before ? true : undefined), `the form in ${theme}`);
 }
 
 /** The native input inside a vscode-textfield or vscode-textarea (Playwright's CSS pierces shadow roots). */
@@ -195,7 +197,11 @@ describe('Metadata form (browser)', function () {
   it('undoes and redoes form edits as document edits', async () => {
     await input(form, 'f-name').fill('Undo Me');
     await eventually(async () => ((await form.locator('h1').innerText()) === 'Undo Me' ? true : undefined), 'the title');
-    await page.waitForTimeout(600);
+    // Undo works on the document: the form sends the edit after its pause in typing.
+    await eventually(
+      async () => ((await page.locator('.tabs-container .tab.dirty').count()) > 0 || /Undo Me/.test(disk()) ? true : undefined),
+      'the edit in the document',
+    );
     await form.locator('h2', { hasText: 'Action' }).click();
     await page.keyboard.press('Control+Z');
     await eventually(async () => ((await input(form, 'f-name').inputValue()) === 'Greet Someone' ? true : undefined), 'the undone name');
@@ -244,9 +250,9 @@ describe('Metadata form (browser)', function () {
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Custom Action Metadata' }).first().click();
     await form.locator('h1', { hasText: 'Greet Someone Today' }).waitFor({ timeout: 30_000 });
     await screenshot(page, 'form-dark');
-    await pickTheme(page, 'Light Modern', 'vs');
+    await pickTheme(page, form, 'Light Modern', 'vs');
     await screenshot(page, 'form-light');
-    await pickTheme(page, 'Dark High Contrast', 'hc-black');
+    await pickTheme(page, form, 'Dark High Contrast', 'hc-black');
     await screenshot(page, 'form-high-contrast');
     // A string, so the Node-side type check needs no DOM library.
     const color = String(await form.locator('body').evaluate('getComputedStyle(document.body).backgroundColor'));
@@ -261,6 +267,6 @@ describe('Metadata form (browser)', function () {
     await name.pressSequentially(' at once');
     await save(page);
     await saved((t) => /^name: Greet Someone Today at once$/m.test(t), 'the last keystrokes saved');
-    await stillTrue(async () => (await page.locator('.tabs-container .tab.dirty').count()) === 0, 'the tab to stay clean', 2_000);
+    await staysTrue(async () => (await page.locator('.tabs-container .tab.dirty').count()) === 0, 'the tab to stay clean', 2_000);
   });
 });

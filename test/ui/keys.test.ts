@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { eventually } from '../support/eventually';
 import { discard, openCustomActionsView, openWorkbench, runCommand, screenshot, treeRow, type KeptState } from './support/workbench';
 
 /** A stand-in server that lists no actions, and remembers which keys it was sent. */
@@ -71,9 +72,7 @@ describe('Keys in SecretStorage across a restart (browser)', function () {
       assert.equal(await second.page.getByText('No key is stored').count(), 0);
       await treeRow(second.page, 'UI App').click();
       await second.page.keyboard.press('ArrowRight');
-      const deadline = Date.now() + 30_000;
-      while (!fake.keys.includes('key-from-the-ui') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-      assert.ok(fake.keys.includes('key-from-the-ui'), `the server was sent ${JSON.stringify(fake.keys)}`);
+      await eventually(() => (fake.keys.includes('key-from-the-ui') ? true : undefined), 'the stored key sent to the server', 30_000);
     } finally {
       await second.close();
     }

@@ -6,7 +6,7 @@ import { type NormalizedEvent } from '../../../src/core/client';
 import { type ActionMetadata } from '../../../src/core/schema';
 import { serializeActionYaml } from '../../../src/core/workspace';
 import { type ActionNode, type ApplicationNode, type EnvironmentNode } from '../../../src/extension/tree/nodes';
-import { api, eventually, workspaceRoot } from '../support';
+import { api, eventually, staysTrue, workspaceRoot } from '../support';
 
 const KEY = 'events-host-test';
 const metadata: ActionMetadata = {
@@ -144,7 +144,12 @@ describe('Event logs: streaming and running (sandbox)', function () {
       const lines = (await channelText()).split('\n').filter((l) => l.startsWith(`[Test] ${KEY} `));
       return lines.length >= 3 ? lines : undefined;
     }, 'three event headers in the channel');
-    await new Promise((r) => setTimeout(r, 2_000));
+    // A repeat would come with a later poll: watch through a few of them.
+    await staysTrue(
+      async () => (await channelText()).split('\n').filter((l) => l.startsWith(`[Test] ${KEY} `)).length === 3,
+      'three headers, no repeats',
+      2_000,
+    );
     const text = await channelText();
     for (const [i, event] of events.entries()) {
       assert.equal(text.split(`run number ${i + 1}\n`).length - 1, 1, `the log of run ${i + 1} appears once`);
@@ -229,8 +234,7 @@ describe('Event logs: streaming and running (sandbox)', function () {
       assert.deepEqual(services.events.list(), []);
       const after = proxy.requests;
       // Nothing signals a request that is never sent: watch for longer than a poll's interval.
-      await new Promise((r) => setTimeout(r, 3_000));
-      assert.equal(proxy.requests, after, 'no request after stop');
+      await staysTrue(() => proxy.requests === after, 'no request after stop', 3_000);
     });
   });
 
@@ -249,8 +253,7 @@ describe('Event logs: streaming and running (sandbox)', function () {
       assert.equal(stops.length, 1);
       const after = proxy.requests;
       // As above: an absence has no event to wait for.
-      await new Promise((r) => setTimeout(r, 2_000));
-      assert.equal(proxy.requests, after, 'no request after the 401');
+      await staysTrue(() => proxy.requests === after, 'no request after the 401', 2_000);
     });
   });
 });

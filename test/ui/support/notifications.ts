@@ -72,15 +72,3 @@ export async function clearNotifications(page: Page): Promise<void> {
     .catch(() => undefined);
   if (await page.locator('.notifications-center.visible').count()) await runCommand(page, 'Notifications: Hide Notifications');
 }
-
-/**
- * Holds that `check` stays true for `ms`, polled: proving that nothing appears takes a while by its
- * nature. Call it only after a positive sign that what could cause it has happened.
- */
-export async function stillTrue(check: () => Promise<boolean>, what: string, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (!(await check())) throw new Error(`Expected ${what}, but it changed`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
