@@ -1,4 +1,4 @@
-import { type ActionMetadata } from '../../src/core/schema';
+import { type ActionMetadata, type Parameter } from '../../src/core/schema';
 
 /** A small valid action (two numbers in, their sum out), shared by the client's unit and sandbox tests. */
 export const ADD_ACTION: ActionMetadata = {
@@ -12,3 +12,57 @@ export const ADD_ACTION: ActionMetadata = {
   ],
   result: { type: 'number', description: 'the sum' },
 };
+
+/** One parameter of every form the spec has: each simple type, a single choice, a multiple select, a collection. */
+export const PARAMETERS_OF_EVERY_TYPE: Parameter[] = [
+  { name: 'company', type: 'text' },
+  { name: 'employees', type: 'number' },
+  { name: 'foundedAt', type: 'datetime' },
+  { name: 'contact', type: 'email' },
+  {
+    name: 'tier',
+    type: {
+      type: 'single-choice',
+      choices: [
+        { id: 'gold', label: 'Gold' },
+        { id: 'silver', label: 'Silver' },
+      ],
+    },
+  },
+  {
+    name: 'channels',
+    type: {
+      type: 'multiple-select',
+      choices: [
+        { id: 'mail', label: 'Mail' },
+        { id: 'phone', label: 'Phone' },
+      ],
+    },
+  },
+  { name: 'scores', type: { type: 'collection', items: 'number' } },
+];
+
+/** A valid action with those parameters and an object result of every property type; `overrides` replace whole fields. */
+export function scoreLeadAction(overrides: Partial<ActionMetadata> = {}): ActionMetadata {
+  return {
+    key: 'score-lead',
+    name: 'Score lead',
+    description: 'Scores a lead',
+    developerEmail: 'dev@example.com',
+    parameters: PARAMETERS_OF_EVERY_TYPE,
+    result: {
+      type: {
+        type: 'object',
+        properties: {
+          score: { type: 'number' },
+          owner: { type: 'email' },
+          at: { type: 'datetime' },
+          note: { type: 'text' },
+          tags: { type: { type: 'collection', items: 'text' } },
+        },
+      },
+      description: 'The score',
+    },
+    ...overrides,
+  };
+}

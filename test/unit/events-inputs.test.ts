@@ -1,34 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { checkInputs, inputSetFileName, parseSimple, splitList } from '../../src/core/events';
-import { type Parameter } from '../../src/core/schema';
+import { PARAMETERS_OF_EVERY_TYPE } from '../support/metadata';
 
-const parameters: Parameter[] = [
-  { name: 'company', type: 'text' },
-  { name: 'employees', type: 'number' },
-  { name: 'foundedAt', type: 'datetime' },
-  { name: 'contact', type: 'email' },
-  {
-    name: 'tier',
-    type: {
-      type: 'single-choice',
-      choices: [
-        { id: 'gold', label: 'Gold' },
-        { id: 'silver', label: 'Silver' },
-      ],
-    },
-  },
-  {
-    name: 'channels',
-    type: {
-      type: 'multiple-select',
-      choices: [
-        { id: 'mail', label: 'Mail' },
-        { id: 'phone', label: 'Phone' },
-      ],
-    },
-  },
-  { name: 'scores', type: { type: 'collection', items: 'number' } },
-];
+const parameters = PARAMETERS_OF_EVERY_TYPE;
 
 describe('run inputs', () => {
   it('parses each simple type and says what fits when it does not', () => {

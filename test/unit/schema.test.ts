@@ -1,43 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { formatProblem, validateMetadata, type ActionMetadata } from '../../src/core/schema';
+import { formatProblem, validateMetadata } from '../../src/core/schema';
+import { scoreLeadAction } from '../support/metadata';
 
-const valid: ActionMetadata = {
-  key: 'score-lead',
-  name: 'Score lead',
-  description: 'Scores a lead',
-  developerEmail: 'dev@example.com',
-  parameters: [
-    { name: 'company', type: 'text', description: 'Company name' },
-    { name: 'employees', type: 'number' },
-    { name: 'foundedAt', type: 'datetime' },
-    { name: 'contact', type: 'email' },
-    {
-      name: 'tier',
-      type: {
-        type: 'single-choice',
-        choices: [
-          { id: 'gold', label: 'Gold' },
-          { id: 'silver', label: 'Silver' },
-        ],
-      },
-    },
-    { name: 'channels', type: { type: 'multiple-select', choices: [{ id: 'mail', label: 'Mail' }] } },
-    { name: 'scores', type: { type: 'collection', items: 'number' } },
-  ],
-  result: {
-    type: {
-      type: 'object',
-      properties: {
-        score: { type: 'number' },
-        owner: { type: 'email' },
-        at: { type: 'datetime' },
-        note: { type: 'text' },
-        tags: { type: { type: 'collection', items: 'text' } },
-      },
-    },
-    description: 'The score',
-  },
-};
+const valid = scoreLeadAction();
 
 function problems(input: unknown): string[] {
   const result = validateMetadata(input);
