@@ -6,7 +6,8 @@ import { api, eventually, workspaceRoot } from '../support';
 
 /**
  * The applications tree and the action commands against the real sandbox, started by the extension
- * itself because the fixture's customactions.yaml says `baseUrl: local-sandbox`.
+ * itself because the fixture's customactions.yaml says `baseUrl: local-sandbox`. Each test makes the
+ * actions it needs under keys of its own, so the tests hold in any order and beside other suites.
  */
 describe('Applications tree and action commands (sandbox)', function () {
   this.timeout(120_000);
@@ -34,6 +35,32 @@ describe('Applications tree and action commands (sandbox)', function () {
     return services.connections.client((await appNode(appId)).app);
   }
 
+  let made = 0;
+  /** A key no other test uses. */
+  function uniqueKey(prefix: string): string {
+    return `${prefix}-${Date.now().toString(36)}-${++made}`;
+  }
+
+  function folderOf(key: string): vscode.Uri {
+    return vscode.Uri.joinPath(workspaceRoot(), 'actions', key);
+  }
+
+  /** An action only in the workspace: its action.yaml, nothing on the server. */
+  async function localOnly(key: string, name = 'Local only'): Promise<ActionNode> {
+    const yaml = `key: ${key}\nname: ${name}\ndescription: ""\ndeveloperEmail: dev@example.com\nparameters: []\nresult:\n  type: text\n`;
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folderOf(key), 'action.yaml'), new TextEncoder().encode(yaml));
+    return eventually(async () => action('test-app', key), `${key} in the tree`);
+  }
+
+  /** An action in the workspace and on the server, made with New Action as a user would. */
+  async function synced(key: string, name: string): Promise<ActionNode> {
+    await vscode.commands.executeCommand('customActions.newAction', await appNode('test-app'), { key, name, developerEmail: 'dev@example.com' });
+    return eventually(async () => {
+      const node = await action('test-app', key);
+      return node?.state === 'synced' ? node : undefined;
+    }, `${key} synced`);
+  }
+
   it('shows the applications of customactions.yaml', async () => {
     const { services } = await api();
     const roots = await services.tree.getChildren();
@@ -48,9 +75,9 @@ describe('Applications tree and action commands (sandbox)', function () {
     const { services } = await api();
     const children = await actions('test-app');
     assert.equal(services.sandbox.state.kind, 'running');
-    assert.deepEqual(
-      children.map((c) => (c.kind === 'message' ? c.text : c.kind)),
-      ['No actions yet'],
+    assert.ok(
+      children.every((c) => c.kind === 'action' || (c.kind === 'message' && c.text === 'No actions yet')),
+      JSON.stringify(children.map((c) => (c.kind === 'message' ? c.text : c.kind))),
     );
     const key = await services.keys.get(LOCAL_SANDBOX, 'test-app');
     assert.ok(key && key.length >= 16, 'a key was stored');
@@ -64,39 +91,29 @@ describe('Applications tree and action commands (sandbox)', function () {
   });
 
   it('New Action writes the folder and creates the action on the server', async () => {
-    await vscode.commands.executeCommand('customActions.newAction', await appNode('test-app'), {
-      key: 'greet',
-      name: 'Greet',
-      developerEmail: 'dev@example.com',
-    });
-    const folder = vscode.Uri.joinPath(workspaceRoot(), 'actions', 'greet');
-    for (const file of ['action.yaml', 'main.ts', 'action.generated.ts']) await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder, file));
+    const key = uniqueKey('greet');
+    await vscode.commands.executeCommand('customActions.newAction', await appNode('test-app'), { key, name: 'Greet', developerEmail: 'dev@example.com' });
+    for (const file of ['action.yaml', 'main.ts', 'action.generated.ts']) await vscode.workspace.fs.stat(vscode.Uri.joinPath(folderOf(key), file));
     const listed = await (await client('test-app')).listActions('test-app');
-    assert.deepEqual(
-      listed.map((a) => a.key),
-      ['greet'],
-    );
-    const node = await action('test-app', 'greet');
+    assert.ok(listed.some((a) => a.key === key));
+    const node = await action('test-app', key);
     assert.equal(node?.state, 'synced');
     assert.ok(node?.remote?.eventsUrls.Test && node.remote.eventsUrls.Live);
   });
 
   it('shows an action only in the workspace as not created, and Create on Server creates it', async () => {
-    const folder = vscode.Uri.joinPath(workspaceRoot(), 'actions', 'local-only');
-    await vscode.workspace.fs.writeFile(
-      vscode.Uri.joinPath(folder, 'action.yaml'),
-      new TextEncoder().encode('key: local-only\nname: Local only\ndescription: ""\ndeveloperEmail: dev@example.com\nparameters: []\nresult:\n  type: text\n'),
-    );
-    const node = await eventually(async () => action('test-app', 'local-only'), 'the local action in the tree');
+    const key = uniqueKey('local-only');
+    const node = await localOnly(key);
     assert.equal(node.state, 'local');
     await vscode.commands.executeCommand('customActions.createOnServer', node);
-    assert.equal((await action('test-app', 'local-only'))?.state, 'synced');
+    assert.equal((await action('test-app', key))?.state, 'synced');
   });
 
   it('shows an action only on the server, and Pull Action brings its full metadata and code', async () => {
     const c = await client('test-app');
+    const key = uniqueKey('server-only');
     const metadata = {
-      key: 'server-only',
+      key,
       name: 'Server only',
       description: 'made elsewhere',
       developerEmail: 'dev@example.com',
@@ -105,31 +122,37 @@ describe('Applications tree and action commands (sandbox)', function () {
     };
     const created = await c.createAction('test-app', metadata);
     await c.putImplementation(created.id, 'export function main(n: number): number {\n  return n * 2;\n}\n');
-    const node = await action('test-app', 'server-only');
+    const node = await action('test-app', key);
     assert.equal(node?.state, 'remote');
     await vscode.commands.executeCommand('customActions.pullAction', node);
-    const folder = vscode.Uri.joinPath(workspaceRoot(), 'actions', 'server-only');
+    const folder = folderOf(key);
     const yaml = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, 'action.yaml')));
     assert.match(yaml, /description: made elsewhere/);
     assert.match(yaml, /- name: n\n\s+type: number/);
     const code = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, 'main.ts')));
     assert.equal(code, 'export function main(n: number): number {\n  return n * 2;\n}\n');
-    assert.equal((await action('test-app', 'server-only'))?.state, 'synced');
+    assert.equal((await action('test-app', key))?.state, 'synced');
   });
 
   it('marks a name changed locally', async () => {
-    const file = vscode.Uri.joinPath(workspaceRoot(), 'actions', 'greet', 'action.yaml');
+    const key = uniqueKey('renamed');
+    await synced(key, 'Greet');
+    const file = vscode.Uri.joinPath(folderOf(key), 'action.yaml');
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
     await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text.replace('name: Greet', 'name: Greet Everyone')));
-    const node = await action('test-app', 'greet');
-    assert.equal(node?.state, 'changed');
+    const node = await eventually(async () => {
+      const found = await action('test-app', key);
+      return found?.state === 'changed' ? found : undefined;
+    }, 'the changed name');
     assert.equal(node?.change, 'name changed locally (server: Greet)');
   });
 
   it('keeps applications apart: a key of one application does not see the other', async () => {
+    const key = uniqueKey('only-in-test-app');
+    await synced(key, 'Only in Test App');
     const other = await actions('other-app');
     assert.ok(
-      other.every((n) => n.kind !== 'action'),
+      other.every((n) => n.kind !== 'action' || n.key !== key),
       'other-app has no actions of test-app',
     );
   });
@@ -153,7 +176,10 @@ describe('Applications tree and action commands (sandbox)', function () {
       }
       assert.equal(prompts, 1, 'one prompt for three refused requests');
       await services.keys.set(LOCAL_SANDBOX, 'test-app', good);
-      assert.ok((await actions('test-app')).some((n) => n.kind === 'action'));
+      assert.ok(
+        (await actions('test-app')).every((n) => n.kind !== 'message' || n.icon !== 'key'),
+        'the new key is taken',
+      );
     } finally {
       listener.dispose();
       await services.keys.set(LOCAL_SANDBOX, 'test-app', good);
@@ -162,21 +188,28 @@ describe('Applications tree and action commands (sandbox)', function () {
   });
 
   it('Delete Action deletes on the server and keeps the local folder unless asked', async () => {
-    const node = await action('test-app', 'local-only');
+    const key = uniqueKey('to-delete');
+    await vscode.commands.executeCommand('customActions.createOnServer', await localOnly(key));
+    const node = await eventually(async () => {
+      const found = await action('test-app', key);
+      return found?.state === 'synced' ? found : undefined;
+    }, `${key} on the server`);
     await vscode.commands.executeCommand('customActions.deleteAction', node, { confirmed: true });
     const listed = await (await client('test-app')).listActions('test-app');
-    assert.ok(!listed.some((a) => a.key === 'local-only'));
-    await vscode.workspace.fs.stat(vscode.Uri.joinPath(workspaceRoot(), 'actions', 'local-only', 'action.yaml'));
-    assert.equal((await action('test-app', 'local-only'))?.state, 'local');
+    assert.ok(!listed.some((a) => a.key === key));
+    await vscode.workspace.fs.stat(vscode.Uri.joinPath(folderOf(key), 'action.yaml'));
+    assert.equal((await action('test-app', key))?.state, 'local');
   });
 
   it('shows the error on the node, with Retry, when the server is gone', async () => {
     const { services } = await api();
+    const key = uniqueKey('survives-a-stop');
+    await synced(key, 'Survives a Stop');
     await vscode.commands.executeCommand('customActions.stopSandbox');
     assert.equal(services.sandbox.state.kind, 'stopped');
     // The next expand starts it again: a stopped sandbox is not an error for the user.
     const children = await actions('test-app');
-    assert.ok(children.some((n) => n.kind === 'action'));
+    assert.ok(children.some((n) => n.kind === 'action' && n.key === key && n.state === 'synced'));
     assert.equal(services.sandbox.state.kind, 'running');
   });
 });
