@@ -128,6 +128,11 @@ function readLog(entry: unknown): NormalizedLog {
   return { time: readTime(e.time ?? e.timestamp ?? e.ts).ms, level, message: clip(message, EVENT_LIMITS.messageChars) };
 }
 
+/** An error as events show it: its message, after its name unless the message starts with it ("TypeError: x"). */
+export function errorText(name: string | undefined, message: string): string {
+  return name && !message.startsWith(name) ? `${name}: ${message}` : message;
+}
+
 function readError(...candidates: unknown[]): { message: string; stack?: string } | undefined {
   for (const c of candidates) {
     if (typeof c === 'string' && c.trim()) return { message: clip(c, EVENT_LIMITS.messageChars) };
@@ -137,7 +142,7 @@ function readError(...candidates: unknown[]): { message: string; stack?: string 
       const name = str(e.name);
       const stack = str(e.stack);
       return {
-        message: clip(name && !message.startsWith(name) ? `${name}: ${message}` : message, EVENT_LIMITS.messageChars),
+        message: clip(errorText(name, message), EVENT_LIMITS.messageChars),
         ...(stack ? { stack: clip(stack, EVENT_LIMITS.messageChars) } : {}),
       };
     }

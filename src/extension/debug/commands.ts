@@ -4,6 +4,7 @@ import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { askInputs } from '../events/inputForm';
 import { listInputSets, readInputSet, saveInputSet } from '../events/inputSets';
+import { type InputsOwner, lastInputs, rememberInputs } from '../events/lastInputs';
 import { type LocalAction, readLocalAction } from '../localActions';
 import { type Services } from '../services';
 import { eventSource } from './eventSource';
@@ -17,17 +18,19 @@ export const DEBUG_COMMANDS = {
   'customActions.saveEventAsInputSet': saveEventAsInputSet,
 } satisfies Record<string, (s: Services, ...args: never[]) => unknown>;
 
+const ENTER_INPUTS = 'Enter Inputs…';
+
 /** Debug above `main` (or on the active main.ts): inputs from a saved set or the form, or `inputs` from the caller. */
 export async function debugMain(s: Services, uri?: unknown, inputs?: unknown): Promise<DebugRun | undefined> {
   s.trust.require('Debugging an action');
   const file = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
   const local = file && file.path.endsWith(`/${MAIN_FILE}`) ? await readLocalAction(vscode.Uri.joinPath(file, '..')) : undefined;
-  if (!local) {
+  if (!file || !local) {
     void vscode.window.showInformationMessage(`Open the ${MAIN_FILE} of an action (beside its ${ACTION_FILE}) to debug it.`);
     return undefined;
   }
   const parameters = parametersOf(local);
-  const values = inputs ?? (await chooseInputs(local, parameters, {}));
+  const values = inputs ?? (await chooseInputs(s, local, parameters, { remoteId: await remoteIdOf(s, file), key: local.key }));
   if (values === undefined) return undefined;
   return s.debug.debug({ key: local.key, folder: local.folder, metadata: metadataOf(local), inputs: values });
 }
@@ -59,11 +62,11 @@ export async function debugEvent(s: Services, arg?: unknown): Promise<DebugRun |
   let inputs: unknown = source.inputs;
   if (inputs === undefined) {
     const choice = await vscode.window.showInformationMessage(
-      `This event does not carry the inputs its run received (the server does not record them). Enter them to debug ${serverText(local.key, 120)}?`,
-      'Enter Inputs…',
+      `This event does not carry the inputs its run received (the server does not record them). Enter them to debug ${serverText(local.key, 120)}? The form starts from the inputs last entered for it.`,
+      ENTER_INPUTS,
     );
-    if (!choice) return undefined;
-    inputs = await chooseInputs(local, parametersOf(local), {});
+    if (choice !== ENTER_INPUTS) return undefined;
+    inputs = await askRemembered(s, `Debug ${serverText(local.key, 120)}`, parametersOf(local), { remoteId: source.actionId, key: local.key });
     if (inputs === undefined) return undefined;
   }
   return s.debug.debug({ key: local.key, folder: local.folder, metadata: metadataOf(local), inputs, recorded: source.recorded });
@@ -86,6 +89,14 @@ export async function saveEventAsInputSet(s: Services, arg?: unknown): Promise<v
   return saved;
 }
 
+/** The server's id of the action holding `file`, through the model; undefined when it has none or the server cannot say. */
+function remoteIdOf(s: Services, file: vscode.Uri): Promise<string | undefined> {
+  return s.model.actionAt(file).then(
+    (entry) => entry?.remote?.id,
+    () => undefined,
+  );
+}
+
 function parametersOf(local: LocalAction): Parameter[] {
   return metadataOf(local).parameters;
 }
@@ -96,8 +107,8 @@ function metadataOf(local: LocalAction): NonNullable<LocalAction['metadata']> {
   return local.metadata;
 }
 
-/** A saved set, or the typed input form (prefilled with what is known). */
-async function chooseInputs(local: LocalAction, parameters: Parameter[], known: Record<string, unknown>): Promise<unknown> {
+/** A saved set, or the typed input form (prefilled with the inputs last entered for the action). */
+async function chooseInputs(s: Services, local: LocalAction, parameters: Parameter[], owner: InputsOwner): Promise<unknown> {
   const title = `Debug ${serverText(local.key, 120)}`;
   const sets = await listInputSets(local.folder, parameters);
   const usable = sets.filter((set) => set.problems.length === 0);
@@ -112,5 +123,12 @@ async function chooseInputs(local: LocalAction, parameters: Parameter[], known: 
     if (!picked) return undefined;
     if (picked.set) return picked.set.inputs;
   }
-  return askInputs(title, parameters, known);
+  return askRemembered(s, title, parameters, owner);
+}
+
+/** The typed input form, starting from the inputs last entered for the action (in Run or Debug), which it remembers. */
+async function askRemembered(s: Services, title: string, parameters: Parameter[], owner: InputsOwner): Promise<Record<string, unknown> | undefined> {
+  const values = await askInputs(title, parameters, lastInputs(s, owner));
+  if (values !== undefined) await rememberInputs(s, owner, values);
+  return values;
 }

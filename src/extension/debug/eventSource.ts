@@ -10,6 +10,8 @@ import { type Recorded } from './outcome';
 /** An event the user acts on, from a tree node or an open event document, with the action folder it belongs to. */
 export interface EventSource {
   readonly key: string;
+  /** The server's id of the action, when known (where its form's last inputs are remembered). */
+  readonly actionId: string | undefined;
   readonly local: LocalAction | undefined;
   /** The inputs the run received, when the event carries them (the sandbox's do, as `data.inputs`). */
   readonly inputs: Record<string, unknown> | undefined;
@@ -18,11 +20,11 @@ export interface EventSource {
 }
 
 export async function eventSource(s: Services, arg: unknown): Promise<EventSource | undefined> {
-  let where: { appId: string; key: string; raw: unknown } | undefined;
+  let where: { appId: string; key: string; actionId?: string; raw: unknown } | undefined;
   if (isLensEvent(arg)) {
-    where = { appId: arg.appId, key: arg.key, raw: arg.raw };
+    where = { appId: arg.appId, key: arg.key, actionId: arg.actionId, raw: arg.raw };
   } else if (isNode(arg) && arg.kind === 'event') {
-    where = { appId: arg.parent.parent.parent.app.id, key: arg.parent.parent.key, raw: arg.event.raw };
+    where = { appId: arg.parent.parent.parent.app.id, key: arg.parent.parent.key, actionId: arg.parent.parent.remote?.id, raw: arg.event.raw };
   } else {
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
     const shown = uri?.scheme === EVENT_SCHEME ? s.eventDocuments.eventAt(uri) : undefined;
@@ -36,7 +38,9 @@ export async function eventSource(s: Services, arg: unknown): Promise<EventSourc
   const recorded: Recorded = event.ok
     ? { ok: true, result: event.result }
     : { ok: false, error: event.error ?? { message: event.unreadable ?? 'the run failed' } };
-  return { key: where.key, local: (await s.model.localAction(where.appId, where.key))?.action, inputs: inputsOf(where.raw), recorded, raw: where.raw };
+  const found = await s.model.localAction(where.appId, where.key);
+  const actionId = where.actionId ?? (found ? await s.model.idFor(found.app, found.action.folder, found.action.key).catch(() => undefined) : undefined);
+  return { key: where.key, actionId, local: found?.action, inputs: inputsOf(where.raw), recorded, raw: where.raw };
 }
 
 /** `data.inputs` when it is a plain object (by parameter name); anything else is not taken for inputs. */

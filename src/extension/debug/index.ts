@@ -4,7 +4,7 @@ import { type Services } from '../services';
 import { EventStackLinks } from './eventLinks';
 import { MainCodeLens } from './mainLens';
 import { registerRunDocuments } from './outcome';
-import { ActionDebugConfigurations, DEBUG_TYPE } from './provider';
+import { ActionDebugConfigurations, ActionDebugRuns, DEBUG_TYPE } from './provider';
 
 export { DEBUG_COMMANDS } from './commands';
 export { LocalDebug } from './localDebug';
@@ -16,6 +16,7 @@ export function registerDebug(s: Services): vscode.Disposable[] {
     lens,
     vscode.languages.registerCodeLensProvider({ scheme: 'file', pattern: '**/main.ts' }, lens),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new ActionDebugConfigurations(s)),
+    vscode.debug.registerDebugConfigurationProvider('*', new ActionDebugRuns(s)),
     vscode.languages.registerDocumentLinkProvider({ scheme: EVENT_SCHEME }, new EventStackLinks(s, s.eventDocuments)),
     registerRunDocuments(),
   ];

@@ -53,6 +53,27 @@ export class LocalDebug extends Disposable {
     this.register(vscode.debug.onDidTerminateDebugSession((session) => void this.terminated(session)));
   }
 
+  /**
+   * A node launch configuration of the harness with no run in it yet: what an F5 `customActions`
+   * configuration becomes before VS Code substitutes its variables (the provider fills the run in
+   * afterwards, through `launchConfig`). `cwd` may still hold variables.
+   */
+  skeletonConfig(name: string, cwd: string): vscode.DebugConfiguration {
+    return harnessLaunchConfig({
+      name,
+      harness: this.harnessPath(),
+      requestFile: '',
+      outcomeFile: '',
+      cwd,
+      runId: '',
+      runtimeExecutable: this.config().debugRuntimeExecutable,
+    });
+  }
+
+  private harnessPath(): string {
+    return vscode.Uri.joinPath(this.extensionUri, 'dist', 'run-local.js').fsPath;
+  }
+
   /** The node launch configuration of one run (for F5 too, through the configuration provider). */
   async launchConfig(target: DebugTarget): Promise<vscode.DebugConfiguration> {
     // The user's own code runs unconfined on this machine: only where they trust the workspace.
@@ -72,7 +93,7 @@ export class LocalDebug extends Disposable {
     this.pending.set(runId, { target, dir, outcomeFile, started: () => undefined, ended, done });
     return harnessLaunchConfig({
       name: `Debug ${target.key}`,
-      harness: vscode.Uri.joinPath(this.extensionUri, 'dist', 'run-local.js').fsPath,
+      harness: this.harnessPath(),
       requestFile,
       outcomeFile,
       cwd: target.folder.fsPath,

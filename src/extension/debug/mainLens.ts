@@ -12,6 +12,7 @@ export interface LensEvent {
   readonly kind: 'lensEvent';
   readonly appId: string;
   readonly key: string;
+  readonly actionId: string;
   readonly raw: unknown;
 }
 
@@ -50,7 +51,7 @@ export class MainCodeLens extends Disposable implements vscode.CodeLensProvider 
         new vscode.CodeLens(range, {
           title: `$(error) Last ${failure.environment} run failed: ${message} — Debug this event`,
           command: 'customActions.debugEvent',
-          arguments: [{ kind: 'lensEvent', appId: failure.appId, key: failure.key, raw: failure.event.raw } satisfies LensEvent],
+          arguments: [{ kind: 'lensEvent', appId: failure.appId, key: failure.key, actionId: failure.actionId, raw: failure.event.raw } satisfies LensEvent],
         }),
       );
     }
@@ -58,13 +59,13 @@ export class MainCodeLens extends Disposable implements vscode.CodeLensProvider 
   }
 
   /** The newest event of this folder's action in a watched environment, when it failed. */
-  private lastFailure(appId: string, key: string): { appId: string; key: string; environment: string; event: NormalizedEvent } | undefined {
-    let newest: { appId: string; key: string; environment: string; event: NormalizedEvent } | undefined;
+  private lastFailure(appId: string, key: string): { appId: string; key: string; actionId: string; environment: string; event: NormalizedEvent } | undefined {
+    let newest: { appId: string; key: string; actionId: string; environment: string; event: NormalizedEvent } | undefined;
     for (const watch of this.s.events.list()) {
       if (watch.app.id !== appId || watch.actionKey !== key) continue;
       const [event] = watch.poller.recent(1);
       if (event && (newest === undefined || (event.startTime ?? 0) > (newest.event.startTime ?? 0)))
-        newest = { appId: watch.app.id, key: watch.actionKey, environment: watch.environment, event };
+        newest = { appId: watch.app.id, key: watch.actionKey, actionId: watch.actionId, environment: watch.environment, event };
     }
     return newest && !newest.event.ok ? newest : undefined;
   }

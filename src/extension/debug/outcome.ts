@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { errorText } from '../../core/client';
 import { serverText } from '../../core/text';
 import { type LocalOutcome } from '../../sandbox/runner/local/localRun';
 import { type DebugTarget } from './localDebug';
@@ -26,18 +27,23 @@ function runDocument(name: string, value: unknown): vscode.Uri {
   return uri;
 }
 
-/** The outcome as a JSON value: the result, or the error with its stack (frames on main.ts lines). */
+/**
+ * The outcome as a JSON value: the result, or the error with its stack (frames on main.ts lines).
+ * A local error's message is written as the recorded one is read (its name first), so the two compare.
+ */
 export function outcomeValue(outcome: LocalOutcome | Recorded): unknown {
-  return outcome.ok
-    ? { result: outcome.result }
-    : { error: { message: outcome.error.message, ...(outcome.error.stack ? { stack: outcome.error.stack } : {}) } };
+  return outcome.ok ? { result: outcome.result } : { error: { message: messageOf(outcome), ...(outcome.error.stack ? { stack: outcome.error.stack } : {}) } };
 }
 
-/** Whether the local run ended as the recorded one: the same result, or both failed with the same message. */
+function messageOf(outcome: Extract<LocalOutcome | Recorded, { ok: false }>): string {
+  return 'name' in outcome.error ? errorText(outcome.error.name, outcome.error.message) : outcome.error.message;
+}
+
+/** Whether the local run ended as the recorded one: the same result, or both failed with the same error. */
 export function sameAsRecorded(outcome: LocalOutcome, recorded: Recorded): boolean {
   if (outcome.ok !== recorded.ok) return false;
   if (outcome.ok && recorded.ok) return JSON.stringify(outcome.result) === JSON.stringify(recorded.result);
-  return !outcome.ok && !recorded.ok && outcome.error.message === recorded.error.message;
+  return !outcome.ok && !recorded.ok && messageOf(outcome) === recorded.error.message;
 }
 
 /** Tells how the local run ended, with its result one click away and, from an event, the comparison. */

@@ -4,13 +4,30 @@ import { askInputs } from '../events/inputForm';
 import { readInputSet } from '../events/inputSets';
 import { readLocalAction } from '../localActions';
 import { type Services } from '../services';
+import { explainUntrusted, UntrustedWorkspaceError } from '../trust';
+import { RUN_ID } from './launchConfig';
 
 export const DEBUG_TYPE = 'customActions';
 
+/** What a `customActions` configuration asked for, carried through VS Code's variable substitution. */
+const ASKED = '__customActionsAsked';
+
+interface Asked {
+  readonly action: unknown;
+  readonly inputSet: unknown;
+  readonly inputs: unknown;
+}
+
 /**
  * The `customActions` launch configuration: "debug this action with this input set" (or these
- * inputs), resolved into the node launch configuration of the local harness. F5 on a main.ts with no
- * launch.json debugs that action; compounds and attach configurations stay the user's to write.
+ * inputs). F5 on a main.ts with no launch.json debugs that action; compounds and attach
+ * configurations stay the user's to write.
+ *
+ * Resolution goes in VS Code's two steps. Before variables are substituted, the configuration
+ * becomes a node launch of the harness (VS Code then lets the JavaScript debugger resolve it as one
+ * of its own, which it must: a type changed later is never resolved again), carrying what was asked
+ * for. Once `${workspaceFolder}` and friends are substituted, the `*` step reads the action and its
+ * inputs and fills the run in.
  */
 export class ActionDebugConfigurations implements vscode.DebugConfigurationProvider {
   constructor(private readonly s: Services) {}
@@ -24,25 +41,38 @@ export class ActionDebugConfigurations implements vscode.DebugConfigurationProvi
     if (!config.type && !config.request && !config.name) {
       const editor = vscode.window.activeTextEditor;
       if (!editor?.document.uri.path.endsWith(`/${MAIN_FILE}`)) return config;
-      return { type: DEBUG_TYPE, request: 'launch', name: 'Debug action', action: '${fileDirname}' };
+      config = { type: DEBUG_TYPE, request: 'launch', name: 'Debug action', action: '${fileDirname}' };
     }
-    return config;
+    if (config.type !== DEBUG_TYPE) return config;
+    // The user's code runs unconfined on this machine: in an untrusted workspace F5 says why nothing starts.
+    if (!this.s.trust.isTrusted) {
+      explainUntrusted(new UntrustedWorkspaceError('Debugging an action'));
+      return undefined;
+    }
+    const name = typeof config.name === 'string' ? config.name : 'Debug action';
+    const asked: Asked = { action: config.action, inputSet: config.inputSet, inputs: config.inputs };
+    return { ...this.s.debug.skeletonConfig(name, typeof config.action === 'string' ? config.action : ''), [ASKED]: asked };
   }
+}
+
+/** The `*` step: only configurations this extension made (they carry ASKED) are touched. */
+export class ActionDebugRuns implements vscode.DebugConfigurationProvider {
+  constructor(private readonly s: Services) {}
 
   async resolveDebugConfigurationWithSubstitutedVariables(
     folder: vscode.WorkspaceFolder | undefined,
     config: vscode.DebugConfiguration,
   ): Promise<vscode.DebugConfiguration | undefined> {
-    if (config.type !== DEBUG_TYPE) return config;
-    this.s.trust.require('Debugging an action');
-    const actionFolder = resolvePath(folder, config.action);
+    const asked = config[ASKED] as Asked | undefined;
+    if (typeof asked !== 'object' || asked === null) return config;
+    const actionFolder = resolvePath(folder, asked.action);
     const local = actionFolder && (await readLocalAction(actionFolder));
     if (!local?.metadata) {
-      void vscode.window.showErrorMessage(`"action" must name an action folder (with a valid action.yaml); got ${JSON.stringify(config.action)}.`);
+      void vscode.window.showErrorMessage(`"action" must name an action folder (with a valid action.yaml); got ${JSON.stringify(asked.action)}.`);
       return undefined;
     }
-    let inputs: unknown = config.inputs;
-    const setFile = resolvePath(folder, config.inputSet);
+    let inputs: unknown = asked.inputs;
+    const setFile = resolvePath(folder, asked.inputSet);
     if (inputs === undefined && setFile) {
       const set = await readInputSet(setFile, local.metadata.parameters);
       if (set.problems.length > 0) {
@@ -53,8 +83,9 @@ export class ActionDebugConfigurations implements vscode.DebugConfigurationProvi
     }
     inputs ??= await askInputs(`Debug ${local.key}`, local.metadata.parameters);
     if (inputs === undefined) return undefined;
-    const resolved = await this.s.debug.launchConfig({ key: local.key, folder: local.folder, metadata: local.metadata, inputs });
-    return { ...resolved, name: typeof config.name === 'string' ? config.name : resolved.name };
+    const run = await this.s.debug.launchConfig({ key: local.key, folder: local.folder, metadata: local.metadata, inputs });
+    const { [ASKED]: _asked, ...rest } = config;
+    return { ...rest, args: run.args as unknown, cwd: run.cwd as unknown, [RUN_ID]: run[RUN_ID] as unknown };
   }
 }
 

@@ -8,10 +8,10 @@ import { readLocalAction } from '../localActions';
 import { type Services } from '../services';
 import { type ActionEntry } from '../model';
 import { askInputs } from './inputForm';
+import { lastInputs, rememberInputs } from './lastInputs';
 import { listInputSets, readInputSet, saveInputSet } from './inputSets';
 import { isEnvironment, pickEnvironment, pickTarget, targetsOf } from './targets';
 
-const LAST_INPUTS = 'customActions.lastRunInputs';
 /** How long a run waits for the watch's first answer before it goes ahead anyway. */
 const BASELINE_WAIT_MS = 10_000;
 
@@ -122,11 +122,11 @@ async function chooseInputs(
       return { values: picked.set.inputs, entered: false };
     }
   }
-  const remembered = s.context.workspaceState.get<Record<string, Record<string, unknown>>>(LAST_INPUTS, {});
-  const previous = remembered[action.remote?.id ?? action.key] ?? {};
+  const owner = { remoteId: action.remote?.id, key: action.key };
+  const previous = lastInputs(s, owner);
   const values = parameters ? await askInputs(title, parameters, previous) : await askJson(title, previous);
   if (values === undefined) return undefined;
-  await s.context.workspaceState.update(LAST_INPUTS, { ...remembered, [action.remote?.id ?? action.key]: values });
+  await rememberInputs(s, owner, values);
   return { values, entered: parameters !== undefined };
 }
 

@@ -1,95 +1,21 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { type NormalizedEvent } from '../../../src/core/client';
-import { type ActionMetadata } from '../../../src/core/schema';
-import { serializeActionYaml } from '../../../src/core/workspace';
 import { type DebugRun } from '../../../src/extension/debug/localDebug';
-import { type ActionNode, type ApplicationNode, type EnvironmentNode, type EventNode } from '../../../src/extension/tree/nodes';
+import { createDebugAction, type DebugAction, StopTracker, topFrame } from '../debugAction';
 import { NotificationSpy } from '../notifications';
-import { api, eventually, workspaceRoot } from '../support';
-
-const KEY = 'debug-host-test';
-const metadata: ActionMetadata = {
-  key: KEY,
-  name: 'Debug host test',
-  description: 'Doubles, or fails when asked to',
-  developerEmail: 'dev@example.com',
-  parameters: [
-    { name: 'n', type: 'number' },
-    {
-      name: 'mode',
-      type: {
-        type: 'single-choice',
-        choices: [
-          { id: 'ok', label: 'Succeed' },
-          { id: 'fail', label: 'Fail' },
-        ],
-      },
-    },
-  ],
-  result: { type: 'number' },
-};
-// Line 3 (index 2) is where the breakpoint goes; line 4 throws.
-const CODE = `export function main(n: number, mode: string): number {
-  const doubled: number = n * 2;
-  console.log('doubled is ' + doubled);
-  if (mode === 'fail') throw new Error('asked to fail on ' + n);
-  return doubled;
-}
-`;
-
-interface Stop {
-  session: vscode.DebugSession;
-  threadId: number;
-}
+import { eventually } from '../support';
 
 describe('Debug: a real run locally under the JavaScript debugger', function () {
   this.timeout(180_000);
-  let action: ActionNode;
-  let testEnv: EnvironmentNode;
+  let fixture: DebugAction;
   let main: vscode.Uri;
-  const stops: Stop[] = [];
-  let tracker: vscode.Disposable;
+  let tracker: StopTracker;
   let spy: NotificationSpy;
 
-  async function appNode(): Promise<ApplicationNode> {
-    const { services } = await api();
-    const node = (await services.tree.getChildren()).find((n): n is ApplicationNode => n.kind === 'application' && n.app.id === 'test-app');
-    assert.ok(node, 'test-app in the tree');
-    return node;
-  }
-
-  async function eventNode(event: NormalizedEvent): Promise<EventNode> {
-    const { services } = await api();
-    return eventually(
-      async () => (await services.tree.getChildren(testEnv)).find((n): n is EventNode => n.kind === 'event' && n.event.id === event.id),
-      'the event under Test',
-    );
-  }
-
   before(async () => {
-    const { services } = await api();
-    const app = (await appNode()).app;
-    const folder = vscode.Uri.joinPath(workspaceRoot(), 'actions', KEY);
-    main = vscode.Uri.joinPath(folder, 'main.ts');
-    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, 'action.yaml'), new TextEncoder().encode(serializeActionYaml(metadata)));
-    await vscode.workspace.fs.writeFile(main, new TextEncoder().encode(CODE));
-    const existing = await services.connections.call(app, (c) => c.listActions(app.id));
-    const id = existing.find((a) => a.key === KEY)?.id ?? (await services.connections.call(app, (c) => c.createAction(app.id, metadata))).id;
-    await services.connections.call(app, (c) => c.putImplementation(id, CODE));
-    services.model.refresh();
-    const found = (await services.tree.getChildren(await appNode())).find((n): n is ActionNode => n.kind === 'action' && n.key === KEY);
-    assert.ok(found?.remote, 'the action is listed');
-    action = found;
-    testEnv = (await services.tree.getChildren(action)).find((n): n is EnvironmentNode => n.kind === 'environment' && n.environment === 'Test')!;
-    tracker = vscode.debug.registerDebugAdapterTrackerFactory('*', {
-      createDebugAdapterTracker: (session) => ({
-        onDidSendMessage: (message: { type?: string; event?: string; body?: { threadId?: number; reason?: string } }) => {
-          if (message.type === 'event' && message.event === 'stopped' && message.body?.reason !== 'entry')
-            stops.push({ session, threadId: message.body?.threadId ?? 0 });
-        },
-      }),
-    });
+    fixture = await createDebugAction('debug-host-test');
+    main = fixture.main;
+    tracker = new StopTracker();
     spy = new NotificationSpy();
   });
 
@@ -98,18 +24,11 @@ describe('Debug: a real run locally under the JavaScript debugger', function () 
     spy?.dispose();
     vscode.debug.removeBreakpoints(vscode.debug.breakpoints);
     await vscode.commands.executeCommand('customActions.stopAllWatching');
-    const { services } = await api();
-    const remote = action?.remote;
-    if (remote) await services.connections.call(action.parent.app, (c) => c.deleteAction(remote.id));
-    await vscode.workspace.fs.delete(vscode.Uri.joinPath(workspaceRoot(), 'actions', KEY), { recursive: true }).then(undefined, () => undefined);
-    services.model.refresh();
+    await fixture?.remove();
   });
 
-  async function runOnSandbox(n: number, mode: 'ok' | 'fail'): Promise<NormalizedEvent> {
-    const event = await vscode.commands.executeCommand<NormalizedEvent | undefined>('customActions.runAction', testEnv, 'Test', { n, mode });
-    assert.ok(event, 'the sandbox ran it');
-    return event;
-  }
+  const runOnSandbox = (n: number, mode: 'ok' | 'fail') => fixture.runOnSandbox(n, mode);
+  const eventNode = (event: Parameters<DebugAction['eventNode']>[0]) => fixture.eventNode(event);
 
   it('stops at a breakpoint in main.ts with the event’s inputs as variables, and ends with the recorded result', async () => {
     const recorded = await runOnSandbox(7, 'ok');
@@ -119,27 +38,14 @@ describe('Debug: a real run locally under the JavaScript debugger', function () 
     const run = await vscode.commands.executeCommand<DebugRun | undefined>('customActions.debugEvent', await eventNode(recorded));
     assert.ok(run, 'the debugger started');
     try {
-      // js-debug runs the program in a child session of the one started: its stop is the one to read.
-      const stop = await eventually(
-        () => stops.find((s) => s.session.id === run.session.id || s.session.parentSession?.id === run.session.id),
-        'stopped at the breakpoint',
-      );
+      const stop = await tracker.of(run.session);
       const took = Date.now() - started;
-      const trace = (await stop.session.customRequest('stackTrace', { threadId: stop.threadId })) as {
-        stackFrames: { id: number; line: number; source?: { path?: string } }[];
-      };
-      const top = trace.stackFrames[0]!;
+      const top = await topFrame(stop);
       assert.equal(top.line, 3, 'on the breakpoint’s line');
-      assert.ok(top.source?.path?.endsWith('/main.ts'), `in main.ts: ${top.source?.path}`);
-      const { scopes } = (await stop.session.customRequest('scopes', { frameId: top.id })) as { scopes: { name: string; variablesReference: number }[] };
-      const local = scopes.find((s) => /local/i.test(s.name)) ?? scopes[0]!;
-      const { variables } = (await stop.session.customRequest('variables', { variablesReference: local.variablesReference })) as {
-        variables: { name: string; value: string }[];
-      };
-      const byName = Object.fromEntries(variables.map((v) => [v.name, v.value]));
-      assert.equal(byName.n, '7');
-      assert.equal(byName.mode, "'ok'");
-      assert.equal(byName.doubled, '14');
+      assert.ok(top.path?.endsWith('/main.ts'), `in main.ts: ${top.path}`);
+      assert.equal(top.variables.n, '7');
+      assert.equal(top.variables.mode, "'ok'");
+      assert.equal(top.variables.doubled, '14');
       await stop.session.customRequest('continue', { threadId: stop.threadId });
       const outcome = await run.done;
       assert.ok(outcome?.ok, JSON.stringify(outcome));
@@ -165,6 +71,8 @@ describe('Debug: a real run locally under the JavaScript debugger', function () 
     assert.ok(outcome && !outcome.ok, JSON.stringify(outcome));
     assert.equal(outcome.error.message, 'asked to fail on 5');
     assert.match(outcome.error.stack ?? '', new RegExp(`${main.fsPath.replace(/[.]/g, '\\.')}:4:`), outcome.error.stack);
+    const told = await eventually(() => spy.matching(/failed locally: Error: asked to fail on 5/)[0], 'the outcome');
+    assert.match(told.message, /Same as the recorded event/, 'the same error the sandbox recorded');
   });
 
   it('debugs main.ts as it is in the editor, unsaved edits included, with given inputs', async () => {
