@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { closeAllPools } from '../core/client';
 import { registerCommands } from './commands';
+import { DEPLOY_COMMANDS } from './deploy/commands';
 import { DEBUG_COMMANDS, LocalDebug, registerDebug } from './debug';
 import { DeployFeature } from './deploy';
 import { affectsConfig, readConfig, type Config } from './config';
@@ -80,7 +81,11 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     },
   };
   built.deploy = own(context, new DeployFeature(services));
-  context.subscriptions.push(...registerCommands(services, { ...EVENT_COMMANDS, ...DEBUG_COMMANDS }), ...registerEvents(services), ...registerDebug(services));
+  context.subscriptions.push(
+    ...registerCommands(services, { ...EVENT_COMMANDS, ...DEBUG_COMMANDS, ...DEPLOY_COMMANDS }),
+    ...registerEvents(services),
+    ...registerDebug(services),
+  );
   context.subscriptions.push(registerMetadataEditor(services));
   // Shows the status bar item for a workspace that has a project file; reading one small file is cheap.
   void project.get();

@@ -22,6 +22,11 @@ export interface FaultProxyOptions {
   holdMs?: number;
   /** Requests that are never faulted, such as the capability index. */
   spare?: (method: string, path: string) => boolean;
+  /**
+   * Changes an answer's body on its way back (a server that offers less than the one behind it);
+   * undefined leaves it as it is.
+   */
+  rewrite?: (method: string, path: string, body: Buffer) => Buffer | undefined;
 }
 
 export interface FaultProxy {
@@ -92,6 +97,8 @@ export async function startFaultProxy(o: FaultProxyOptions): Promise<FaultProxy>
     if (kind === 'reset-after') return void req.socket.destroy();
     if (kind === 'error-after') return problem(res, random() < 0.5 ? 500 : 503);
     if (kind === 'timeout') return hold(holdMs, () => req.socket.destroy());
+    const rewritten = o.rewrite?.(req.method ?? 'GET', req.url ?? '/', answer.body);
+    if (rewritten) answer = { ...answer, body: rewritten, headers: { ...answer.headers, 'content-length': String(rewritten.length) } };
     const headers = { ...answer.headers };
     delete headers['transfer-encoding'];
     delete headers.connection;

@@ -6,7 +6,7 @@ import { localActionFromText } from '../localActions';
 import { type Services } from '../services';
 import { loadAnalysis } from './analysisLoader';
 import { type CodeDiagnostics, toRange } from './diagnostics';
-import { type ActionFile, actionYamlOf, isCodeFile, locateActionFile, openDocument, readActionYaml } from './locate';
+import { type ActionFile, actionYamlOf, isCodeFile, openDocument, readActionYaml } from './locate';
 import { typescriptErrorsOf } from './typescriptErrors';
 
 /** What is known of a text about to be pushed as the code of an action, before anything is sent. */
@@ -61,7 +61,7 @@ export class CodeChecks {
   }
 
   private async compute(uri: vscode.Uri, text: string): Promise<CodeCheck> {
-    const file = await locateActionFile(this.s.project, uri);
+    const file = await this.s.model.fileAt(uri);
     if (!file || !isCodeFile(file)) return { kind: 'not-code' };
     if (!mightDefineMain(text) || loadAnalysis(this.s.context.extensionUri).findMain(text, file.name) === undefined) return { kind: 'no-main', file };
     const saved = await readActionYaml(file.folder, 'saved');

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { metadataHash } from '../../core/deploy/base';
 import { type ActionMetadata } from '../../core/schema';
 import { MAIN_FILE } from '../../core/workspace';
 import { abortOn } from '../cancellation';
@@ -19,6 +20,7 @@ export async function createOnServer(s: Services, app: Application, folder: vsco
       (_progress, token) => s.connections.call(app, (client) => client.createAction(app.id, metadata, { signal: abortOn(token) })),
     );
     id = created.id;
+    s.deploy.bases.record(app, id, 'metadata', { etag: created.etag, hash: metadataHash(metadata) });
   } catch (error) {
     s.model.createFailed(app);
     // The folder is kept either way; the offer to retry does not hold up the command.

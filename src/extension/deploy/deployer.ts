@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import { ApiError, type CustomActionsClient } from '../../core/client';
+import { ApiError, VersionConflictError, type VersionedResource } from '../../core/client';
+import { codeHash, metadataHash } from '../../core/deploy/base';
+import { hasConflictMarkers } from '../../core/deploy/merge';
 import { PushQueue, type PushOutcome } from '../../core/deploy/pushQueue';
 import { type ActionMetadata } from '../../core/schema';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
@@ -8,10 +10,12 @@ import { Disposable } from '../lifecycle';
 import { localActionFromText } from '../localActions';
 import { type Application } from '../project';
 import { type Services } from '../services';
+import { type BaseStore } from './baseStore';
 import { CodeChecks } from './codeCheck';
+import { COMPARE, type Conflict, Conflicts, MERGE, OVERWRITE } from './conflicts';
 import { createOnServer } from './create';
 import { type CodeDiagnostics } from './diagnostics';
-import { type ActionFile, isMetadataFile, locateActionFile, readActionYaml, savedText } from './locate';
+import { type ActionFile, isMetadataFile, readActionYaml, savedText } from './locate';
 import { Notices } from './notices';
 import { RefusedSaves } from './refusedSaves';
 import { type DeployStatusItem, type PushKind } from './statusItem';
@@ -35,7 +39,13 @@ export type PushResult = PushOutcome | { readonly kind: 'not-pushed'; readonly r
 interface Target {
   readonly app: Application;
   readonly label: string;
+  readonly folder: vscode.Uri;
 }
+
+/** How the server's version was checked by the last accepted write of a part. */
+export type WriteCheck = 'checked' | 'no-base' | 'unchecked';
+
+const PART: Record<PushKind, VersionedResource> = { code: 'implementation', metadata: 'metadata' };
 
 /**
  * Pushes the code and the metadata of actions through two PushQueues (one request in flight per
@@ -59,28 +69,29 @@ export class Deployer extends Disposable {
   private sequence = 0;
 
   private readonly checks: CodeChecks;
+  /** How the last accepted write of `<kind>:<id>` was checked against the server's version. */
+  private readonly writeChecks = new Map<string, WriteCheck>();
+  readonly conflicts: Conflicts;
 
   constructor(
     private readonly s: Services,
     diagnostics: CodeDiagnostics,
     private readonly status: DeployStatusItem,
+    private readonly bases: BaseStore,
   ) {
     super();
     this.checks = new CodeChecks(s, diagnostics);
     this.notices = new Notices(s.log);
+    this.conflicts = new Conflicts(s, bases, (uri, part) => this.pushAsItIs(uri, part === 'implementation' ? 'code' : 'metadata', { manual: true }));
     this.refused = this.register(new RefusedSaves((uri, text) => this.pushCode(uri, text, { manual: false, quiet: true }), s.log));
-    this.code = new PushQueue({
-      send: (id, content, signal) => this.call(id, (client) => client.putImplementation(id, content, { signal })),
-    });
-    this.metadata = new PushQueue({
-      send: (id, content, signal) => this.call(id, (client) => client.updateAction(id, JSON.parse(content) as ActionMetadata, { signal })),
-    });
+    this.code = new PushQueue({ send: (id, content, signal) => this.write(id, 'code', content, signal) });
+    this.metadata = new PushQueue({ send: (id, content, signal) => this.write(id, 'metadata', content, signal) });
     for (const [queue, kind] of [
       [this.code, 'code'],
       [this.metadata, 'metadata'],
     ] as const) {
       const listening = queue.listen({
-        onStart: (id) => this.status.pushing(id, this.targets.get(id)?.label ?? id, kind),
+        onStart: (id) => this.status.pushing(this.slotOf(id), this.targets.get(id)?.label ?? id, kind),
         onSettle: (id, outcome, more) => this.settled(id, kind, outcome, more),
       });
       this.register({ dispose: () => (listening.dispose(), queue.dispose()) });
@@ -110,6 +121,7 @@ export class Deployer extends Disposable {
     const check = await this.checks.take(uri, text);
     if (check.kind === 'not-code') return this.skip(options, `${basename(uri)} is not the code of an action folder.`);
     const { file } = check;
+    if (hasConflictMarkers(text)) return this.refuseMarkers(file, basename(file.folder), options);
     if (check.kind === 'no-main') {
       const reason = `${file.name} defines no function main, so it was not pushed.`;
       if (options.quiet && file.name === MAIN_FILE) this.status.editing(file.name, reason);
@@ -145,6 +157,7 @@ export class Deployer extends Disposable {
     if (!file || !isMetadataFile(file)) return this.skip(options, `${basename(uri)} is not the ${ACTION_FILE} of an action folder.`);
     // Read whole from disk, so what is sent is exactly what the workspace holds, never a half-edited form.
     const yaml = await readActionYaml(file.folder, 'saved');
+    if (yaml && hasConflictMarkers(yaml.text)) return this.refuseMarkers(file, basename(file.folder), options);
     if (!yaml?.metadata) {
       const key = localActionFromText(file.folder, yaml?.text ?? '').key;
       const problems = yaml?.problems ?? [];
@@ -180,7 +193,7 @@ export class Deployer extends Disposable {
       id = await this.resolveId(file, key);
     } catch (error) {
       // The list could not be read: the same failure path as a refused push, Retry pushes the file anew.
-      this.failed(file.folder.toString(), key, kind, 0, error, options.quiet === true, () => this.pushAsItIs(file.uri, kind, { manual: false }));
+      this.failed(file.folder, key, kind, 0, error, options.quiet === true, () => this.pushAsItIs(file.uri, kind, { manual: false }));
       return { kind: 'failed', error, durationMs: 0 };
     }
     this.status.recovered(file.folder.toString(), kind);
@@ -189,7 +202,7 @@ export class Deployer extends Disposable {
       this.offerCreate(file, key, options);
       return { kind: 'not-pushed', reason: `${key} does not exist on the server yet.` };
     }
-    this.targets.set(id, { app: file.app, label: key });
+    this.targets.set(id, { app: file.app, label: key, folder: file.folder });
     this.sources.set(`${kind}:${id}`, file.uri);
     this.quietly.set(`${kind}:${id}`, options.quiet === true);
     const outcome = await push(id);
@@ -197,8 +210,9 @@ export class Deployer extends Disposable {
       // The server holds this file now: whatever failed before it is over.
       const folder = file.folder.toString();
       this.notices.end(
-        `failed:${kind}:${id}`,
         `failed:${kind}:${folder}`,
+        `conflict:${kind}:${folder}`,
+        `markers:${file.uri.toString()}`,
         `${kind === 'code' ? 'errors' : 'invalid'}:${file.uri.toString()}`,
         `create:${folder}`,
       );
@@ -253,14 +267,47 @@ export class Deployer extends Disposable {
     return { kind: 'not-pushed', reason };
   }
 
-  private locate(uri: vscode.Uri): Promise<ActionFile | undefined> {
-    return locateActionFile(this.s.project, uri);
+  private refuseMarkers(file: ActionFile, key: string, options: PushOptions): PushResult {
+    const reason = `${file.name} of ${key} still holds conflict markers, so it was not pushed. Resolve them, then save.`;
+    this.status.notPushed(key, reason);
+    if (!options.quiet)
+      this.notices.show(
+        `markers:${file.uri.toString()}`,
+        () => vscode.window.showWarningMessage(reason),
+        () => undefined,
+      );
+    return { kind: 'not-pushed', reason };
   }
 
-  private async call(id: string, operation: (client: CustomActionsClient) => Promise<unknown>): Promise<void> {
+  private locate(uri: vscode.Uri): Promise<ActionFile | undefined> {
+    return this.s.model.fileAt(uri);
+  }
+
+  /**
+   * One write: conditional on the version the local copy was derived from, where the server checks
+   * versions and one is known. The base is recorded at once and written behind (never awaited), so the
+   * end of a push is not delayed by it.
+   */
+  private async write(id: string, kind: PushKind, content: string, signal: AbortSignal): Promise<void> {
     const target = this.targets.get(id);
     if (!target) throw new Error(`No application is known for the action ${id}.`);
-    await this.s.connections.call(target.app, operation);
+    const part = PART[kind];
+    await this.s.connections.call(target.app, async (client) => {
+      const checks = (await client.capabilities({ signal })).conditionalWrites[part];
+      const ifMatch = checks ? this.bases.part(target.app, id, part)?.etag : undefined;
+      const result =
+        kind === 'code'
+          ? await client.putImplementation(id, content, { signal, ifMatch })
+          : await client.updateAction(id, JSON.parse(content) as ActionMetadata, { signal, ifMatch });
+      const hash = kind === 'code' ? codeHash(content) : metadataHash(JSON.parse(content) as object);
+      this.bases.record(target.app, id, part, { etag: result.etag, hash });
+      this.writeChecks.set(`${kind}:${id}`, !checks ? 'unchecked' : ifMatch === undefined ? 'no-base' : 'checked');
+    });
+  }
+
+  /** How the last accepted write of the part was checked (for the status bar and tests). */
+  writeCheck(kind: PushKind, id: string): WriteCheck | undefined {
+    return this.writeChecks.get(`${kind}:${id}`);
   }
 
   /** What the Retry button does: the file the action was last pushed from, sent as it is now. */
@@ -277,23 +324,53 @@ export class Deployer extends Disposable {
   private settled(id: string, kind: PushKind, outcome: PushOutcome, more: boolean): void {
     const label = this.targets.get(id)?.label ?? id;
     switch (outcome.kind) {
-      case 'accepted':
-        this.s.log.info(`Pushed the ${kind} of ${label} (${id}) in ${outcome.durationMs} ms.`);
-        this.status.pushed(id, label, kind, outcome.durationMs, more);
+      case 'accepted': {
+        const check = this.writeChecks.get(`${kind}:${id}`);
+        this.s.log.info(
+          `Pushed the ${kind} of ${label} (${id}) in ${outcome.durationMs} ms${check === 'checked' ? '' : ` (${UNCHECKED[check ?? 'unchecked']})`}.`,
+        );
+        this.status.pushed(this.slotOf(id), label, kind, outcome.durationMs, more, check === 'checked' ? undefined : UNCHECKED[check ?? 'unchecked']);
         return;
+      }
       case 'unchanged':
         this.s.log.info(`The server holds this ${kind} of ${label} already; nothing was sent.`);
         if (!more) this.status.upToDate(label, kind);
         return;
-      case 'failed':
+      case 'failed': {
         if (outcome.error instanceof ApiError && outcome.error.kind === 'cancelled') return;
-        this.failed(id, label, kind, outcome.durationMs, outcome.error, this.quietly.get(`${kind}:${id}`) === true, () => this.retry(kind, id));
+        const target = this.targets.get(id);
+        if (outcome.error instanceof VersionConflictError && target) {
+          this.held({ app: target.app, id, label, folder: target.folder, part: PART[kind], error: outcome.error });
+          return;
+        }
+        const folder = target?.folder ?? vscode.Uri.parse(`custom-actions-action:${encodeURIComponent(id)}`);
+        this.failed(folder, label, kind, outcome.durationMs, outcome.error, this.quietly.get(`${kind}:${id}`) === true, () => this.retry(kind, id));
         return;
+      }
     }
   }
 
+  /**
+   * A push held because the action changed on the server: nothing was pushed, the file is as it was.
+   * Told in a notification even after an auto-save: unlike errors of half-typed code, it waits for a
+   * decision that typing on will not make. One per action and part while it lasts.
+   */
+  private held(conflict: Conflict): void {
+    const kind: PushKind = conflict.part === 'implementation' ? 'code' : 'metadata';
+    const what = kind === 'code' ? 'code' : 'metadata';
+    const reason = `${conflict.label} changed on the server since your last pull or push: your ${what} was not pushed, and your file is unchanged.`;
+    this.s.log.warn(`The ${what} of ${conflict.label} (${conflict.id}) was held: ${conflict.error.message}`);
+    this.status.conflict(conflict.folder.toString(), conflict.label, kind, reason);
+    const ask = () => vscode.window.showWarningMessage(`${reason} Compare, merge, or overwrite the server's version?`, COMPARE, MERGE, OVERWRITE);
+    this.notices.show(`conflict:${kind}:${conflict.folder.toString()}`, ask, async (choice) => {
+      if (choice === COMPARE) await this.conflicts.compare(conflict.app, conflict.folder, conflict.id, conflict.part, conflict.label);
+      if (choice === MERGE) await this.conflicts.merge(conflict);
+      if (choice === OVERWRITE) await this.conflicts.overwrite(conflict);
+    });
+  }
+
   private failed(
-    id: string,
+    folder: vscode.Uri,
     label: string,
     kind: PushKind,
     durationMs: number,
@@ -303,15 +380,20 @@ export class Deployer extends Disposable {
   ): void {
     const reason = errorMessage(error);
     this.s.log.error(`The ${kind} of ${label} was not pushed: ${reason}`);
-    this.status.failedPush(id, label, kind, durationMs, reason);
+    this.status.failedPush(folder.toString(), label, kind, durationMs, reason);
     if (quiet) return;
     // A warning, not an error: VS Code keeps an error with buttons on screen until it is dismissed,
     // where it would go on saying "not pushed" after a later save went through.
     const ask = () => vscode.window.showWarningMessage(`The ${kind} of ${label} was not pushed: ${reason} Your file is unchanged.`, 'Retry', 'Show Log');
-    this.notices.show(`failed:${kind}:${id}`, ask, async (choice) => {
+    this.notices.show(`failed:${kind}:${folder.toString()}`, ask, async (choice) => {
       if (choice === 'Retry') await retry();
       if (choice === 'Show Log') this.s.log.show();
     });
+  }
+
+  /** What the status bar keys an action by: its folder, known before its id is (docs/deploy.md). */
+  private slotOf(id: string): string {
+    return this.targets.get(id)?.folder.toString() ?? id;
   }
 
   private turn(uri: vscode.Uri): { current(): boolean } {
@@ -327,6 +409,12 @@ export class Deployer extends Disposable {
     return { kind: 'not-pushed', reason };
   }
 }
+
+const UNCHECKED: Record<WriteCheck, string> = {
+  checked: '',
+  'no-base': 'not checked for changes by others: no earlier pull or push of it is known here',
+  unchecked: 'this server cannot tell whether someone else changed the action',
+};
 
 function basename(uri: vscode.Uri): string {
   return uri.path.slice(uri.path.lastIndexOf('/') + 1);

@@ -5,7 +5,7 @@ import { MAIN_FILE, type ParsedAction } from '../../core/workspace';
 import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
 import { loadAnalysis } from './analysisLoader';
-import { type ActionFile, currentText, isCodeFile, isMetadataFile, locateActionFile, mainOf, readActionYaml, sameUri } from './locate';
+import { type ActionFile, currentText, isCodeFile, isMetadataFile, mainOf, readActionYaml, sameUri } from './locate';
 import { PerFileDebounce } from './perFileDebounce';
 
 export const DIAGNOSTIC_SOURCE = 'Custom Actions';
@@ -45,7 +45,7 @@ export class CodeDiagnostics extends Disposable {
 
   /** Recomputes the diagnostics of a code file, or of the code beside an action.yaml. */
   async refresh(uri: vscode.Uri): Promise<void> {
-    const file = await locateActionFile(this.s.project, uri);
+    const file = await this.s.model.fileAt(uri);
     if (!file) return;
     if (isMetadataFile(file)) {
       const code = new Map<string, vscode.Uri>([[mainOf(file.folder).toString(), mainOf(file.folder)]]);
@@ -53,7 +53,7 @@ export class CodeDiagnostics extends Disposable {
         if (sameUri(vscode.Uri.joinPath(d.uri, '..'), file.folder) && d.uri.path.endsWith('.ts')) code.set(d.uri.toString(), d.uri);
       }
       for (const u of code.values()) {
-        const codeFile = await locateActionFile(this.s.project, u);
+        const codeFile = await this.s.model.fileAt(u);
         if (codeFile && isCodeFile(codeFile)) await this.check(codeFile, await currentText(u));
       }
       return;

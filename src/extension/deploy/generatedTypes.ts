@@ -3,7 +3,7 @@ import { generateTypes } from '../../core/typegen';
 import { ACTION_FILE, GENERATED_FILE, parseActionYaml } from '../../core/workspace';
 import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
-import { isMetadataFile, locateActionFile, openDocument, savedText } from './locate';
+import { isMetadataFile, openDocument, savedText } from './locate';
 import { PerFileDebounce } from './perFileDebounce';
 
 const TYPING_PAUSE_MS = 300;
@@ -42,7 +42,7 @@ export class GeneratedTypes extends Disposable {
 
   /** Writes the generated types of the action.yaml at `uri`, as the editor has it (or the disk, when closed). */
   async regenerate(uri: vscode.Uri): Promise<boolean> {
-    const file = await locateActionFile(this.s.project, uri);
+    const file = await this.s.model.fileAt(uri);
     if (!file || !isMetadataFile(file)) return false;
     const text = openDocument(uri)?.getText() ?? (await savedText(uri));
     const metadata = text === undefined ? undefined : parseActionYaml(text).metadata;

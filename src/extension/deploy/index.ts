@@ -5,10 +5,11 @@ import { errorMessage } from '../connections';
 import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
 import { type PushOptions, type PushResult, Deployer } from './deployer';
+import { BaseStore } from './baseStore';
 import { CodeDiagnostics } from './diagnostics';
 import { isInEditorTab } from './editorTabs';
 import { GeneratedTypes } from './generatedTypes';
-import { isCodeFile, isMetadataFile, locateActionFile, mainOf, openDocument, savedText } from './locate';
+import { isCodeFile, isMetadataFile, mainOf, openDocument, savedText } from './locate';
 import { MetadataQuickFixes } from './quickFixes';
 import { DeployStatusItem } from './statusItem';
 
@@ -23,6 +24,8 @@ export class DeployFeature extends Disposable {
   readonly diagnostics: CodeDiagnostics;
   readonly generated: GeneratedTypes;
   readonly deployer: Deployer;
+  /** What each action's local copy was derived from: the base of conditional pushes. */
+  readonly bases: BaseStore;
   /** Files the push command is saving itself, so the save does not push a second time. */
   private readonly savingByHand = new Set<string>();
   /** Why each file is being saved, told at will-save and needed at did-save, which does not say. */
@@ -32,7 +35,8 @@ export class DeployFeature extends Disposable {
     super();
     this.diagnostics = this.register(new CodeDiagnostics(s));
     this.generated = this.register(new GeneratedTypes(s));
-    this.deployer = this.register(new Deployer(s, this.diagnostics, this.status));
+    this.bases = new BaseStore(s.context.workspaceState);
+    this.deployer = this.register(new Deployer(s, this.diagnostics, this.status, this.bases));
     this.register(this.generated.onDidWrite((folder) => this.diagnostics.schedule(vscode.Uri.joinPath(folder, ACTION_FILE), 0)));
     this.register(
       vscode.languages.registerCodeActionsProvider({ language: 'typescript', pattern: '**/*.ts' }, new MetadataQuickFixes(s), MetadataQuickFixes.metadata),
@@ -74,7 +78,7 @@ export class DeployFeature extends Disposable {
       this.s.log.info(`${uri.path} was auto-saved: not pushed (customActions.deploy.onAutoSave is off).`);
       return undefined;
     }
-    const file = await locateActionFile(this.s.project, uri);
+    const file = await this.s.model.fileAt(uri);
     if (!file) return undefined;
     if (!isInEditorTab(uri)) {
       this.s.log.info(`${file.name} of ${file.folder.path} was saved without an editor showing it (a tool, not a save in the editor): not pushed.`);
@@ -114,7 +118,7 @@ export class DeployFeature extends Disposable {
     if (isNode(arg) && arg.kind === 'action') return arg.local ? mainOf(arg.local.folder) : undefined;
     const active = vscode.window.activeTextEditor?.document.uri;
     if (active) {
-      const file = await locateActionFile(this.s.project, active);
+      const file = await this.s.model.fileAt(active);
       if (file && isCodeFile(file)) return active;
       if (file) return mainOf(file.folder);
     }

@@ -1,17 +1,14 @@
 import * as vscode from 'vscode';
 import { ACTION_FILE, GENERATED_FILE, MAIN_FILE, parseActionYaml, type ParsedAction } from '../../core/workspace';
 import { type ActionFile } from '../model';
-import { actionFileAt } from '../model/locate';
-import { type ProjectModel } from '../project';
 import { readText } from '../files';
 
 export { type ActionFile } from '../model';
 
-/** Which application and action folder a file belongs to (the model's rule); undefined for anything else. */
-export async function locateActionFile(project: ProjectModel, uri: vscode.Uri): Promise<ActionFile | undefined> {
-  const state = await project.get();
-  return state.kind === 'ok' ? actionFileAt(state.applications, uri) : undefined;
-}
+/*
+ * Which application and action folder a file belongs to is the model's question (`model.fileAt`):
+ * these are the questions about an action file once it is known.
+ */
 
 /** Code that may hold main: TypeScript of an action folder, but not the types generated from action.yaml. */
 export function isCodeFile(file: ActionFile): boolean {

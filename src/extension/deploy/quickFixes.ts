@@ -4,7 +4,7 @@ import { updateActionYaml } from '../../core/workspace';
 import { type Services } from '../services';
 import { loadAnalysis } from './analysisLoader';
 import { DIAGNOSTIC_SOURCE } from './diagnostics';
-import { actionYamlOf, isCodeFile, locateActionFile, openDocument, readActionYaml } from './locate';
+import { actionYamlOf, isCodeFile, openDocument, readActionYaml } from './locate';
 
 export const FROM_SIGNATURE = 'Update action.yaml from the signature';
 export const FROM_METADATA = 'Update the signature from action.yaml';
@@ -18,7 +18,7 @@ export class MetadataQuickFixes implements vscode.CodeActionProvider {
   async provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): Promise<vscode.CodeAction[]> {
     const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && d.code !== 'missing-main');
     if (ours.length === 0) return [];
-    const file = await locateActionFile(this.s.project, document.uri);
+    const file = await this.s.model.fileAt(document.uri);
     if (!file || !isCodeFile(file)) return [];
     const yaml = await readActionYaml(file.folder, 'current');
     if (!yaml?.metadata) return [];

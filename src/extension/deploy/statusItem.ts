@@ -51,14 +51,17 @@ export class DeployStatusItem extends Disposable {
     this.show(`$(sync~spin) Pushing ${WHAT[kind]} of ${label}…`, `Custom Actions: pushing the ${WHAT[kind]} of ${label} to the server`);
   }
 
-  pushed(id: string, label: string, kind: PushKind, durationMs: number, more: boolean): void {
+  /** `unchecked` says why the server's version was not checked before it was replaced, when it was not. */
+  pushed(id: string, label: string, kind: PushKind, durationMs: number, more: boolean, unchecked?: string): void {
     this.busy.delete(`${kind}:${id}`);
     this.failed.delete(`${kind}:${id}`);
     if (more) return;
     if (this.stillBusy()) return;
     this.show(
-      `$(check) Pushed ${WHAT[kind]} of ${label} (${formatDuration(durationMs)})`,
-      `Custom Actions: the server accepted the ${WHAT[kind]} of ${label} in ${formatDuration(durationMs)}`,
+      `$(${unchecked ? 'unverified' : 'check'}) Pushed ${WHAT[kind]} of ${label} (${formatDuration(durationMs)})${unchecked ? ' unchecked' : ''}`,
+      `Custom Actions: the server accepted the ${WHAT[kind]} of ${label} in ${formatDuration(durationMs)}${
+        unchecked ? `.\nPushed without a check for changes by others: ${unchecked}.` : ', after checking nobody had changed it since your last pull or push'
+      }`,
     );
     this.hideTimer = setTimeout(() => {
       if (this.busy.size === 0 && this.failed.size === 0) this.item.hide();
@@ -81,6 +84,17 @@ export class DeployStatusItem extends Disposable {
       `$(error) Push of ${label} failed (${formatDuration(durationMs)})`,
       `Custom Actions: the ${WHAT[kind]} of ${label} was not pushed: ${reason}\nSave again or run Push Implementation to retry; click to show the log.`,
       new vscode.ThemeColor('statusBarItem.errorBackground'),
+    );
+  }
+
+  /** A push held because the action changed on the server; stays until a push of it goes through. */
+  conflict(id: string, label: string, kind: PushKind, reason: string): void {
+    this.busy.delete(`${kind}:${id}`);
+    this.failed.set(`${kind}:${id}`, reason);
+    this.show(
+      `$(git-merge) ${label} changed on the server`,
+      `Custom Actions: ${reason}\nUse Compare, Merge or Overwrite in the notification, or Compare with Server on the action. Click to show the log.`,
+      new vscode.ThemeColor('statusBarItem.warningBackground'),
     );
   }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { codeHash, metadataHash } from '../../core/deploy/base';
 import { type ActionMetadata, formatProblem, validateMetadata } from '../../core/schema';
 import { serverText } from '../../core/text';
 import { generateTypes } from '../../core/typegen';
@@ -39,9 +40,14 @@ export async function pullAction(s: Services, node?: unknown): Promise<void> {
     { location: vscode.ProgressLocation.Notification, title: `Pulling ${serverText(remote.key, 120)}…`, cancellable: true },
     async (_p, token) => {
       const signal = abortOn(token);
-      const resource = await s.connections.call(app, (client) => client.getAction(remote.id, { signal }));
-      const code = capabilities.getImplementation ? await s.connections.call(app, (client) => client.getImplementation(remote.id, { signal })) : undefined;
-      return token.isCancellationRequested ? undefined : { metadata: serverMetadata(resource, remote.key), code };
+      const { action: resource, etag } = await s.connections.call(app, (client) => client.getActionVersioned(remote.id, { signal }));
+      const implementation = capabilities.getImplementation
+        ? await s.connections.call(app, (client) => client.getImplementationVersioned(remote.id, { signal }))
+        : undefined;
+      const code = implementation?.code;
+      return token.isCancellationRequested
+        ? undefined
+        : { metadata: serverMetadata(resource, remote.key), code, metadataBase: { etag, hash: metadataHash(resource) }, codeEtag: implementation?.etag };
     },
   );
   // Cancelled: nothing was written, so a pull is all or nothing.
@@ -73,6 +79,9 @@ export async function pullAction(s: Services, node?: unknown): Promise<void> {
   for (const file of files) {
     if (local.onDisk.get(file.uri.toString()) !== file.text) await vscode.workspace.fs.writeFile(file.uri, new TextEncoder().encode(file.text));
   }
+  // The folder holds the server's versions now: the next pushes are checked against them.
+  s.deploy.bases.record(app, remote.id, 'metadata', fetched.metadataBase);
+  if (fetched.code !== undefined) s.deploy.bases.record(app, remote.id, 'implementation', { etag: fetched.codeEtag, hash: codeHash(fetched.code) });
   s.model.pulled(app, folder, remote.id);
   await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, MAIN_FILE));
 }

@@ -26,7 +26,7 @@ export class ServerVersions extends Disposable implements vscode.TextDocumentCon
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? '// This version from the server is no longer held: pull again to compare.\n';
+    return this.texts.get(uri.toString()) ?? '// This version from the server is no longer held: compare again.\n';
   }
 }
 

@@ -280,7 +280,10 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     proxy.failures = [refusal];
     const refused = codeReturning('n + 200');
     await saveAs(e, refused);
-    await eventually(() => (deploy.deployer.offers.includes(`failed:code:${id}`) ? true : undefined), 'the failure offered with Retry');
+    await eventually(
+      () => (deploy.deployer.offers.includes(`failed:code:${folderOf('deploy-fail').toString()}`) ? true : undefined),
+      'the failure offered with Retry',
+    );
     assert.match(deploy.status.text, /Push of deploy-fail failed/);
     assert.doesNotMatch(deploy.status.text, /Pushed/, 'a refused push is not reported as done');
     assert.equal(e.document.getText(), refused, 'the file stays as the user left it');
@@ -292,7 +295,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     await saveAs(e, refused + '\n');
     await eventually(() => (proxy.failures.length === 0 ? true : undefined), 'the second refused push');
     await settle(500);
-    assert.equal(deploy.deployer.offers.filter((o) => o === `failed:code:${id}`).length, 1);
+    assert.equal(deploy.deployer.offers.filter((o) => o === `failed:code:${folderOf('deploy-fail').toString()}`).length, 1);
     // Retry (the button's action) sends the latest content that failed.
     const retried = await deploy.deployer.retry('code', id);
     assert.equal(retried?.kind, 'accepted');

@@ -1,0 +1,118 @@
+import * as vscode from 'vscode';
+import { type VersionConflictError, type VersionedResource } from '../../core/client';
+import { mergeTexts } from '../../core/deploy/merge';
+import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
+import { serverVersions } from '../pull/serverVersions';
+import { type Application } from '../project';
+import { type Services } from '../services';
+import { type BaseStore } from './baseStore';
+import { currentText } from './locate';
+import { type ServerCopy, localFileOf, readBaseCopy, readServerCopy } from './serverCopy';
+
+/** A push the server refused because the action changed since the local copy was taken. */
+export interface Conflict {
+  readonly app: Application;
+  readonly id: string;
+  readonly label: string;
+  readonly folder: vscode.Uri;
+  readonly part: VersionedResource;
+  readonly error: VersionConflictError;
+}
+
+export const COMPARE = 'Compare';
+export const MERGE = 'Merge';
+export const OVERWRITE = 'Overwrite';
+
+export type MergeOutcome =
+  | { readonly kind: 'merged'; readonly conflicts: number; readonly etag: string | undefined }
+  | { readonly kind: 'in-step' }
+  | { readonly kind: 'unavailable'; readonly reason: string };
+
+/**
+ * What the user can do about a held push: compare the server's text with theirs, merge the two
+ * (base ↔ server ↔ local) into the file, or overwrite the server's version they were told about.
+ * Every button reads the server and the file when it is clicked, never what they were when the
+ * conflict was found, so a late click cannot undo a newer push or edit.
+ */
+export class Conflicts {
+  constructor(
+    private readonly s: Services,
+    private readonly bases: BaseStore,
+    /** Pushes the file as it is now (a push by hand), through the same conflict check. */
+    private readonly push: (file: vscode.Uri, part: VersionedResource) => Promise<unknown>,
+  ) {}
+
+  /** Compare: the server's text now ↔ the local file, in VS Code's diff editor. */
+  async compare(app: Application, folder: vscode.Uri, id: string, part: VersionedResource, label: string): Promise<ServerCopy | undefined> {
+    const local = localFileOf(folder, part);
+    const server = await readServerCopy(this.s, app, folder, id, part);
+    if (!server) {
+      void vscode.window.showWarningMessage(
+        `The server cannot return the ${part === 'implementation' ? 'code' : 'metadata'} of ${label}, so there is nothing to compare with.`,
+      );
+      return undefined;
+    }
+    const left = serverVersions(this.s.context.subscriptions).hold(local, server.text);
+    await vscode.commands.executeCommand('vscode.diff', left, local, `${nameOf(part)} of ${label}: Server ↔ Local`, { preview: false });
+    return server;
+  }
+
+  /**
+   * Merge: the server's text now and the local file, three ways against the version the local copy
+   * was derived from. The result goes into the editor (undoable, unsaved): where both changed the
+   * same lines, with conflict markers VS Code's merge-conflict support offers to resolve. The base
+   * becomes the server's version merged with, so the save after it pushes against that version.
+   */
+  async merge(conflict: Pick<Conflict, 'app' | 'folder' | 'id' | 'part' | 'label'>): Promise<MergeOutcome> {
+    const { app, folder, id, part, label } = conflict;
+    const uri = localFileOf(folder, part);
+    const server = await readServerCopy(this.s, app, folder, id, part);
+    if (!server)
+      return this.unavailable(`The server cannot return the ${part === 'implementation' ? 'code' : 'metadata'} of ${label}, so it cannot be merged.`);
+    const base = this.bases.part(app, id, part);
+    if (base?.etag !== undefined && base.etag === server.etag) {
+      void vscode.window.showInformationMessage(`${nameOf(part)} of ${label} is based on the server's version already: save to push it.`);
+      return { kind: 'in-step' };
+    }
+    const local = await currentText(uri);
+    if (local === undefined) return this.unavailable(`${nameOf(part)} of ${label} cannot be read, so it cannot be merged.`);
+    // Without the base's text every difference is one both sides made: the markers show both.
+    const baseText = (await readBaseCopy(this.s, app, folder, id, part, base?.etag).catch(() => undefined)) ?? '';
+    const merged = mergeTexts(baseText, server.text, local, {
+      local: `Local (your ${nameOf(part)})`,
+      base: 'Base (your last pull or push)',
+      server: 'Server (now)',
+    });
+    const document = await vscode.workspace.openTextDocument(uri);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(uri, document.validateRange(new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0)), merged.text);
+    if (!(await vscode.workspace.applyEdit(edit))) return this.unavailable(`${nameOf(part)} of ${label} could not be edited; nothing was changed.`);
+    this.bases.record(app, id, part, { etag: server.etag, hash: server.hash });
+    await vscode.window.showTextDocument(document, { preview: false });
+    void vscode.window.showInformationMessage(
+      merged.conflicts === 0
+        ? `Merged the server's ${nameOf(part)} of ${label} into yours. Review it, then save to push.`
+        : `${merged.conflicts} conflict${merged.conflicts === 1 ? '' : 's'} marked in ${nameOf(part)} of ${label}: resolve ${merged.conflicts === 1 ? 'it' : 'them'} (Accept Current, Incoming or Both above each), then save to push. Nothing is pushed while markers remain.`,
+    );
+    return { kind: 'merged', conflicts: merged.conflicts, etag: server.etag };
+  }
+
+  /**
+   * Overwrite: the file as it is now replaces the version the conflict reported, and only that one:
+   * the push names it in `If-Match`, so a version written after the user was told is held again.
+   */
+  async overwrite(conflict: Conflict): Promise<unknown> {
+    const { app, id, part, folder, error } = conflict;
+    this.bases.record(app, id, part, { etag: error.currentEtag, hash: '' });
+    return this.push(localFileOf(folder, part), part);
+  }
+
+  private unavailable(reason: string): MergeOutcome {
+    void vscode.window.showWarningMessage(reason);
+    return { kind: 'unavailable', reason };
+  }
+}
+
+function nameOf(part: VersionedResource): string {
+  return part === 'implementation' ? MAIN_FILE : ACTION_FILE;
+}

@@ -1,0 +1,309 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { LOCAL_SANDBOX, type ActionMetadata } from '../../../src/core/schema';
+import { generateTypes } from '../../../src/core/typegen';
+import { serializeActionYaml } from '../../../src/core/workspace';
+import { type DeployFeature } from '../../../src/extension/deploy';
+import { PULLED_SCHEME } from '../../../src/extension/pull/serverVersions';
+import { type Application } from '../../../src/extension/project';
+import { type Services } from '../../../src/extension/services';
+import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
+import { NotificationSpy } from '../notifications';
+import { api, eventually, workspaceRoot } from '../support';
+
+const APP = 'test-app';
+
+function metadataOf(key: string, resultDescription = ''): ActionMetadata {
+  return {
+    key,
+    name: `Conflict ${key}`,
+    description: 'An action two people deploy.',
+    developerEmail: 'dev@example.com',
+    parameters: [{ name: 'n', type: 'number', description: 'A number' }],
+    result: { type: 'number', description: resultDescription },
+  };
+}
+
+/** Ten lines, so changes of the first and of the last are far enough apart to merge without a conflict. */
+const codeWith = (first: string, last: string) =>
+  `export function main(n: number): number {\n  const a = ${first};\n  const b = 2;\n  const c = 3;\n  const d = 4;\n  const e = 5;\n  const f = 6;\n  const g = ${last};\n  return a + b + c + d + e + f + g + n;\n}\n`;
+
+/**
+ * Safe deploy against the extension's sandbox: a direct REST write stands in for a colleague who
+ * deployed the same action in between.
+ */
+describe('Safe deploy: conflicts with changes on the server', function () {
+  this.timeout(180_000);
+  let services: Services;
+  let app: Application;
+  let deploy: DeployFeature;
+  let spy: NotificationSpy;
+  const created: string[] = [];
+  const folders = new Set<string>();
+
+  const folderOf = (key: string) => vscode.Uri.joinPath(workspaceRoot(), 'actions', key);
+  const mainUri = (key: string) => vscode.Uri.joinPath(folderOf(key), 'main.ts');
+  const yamlUri = (key: string) => vscode.Uri.joinPath(folderOf(key), 'action.yaml');
+  const read = async (uri: vscode.Uri) => new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  const write = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  const onServer = (id: string) => services.connections.call(app, (c) => c.getImplementation(id));
+  /** The colleague: a write straight to the server, with no condition. */
+  const colleaguePushes = (id: string, code: string) => services.connections.call(app, (c) => c.putImplementation(id, code));
+  const conflictOffer = (key: string, kind: 'code' | 'metadata' = 'code') => `conflict:${kind}:${folderOf(key).toString()}`;
+
+  /** An action in the workspace and on the server with `code`, whose base is known (pushed once from here). */
+  async function action(key: string, code: string): Promise<string> {
+    folders.add(key);
+    const metadata = metadataOf(key);
+    await write(yamlUri(key), serializeActionYaml(metadata));
+    await write(vscode.Uri.joinPath(folderOf(key), 'action.generated.ts'), generateTypes(metadata));
+    await write(mainUri(key), code);
+    const { id } = await services.connections.call(app, (c) => c.createAction(APP, metadata));
+    created.push(id);
+    services.model.refresh();
+    const first = await deploy.deployer.pushCode(mainUri(key), code, { manual: true });
+    assert.equal(first.kind, 'accepted', `the first push went through: ${JSON.stringify(first)}`);
+    assert.ok(deploy.bases.part(app, id, 'implementation')?.etag, 'the push recorded its base');
+    return id;
+  }
+
+  async function editorOf(uri: vscode.Uri): Promise<vscode.TextEditor> {
+    return vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+  }
+
+  async function setText(e: vscode.TextEditor, text: string): Promise<void> {
+    const whole = e.document.validateRange(new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0));
+    assert.ok(await e.edit((b) => b.replace(whole, text)));
+  }
+
+  /** Saves `text` in the editor by hand, as the user would: the save pushes. */
+  async function save(e: vscode.TextEditor, text: string): Promise<void> {
+    await setText(e, text);
+    await eventually(async () => ((await e.document.save()) || !e.document.isDirty ? true : undefined), 'the file saved');
+  }
+
+  const serverHolds = (id: string, code: string) =>
+    eventually(async () => ((await onServer(id)) === code ? true : undefined), 'the server holds the pushed code');
+
+  const offered = (key: string, kind: 'code' | 'metadata' = 'code') =>
+    eventually(() => (deploy.deployer.offers.includes(conflictOffer(key, kind)) ? true : undefined), `the conflict of ${key} is offered`);
+
+  const notification = (pattern: RegExp) => eventually(() => spy.matching(pattern).at(-1), `a notification matching ${pattern}`);
+
+  before(async () => {
+    services = (await api()).services;
+    await services.connections.baseUrl();
+    const state = await services.project.reload();
+    assert.ok(state.kind === 'ok');
+    const found = state.applications.find((a) => a.id === APP);
+    assert.ok(found);
+    app = found;
+    deploy = services.deploy;
+  });
+
+  beforeEach(() => {
+    spy = new NotificationSpy();
+  });
+
+  afterEach(async () => {
+    spy.dispose();
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  after(async () => {
+    for (const id of created) await services.connections.call(app, (c) => c.deleteAction(id)).catch(() => undefined);
+    for (const key of folders) await vscode.workspace.fs.delete(folderOf(key), { recursive: true }).then(undefined, () => undefined);
+    services.model.refresh();
+  });
+
+  it('holds a save when a colleague pushed since: nothing is pushed, the file is kept, the status says so', async () => {
+    const mine = codeWith('1', '7');
+    const id = await action('conflict-hold', mine);
+    assert.equal(deploy.deployer.writeCheck('code', id), 'no-base', 'the first push had no base to check against');
+    const theirs = codeWith('1', '70');
+    await colleaguePushes(id, theirs);
+    const e = await editorOf(mainUri('conflict-hold'));
+    const local = codeWith('10', '7');
+    await save(e, local);
+    await offered('conflict-hold');
+    assert.equal(await onServer(id), theirs, "the colleague's code is still on the server");
+    assert.equal(await read(mainUri('conflict-hold')), local, 'the file is as the user saved it');
+    assert.match(deploy.status.text, /conflict-hold changed on the server/);
+    const shown = await notification(/conflict-hold changed on the server/);
+    assert.deepEqual(shown.items, ['Compare', 'Merge', 'Overwrite']);
+
+    // Compare: the server's text on the left (a read-only document of the extension's own), the file on the right.
+    shown.answer('Compare');
+    const tab = await eventually(() => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputTextDiff && input.original.scheme === PULLED_SCHEME ? input : undefined;
+    }, 'the diff editor');
+    assert.equal((await vscode.workspace.openTextDocument(tab.original)).getText(), theirs);
+    assert.equal(tab.modified.toString(), mainUri('conflict-hold').toString());
+    assert.equal(tab.original.path, mainUri('conflict-hold').path, 'the server cannot choose where its text is shown: the local path names it');
+  });
+
+  it('Merge combines both changes into the file, and the save pushes it against the version merged with', async () => {
+    const id = await action('conflict-merge', codeWith('1', '7'));
+    const theirs = codeWith('1', '70');
+    await colleaguePushes(id, theirs);
+    const e = await editorOf(mainUri('conflict-merge'));
+    await save(e, codeWith('10', '7'));
+    await offered('conflict-merge');
+    (await notification(/conflict-merge changed on the server/)).answer('Merge');
+    const merged = codeWith('10', '70');
+    await eventually(() => (e.document.getText() === merged ? true : undefined), 'the merged text in the editor');
+    const theirEtag = (await services.connections.call(app, (c) => c.getImplementationVersioned(id))).etag;
+    assert.equal(deploy.bases.part(app, id, 'implementation')?.etag, theirEtag, 'the base is the version merged with');
+    await save(e, merged);
+    await serverHolds(id, merged);
+    assert.equal(deploy.deployer.writeCheck('code', id), 'checked', 'pushed with If-Match');
+  });
+
+  it('Merge marks lines both changed; nothing is pushed while the markers remain', async () => {
+    const id = await action('conflict-markers', codeWith('1', '7'));
+    const theirs = codeWith('1000', '7');
+    await colleaguePushes(id, theirs);
+    const e = await editorOf(mainUri('conflict-markers'));
+    await save(e, codeWith('10', '7'));
+    await offered('conflict-markers');
+    const outcome = await deploy.deployer.conflicts.merge({ app, folder: folderOf('conflict-markers'), id, part: 'implementation', label: 'conflict-markers' });
+    assert.deepEqual({ kind: outcome.kind, conflicts: outcome.kind === 'merged' ? outcome.conflicts : -1 }, { kind: 'merged', conflicts: 1 });
+    const text = e.document.getText();
+    assert.match(text, /^<<<<<<< Local/m);
+    assert.match(text, /^\|\|\|\|\|\|\| Base/m);
+    assert.match(text, /^>>>>>>> Server/m);
+    assert.ok(text.includes('const a = 10;') && text.includes('const a = 1000;') && text.includes('const a = 1;'), 'local, server and base are all there');
+    await save(e, text);
+    await eventually(() => (deploy.deployer.offers.includes(`markers:${e.document.uri.toString()}`) ? true : undefined), 'the markers refused');
+    assert.match(deploy.status.text, /conflict-markers not pushed/);
+    assert.equal(await onServer(id), theirs, 'nothing was pushed while markers remain');
+    const refused = await deploy.deployer.pushCode(e.document.uri, text, { manual: true });
+    assert.equal(refused.kind, 'not-pushed', 'not by hand either');
+    const resolved = codeWith('1010', '7');
+    await save(e, resolved);
+    await serverHolds(id, resolved);
+  });
+
+  it('Overwrite pushes the file over the version it was told about, and only that one', async () => {
+    const id = await action('conflict-overwrite', codeWith('1', '7'));
+    await colleaguePushes(id, codeWith('1', '70'));
+    const e = await editorOf(mainUri('conflict-overwrite'));
+    const mine = codeWith('10', '7');
+    await save(e, mine);
+    await offered('conflict-overwrite');
+    const shown = await notification(/conflict-overwrite changed on the server/);
+
+    // A second colleague writes after the user was told: a late Overwrite must not replace that unseen.
+    const later = codeWith('2', '70');
+    await colleaguePushes(id, later);
+    shown.answer('Overwrite');
+    await eventually(() => (spy.matching(/conflict-overwrite changed on the server/).length === 2 ? true : undefined), 'held again');
+    assert.equal(await onServer(id), later, 'the version written after the notification is kept');
+
+    spy.matching(/conflict-overwrite changed on the server/)[1]?.answer('Overwrite');
+    await eventually(async () => ((await onServer(id)) === mine ? true : undefined), 'the file overwrote the version the user saw');
+  });
+
+  it('holds action.yaml the same way, and Merge brings the server metadata in through the text', async () => {
+    const key = 'conflict-metadata';
+    await action(key, codeWith('1', '7'));
+    const id = created[created.length - 1] as string;
+    // The metadata base comes from a push of action.yaml.
+    const first = await deploy.deployer.pushMetadata(yamlUri(key), { manual: true });
+    assert.equal(first.kind, 'accepted', JSON.stringify(first));
+    await services.connections.call(app, (c) => c.updateAction(id, metadataOf(key, 'Changed by a colleague.')));
+    const e = await editorOf(yamlUri(key));
+    await save(e, serializeActionYaml({ ...metadataOf(key), name: 'Renamed here' }));
+    await offered(key, 'metadata');
+    const server = await services.connections.call(app, (c) => c.getAction(id));
+    assert.equal(server.name, `Conflict ${key}`, 'the rename was not pushed');
+    assert.equal((server.result as { description?: string } | undefined)?.description, 'Changed by a colleague.');
+
+    (await notification(/conflict-metadata changed on the server/)).answer('Merge');
+    await eventually(
+      () => (/Changed by a colleague/.test(e.document.getText()) && /Renamed here/.test(e.document.getText()) ? true : undefined),
+      'both in action.yaml',
+    );
+    await eventually(async () => ((await e.document.save()) || !e.document.isDirty ? true : undefined), 'saved');
+    const after = await eventually(async () => {
+      const now = await services.connections.call(app, (c) => c.getAction(id));
+      return now.name === 'Renamed here' ? now : undefined;
+    }, 'the merged metadata pushed');
+    assert.deepEqual([after.name, (after.result as { description?: string } | undefined)?.description], ['Renamed here', 'Changed by a colleague.']);
+  });
+});
+
+describe('Safe deploy: a server without conditional writes', function () {
+  this.timeout(120_000);
+  let services: Services;
+  let proxy: FaultProxy;
+  let projectText: string;
+  let app: Application;
+  let id: string | undefined;
+  const key = 'unconditional-deploy';
+  const projectUri = () => vscode.Uri.joinPath(workspaceRoot(), 'customactions.yaml');
+  const folder = () => vscode.Uri.joinPath(workspaceRoot(), 'actions', key);
+  const read = async (uri: vscode.Uri) => new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  const write = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+
+  before(async () => {
+    services = (await api()).services;
+    const { actual } = await services.connections.baseUrl();
+    const secret = await services.keys.get(LOCAL_SANDBOX, APP);
+    assert.ok(secret);
+    // The sandbox behind a proxy that takes conditional writes out of its capability document.
+    proxy = await startFaultProxy({
+      target: actual,
+      rate: 0,
+      seed: 1,
+      rewrite: (method, path, body) => {
+        if (method !== 'GET' || path !== '/api') return undefined;
+        const index = JSON.parse(body.toString('utf8')) as { extensions?: Record<string, unknown> };
+        delete index.extensions?.conditionalWrites;
+        return Buffer.from(JSON.stringify(index));
+      },
+    });
+    projectText = await read(projectUri());
+    await services.keys.set(proxy.url, APP, secret);
+    await write(projectUri(), projectText.replace('baseUrl: local-sandbox', `baseUrl: ${proxy.url}`));
+    const state = await services.project.reload();
+    assert.ok(state.kind === 'ok' && state.baseUrl === proxy.url);
+    const found = state.applications.find((a) => a.id === APP);
+    assert.ok(found);
+    app = found;
+  });
+
+  after(async () => {
+    if (id !== undefined) {
+      const created = id;
+      await services.connections.call(app, (c) => c.deleteAction(created)).catch(() => undefined);
+    }
+    await vscode.workspace.fs.delete(folder(), { recursive: true }).then(undefined, () => undefined);
+    await write(projectUri(), projectText);
+    await services.project.reload();
+    services.model.refresh();
+    await proxy.close();
+  });
+
+  it('deploys as before, over a colleague change it cannot see, and says it could not tell', async () => {
+    const metadata = metadataOf(key);
+    await write(vscode.Uri.joinPath(folder(), 'action.yaml'), serializeActionYaml(metadata));
+    await write(vscode.Uri.joinPath(folder(), 'action.generated.ts'), generateTypes(metadata));
+    const first = codeWith('1', '7');
+    await write(vscode.Uri.joinPath(folder(), 'main.ts'), first);
+    id = (await services.connections.call(app, (c) => c.createAction(APP, metadata))).id;
+    services.model.refresh();
+    const main = vscode.Uri.joinPath(folder(), 'main.ts');
+    assert.equal((await services.deploy.deployer.pushCode(main, first, { manual: true })).kind, 'accepted');
+    const created = id;
+    await services.connections.call(app, (c) => c.putImplementation(created, codeWith('1', '70')));
+    const mine = codeWith('10', '7');
+    const result = await services.deploy.deployer.pushCode(main, mine, { manual: true });
+    assert.equal(result.kind, 'accepted', JSON.stringify(result));
+    assert.equal(await services.connections.call(app, (c) => c.getImplementation(created)), mine);
+    assert.equal(services.deploy.deployer.writeCheck('code', created), 'unchecked');
+    assert.match(services.deploy.status.text, /unchecked/);
+  });
+});
