@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { harnessRuntime } from './localHarness';
 
 /** Marks the node launch configurations this extension made, so their sessions are found again. */
 export const RUN_ID = '__customActionsRun';
@@ -21,8 +22,7 @@ export interface HarnessLaunch {
  * debugger waits for each script's map before it runs, and breakpoints in main.ts bind at once.
  */
 export function harnessLaunchConfig(h: HarnessLaunch): vscode.DebugConfiguration {
-  const own = h.runtimeExecutable === '';
-  const electron = own && process.versions.electron !== undefined;
+  const runtime = harnessRuntime(h.runtimeExecutable);
   return {
     type: 'node',
     request: 'launch',
@@ -30,8 +30,8 @@ export function harnessLaunchConfig(h: HarnessLaunch): vscode.DebugConfiguration
     program: h.harness,
     args: [h.requestFile, h.outcomeFile],
     cwd: h.cwd,
-    runtimeExecutable: own ? process.execPath : h.runtimeExecutable,
-    ...(electron ? { env: { ELECTRON_RUN_AS_NODE: '1' } } : {}),
+    runtimeExecutable: runtime.command,
+    ...(Object.keys(runtime.env).length > 0 ? { env: runtime.env } : {}),
     console: 'internalConsole',
     outputCapture: 'std',
     outFiles: [],

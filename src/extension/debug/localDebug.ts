@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { type ActionMetadata } from '../../core/schema';
-import { type LocalOutcome, type LocalRunRequest } from '../../sandbox/runner/local/localRun';
+import { type LocalOutcome } from '../../sandbox/runner/local/localRun';
 import { type Config } from '../config';
 import { Disposable } from '../lifecycle';
 import { type WorkspaceTrust } from '../trust';
 import { harnessLaunchConfig, RUN_ID } from './launchConfig';
+import { harnessPath, localRunRequest } from './localHarness';
 import { type Recorded, showOutcome } from './outcome';
 
 /** One local run to debug: an action folder, the inputs, and what the server recorded, when replayed from an event. */
@@ -18,6 +19,8 @@ export interface DebugTarget {
   readonly metadata: ActionMetadata;
   readonly inputs: unknown;
   readonly recorded?: Recorded;
+  /** No notification at the end: the caller reports the outcome (the Testing view's Debug profile). */
+  readonly quiet?: boolean;
 }
 
 export interface DebugRun {
@@ -71,20 +74,16 @@ export class LocalDebug extends Disposable {
   }
 
   private harnessPath(): string {
-    return vscode.Uri.joinPath(this.extensionUri, 'dist', 'run-local.js').fsPath;
+    return harnessPath(this.extensionUri);
   }
 
   /** The node launch configuration of one run (for F5 too, through the configuration provider). */
   async launchConfig(target: DebugTarget): Promise<vscode.DebugConfiguration> {
     // The user's own code runs unconfined on this machine: only where they trust the workspace.
     this.trust.require('Debugging an action');
-    const main = vscode.Uri.joinPath(target.folder, 'main.ts');
-    if (main.scheme !== 'file') throw new Error('Debugging needs the action on this machine’s disk (a file: folder).');
-    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === main.toString());
-    const code = open ? open.getText() : new TextDecoder().decode(await vscode.workspace.fs.readFile(main));
+    const request = await localRunRequest(target.folder, target.metadata, target.inputs);
     const dir = await mkdtemp(path.join(tmpdir(), 'custom-actions-debug-'));
     const requestFile = path.join(dir, 'request.json');
-    const request: LocalRunRequest = { mainPath: main.fsPath, code, metadata: target.metadata, inputs: target.inputs };
     await writeFile(requestFile, JSON.stringify(request));
     const runId = randomUUID();
     let ended: (outcome: LocalOutcome | undefined) => void = () => undefined;
@@ -140,7 +139,7 @@ export class LocalDebug extends Disposable {
     }
     await this.forget(runId);
     pending.ended(outcome);
-    void showOutcome(pending.target, outcome);
+    if (!pending.target.quiet) void showOutcome(pending.target, outcome);
   }
 
   private async forget(runId: string): Promise<void> {

@@ -21,6 +21,8 @@ export interface LocalRunRequest {
   readonly metadata: ActionMetadata;
   /** By parameter name (as events carry them) or in parameter order. */
   readonly inputs: unknown;
+  /** A test run's limit (the sandbox's, by default); a debugged run has none, as a paused script must not be killed. */
+  readonly timeoutMs?: number;
 }
 
 export type LocalOutcome =
@@ -57,7 +59,7 @@ export function runLocally(request: LocalRunRequest, log: (entry: LogEntry) => v
         maxLogEntries: DEFAULT_LIMITS.logEntriesPerRun,
         maxLogChars: DEFAULT_LIMITS.logMessageChars,
         maxResultBytes: DEFAULT_LIMITS.resultBytes,
-        timeoutMs: Number.POSITIVE_INFINITY,
+        timeoutMs: request.timeoutMs ?? Number.POSITIVE_INFINITY,
       },
       (message) => {
         if (message.type === 'log') log(message.entry);
