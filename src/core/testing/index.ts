@@ -1,3 +1,4 @@
 export * from './expectation';
 export * from './inputSetFile';
 export * from './resultCheck';
+export * from './caseRun';

@@ -1,0 +1,35 @@
+import { type ResultType } from '../schema';
+import { type Expectation, judge, type RunOutcome, type Verdict } from './expectation';
+import { checkResult } from './resultCheck';
+
+/**
+ * The verdict of one run of a case, wherever it ran: its result must fit the declared result type
+ * (a problem names the field), then give what the case expects.
+ */
+export function judgeCase(expectation: Expectation | undefined, outcome: RunOutcome, resultType: ResultType | undefined): Verdict {
+  if (outcome.ok && resultType !== undefined && expectation?.kind !== 'error') {
+    const problems = checkResult(resultType, outcome.result);
+    if (problems.length > 0)
+      return {
+        pass: false,
+        message: `the result does not fit the declared result type: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
+        actual: outcome.result,
+      };
+  }
+  return judge(expectation, outcome);
+}
+
+/** The line and column (1-based) of the first frame of `stack` in the file at `mainPath`, or at any main.ts. */
+export function mainFrameOf(stack: string | undefined, mainPath?: string): { line: number; column: number } | undefined {
+  if (!stack) return undefined;
+  const escaped = (mainPath ?? 'main.ts').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = new RegExp(`${mainPath ? '' : '(?:^|[\\s(/\\\\])'}${escaped}:(\\d{1,7})(?::(\\d{1,7}))?`).exec(stack);
+  if (!match) return undefined;
+  const line = Number(match[1]);
+  return line >= 1 ? { line, column: Math.max(1, Number(match[2] ?? 1)) } : undefined;
+}
+
+/** A value as the diff editor shows it: JSON, two spaces, so objects diff line by line. */
+export function diffText(value: unknown): string {
+  return value === undefined ? 'undefined' : (JSON.stringify(value, null, 2) ?? String(value));
+}
