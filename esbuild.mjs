@@ -160,10 +160,23 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.dispose()));
 }
 
-/** The JSON Schemas of action.yaml and customactions.yaml come from the one metadata schema of src/core. */
+/**
+ * The JSON Schemas of action.yaml and customactions.yaml come from the one metadata schema of src/core;
+ * the input sets' (inputs/*.json) from the file format's own module.
+ */
 async function generateSchemas() {
+  const metadata = await loadModule('src/core/schema/jsonSchema.ts');
+  const testing = await loadModule('src/core/testing/inputSetFile.ts');
+  mkdirSync(at('dist'), { recursive: true });
+  writeFileSync(at('dist/action.schema.json'), JSON.stringify(metadata.actionJsonSchema(), null, 2) + '\n');
+  writeFileSync(at('dist/project.schema.json'), JSON.stringify(metadata.projectJsonSchema(), null, 2) + '\n');
+  writeFileSync(at('dist/input-set.schema.json'), JSON.stringify(testing.INPUT_SET_JSON_SCHEMA, null, 2) + '\n');
+}
+
+/** A module of src/core, bundled and evaluated here. */
+async function loadModule(file) {
   const result = await esbuild.build({
-    entryPoints: [at('src/core/schema/jsonSchema.ts')],
+    entryPoints: [at(file)],
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -173,7 +186,5 @@ async function generateSchemas() {
   const module = { exports: {} };
   const require = createRequire(at('esbuild.mjs'));
   new Function('module', 'exports', 'require', result.outputFiles[0].text)(module, module.exports, require);
-  mkdirSync(at('dist'), { recursive: true });
-  writeFileSync(at('dist/action.schema.json'), JSON.stringify(module.exports.actionJsonSchema(), null, 2) + '\n');
-  writeFileSync(at('dist/project.schema.json'), JSON.stringify(module.exports.projectJsonSchema(), null, 2) + '\n');
+  return module.exports;
 }

@@ -16,6 +16,7 @@ import { ProjectModel } from './project';
 import { SandboxManager } from './sandboxManager';
 import { type Services } from './services';
 import { TargetStatusBar } from './statusBar';
+import { TESTING_COMMANDS, TestingFeature } from './testing';
 import { ActionsTreeProvider } from './tree/provider';
 import { WorkspaceTrust } from './trust';
 
@@ -57,7 +58,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     tree.onDidShowSandboxApplications((shown) => sandbox.warmUp(shown.applications, shown.demo)),
     { dispose: () => void closeAllPools() },
   );
-  const built: { deploy?: DeployFeature } = {};
+  const built: { deploy?: DeployFeature; testing?: TestingFeature } = {};
   const services: Services = {
     context,
     log,
@@ -79,10 +80,15 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
       if (!built.deploy) throw new Error('Deploy is not ready yet.');
       return built.deploy;
     },
+    get testing() {
+      if (!built.testing) throw new Error('Testing is not ready yet.');
+      return built.testing;
+    },
   };
   built.deploy = own(context, new DeployFeature(services));
+  built.testing = own(context, new TestingFeature(services));
   context.subscriptions.push(
-    ...registerCommands(services, { ...EVENT_COMMANDS, ...DEBUG_COMMANDS, ...DEPLOY_COMMANDS }),
+    ...registerCommands(services, { ...EVENT_COMMANDS, ...DEBUG_COMMANDS, ...DEPLOY_COMMANDS, ...TESTING_COMMANDS }),
     ...registerEvents(services),
     ...registerDebug(services),
   );

@@ -9,6 +9,7 @@ import { type KeyStore } from './keyStore';
 import { type ActionsModel } from './model';
 import { type ProjectModel } from './project';
 import { type SandboxManager } from './sandboxManager';
+import { type TestingFeature } from './testing';
 import { type TargetStatusBar } from './statusBar';
 import { type ActionsTreeProvider } from './tree/provider';
 import { type WorkspaceTrust } from './trust';
@@ -38,4 +39,6 @@ export interface Services {
   readonly deploy: DeployFeature;
   /** Local runs of main under VS Code's JavaScript debugger (debug/). */
   readonly debug: LocalDebug;
+  /** Input sets as tests in the Testing view (testing/). */
+  readonly testing: TestingFeature;
 }

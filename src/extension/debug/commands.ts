@@ -7,7 +7,7 @@ import { listInputSets, readInputSet, saveInputSet } from '../events/inputSets';
 import { type InputsOwner, lastInputs, rememberInputs } from '../events/lastInputs';
 import { type LocalAction, readLocalAction } from '../localActions';
 import { type Services } from '../services';
-import { eventSource } from './eventSource';
+import { type EventSource, eventSource } from './eventSource';
 import { type DebugRun } from './localDebug';
 
 /** The debug commands, merged into the command table by activate. */
@@ -74,6 +74,15 @@ export async function debugEvent(s: Services, arg?: unknown): Promise<DebugRun |
 
 /** Saves the inputs of an event as an input set of its action. */
 export async function saveEventAsInputSet(s: Services, arg?: unknown): Promise<vscode.Uri | undefined> {
+  const kept = await eventToKeep(s, arg);
+  if (!kept) return undefined;
+  const saved = await saveInputSet(kept.local.folder, kept.inputs);
+  if (saved) await vscode.window.showTextDocument(saved, { preview: true });
+  return saved;
+}
+
+/** An event whose inputs can be kept in its action's folder (Save as Input Set, Pin as Test); else says why not. */
+export async function eventToKeep(s: Services, arg: unknown): Promise<(EventSource & { local: LocalAction; inputs: Record<string, unknown> }) | undefined> {
   const source = await eventSource(s, arg);
   if (!source) return undefined;
   if (!source.local) {
@@ -84,9 +93,7 @@ export async function saveEventAsInputSet(s: Services, arg?: unknown): Promise<v
     void vscode.window.showInformationMessage('This event does not carry the inputs its run received: there is nothing to save.');
     return undefined;
   }
-  const saved = await saveInputSet(source.local.folder, source.inputs);
-  if (saved) await vscode.window.showTextDocument(saved, { preview: true });
-  return saved;
+  return { ...source, local: source.local, inputs: source.inputs };
 }
 
 /** The server's id of the action holding `file`, through the model; undefined when it has none or the server cannot say. */

@@ -43,20 +43,31 @@ export async function listInputSets(actionFolder: vscode.Uri, parameters: readon
   return Promise.all(files.map((name) => readInputSet(vscode.Uri.joinPath(inputsFolder(actionFolder), name), parameters)));
 }
 
-/** Asks for a name and writes the inputs as a set; returns where, or undefined when cancelled. */
-export async function saveInputSet(actionFolder: vscode.Uri, inputs: Record<string, unknown>): Promise<vscode.Uri | undefined> {
-  const name = await vscode.window.showInputBox({
-    title: 'Save the inputs as a set',
-    prompt: `Saved in ${INPUTS_FOLDER}/ next to ${ACTION_FILE}, to run again in one click`,
-    placeHolder: 'typical-order',
-    ignoreFocusOut: true,
-    validateInput: (v) => (inputSetFileName(v) ? undefined : 'Letters, digits, spaces, _ . - (at most 64), starting with a letter or digit'),
-  });
+/**
+ * Asks for a name and writes `content` as a set (the inputs, or a test case); returns where, or
+ * undefined when cancelled. `name` is the suggested name, or with `ask: false` the name itself.
+ */
+export async function saveInputSet(
+  actionFolder: vscode.Uri,
+  content: unknown,
+  options: { title?: string; name?: string; ask?: boolean } = {},
+): Promise<vscode.Uri | undefined> {
+  const name =
+    options.ask === false && options.name !== undefined
+      ? options.name
+      : await vscode.window.showInputBox({
+          title: options.title ?? 'Save the inputs as a set',
+          prompt: `Saved in ${INPUTS_FOLDER}/ next to ${ACTION_FILE}, to run again in one click`,
+          placeHolder: 'typical-order',
+          value: options.name,
+          ignoreFocusOut: true,
+          validateInput: (v) => (inputSetFileName(v) ? undefined : 'Letters, digits, spaces, _ . - (at most 64), starting with a letter or digit'),
+        });
   const file = name === undefined ? undefined : inputSetFileName(name);
   if (!file) return undefined;
   const uri = vscode.Uri.joinPath(inputsFolder(actionFolder), file);
-  const text = JSON.stringify(inputs, null, 2) + '\n';
-  if (!(await mayReplaceFile(uri, text, 'Save Inputs as Set'))) return undefined;
+  const text = JSON.stringify(content, null, 2) + '\n';
+  if (!(await mayReplaceFile(uri, text, options.title ?? 'Save Inputs as Set'))) return undefined;
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
   return uri;
 }

@@ -89,6 +89,17 @@ export class ActionsModel extends Disposable {
     return applicationContaining(await this.sources.applications(), uri);
   }
 
+  /** The application's action folders as they are on disk now, without asking the server (the Testing view's question). */
+  async localActions(app: Application): Promise<LocalAction[]> {
+    return this.sources.scanLocal(app);
+  }
+
+  /** The application and action folder holding `uri` at any depth (an input set: depth 3), without asking the server. */
+  async folderOf(uri: vscode.Uri): Promise<{ app: Application; folder: vscode.Uri; depth: number } | undefined> {
+    const found = actionFolderContaining(await this.sources.applications(), uri);
+    return found && found.depth >= 2 ? found : undefined;
+  }
+
   /** The file of an action folder `uri` is, when it is one (deploy's question). */
   async fileAt(uri: vscode.Uri): Promise<ActionFile | undefined> {
     return actionFileAt(await this.sources.applications(), uri);
