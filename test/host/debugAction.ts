@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { type NormalizedEvent } from '../../src/core/client';
 import { type ActionMetadata } from '../../src/core/schema';
+import { type DebugRun } from '../../src/extension/debug/localDebug';
+import { type LocalOutcome } from '../../src/sandbox/runner/local/localRun';
 import { serializeActionYaml } from '../../src/core/workspace';
 import { type ActionNode, type ApplicationNode, type EnvironmentNode, type EventNode } from '../../src/extension/tree/nodes';
 import { api, eventually, workspaceRoot } from './support';
@@ -183,4 +185,20 @@ export function answerPickers(answer: (call: PickerCall) => unknown): vscode.Dis
     return Promise.resolve(answer(call));
   };
   return { calls, dispose: () => Object.assign(window, originals) };
+}
+
+/** Lets a run go to its end, continuing each stop of its session on the way (Debug Event of a failure pauses where it failed). */
+export async function finish(run: DebugRun, tracker: StopTracker): Promise<LocalOutcome | undefined> {
+  let ended = false;
+  const done = run.done.finally(() => (ended = true));
+  const continued = new Set<Stop>();
+  while (!ended) {
+    for (const stop of tracker.stops) {
+      if (continued.has(stop) || (stop.session.id !== run.session.id && stop.session.parentSession?.id !== run.session.id)) continue;
+      continued.add(stop);
+      await stop.session.customRequest('continue', { threadId: stop.threadId }).then(undefined, () => undefined);
+    }
+    await Promise.race([done, new Promise((r) => setTimeout(r, 100))]);
+  }
+  return done;
 }

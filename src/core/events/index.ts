@@ -4,3 +4,4 @@ export * from './poller';
 export * from './recent';
 export * from './schedule';
 export * from './seen';
+export * from './mainFrames';

@@ -1,10 +1,8 @@
 import * as vscode from 'vscode';
+import { mainFrames } from '../../core/events';
 import { MAIN_FILE } from '../../core/workspace';
 import { EVENT_SCHEME, type EventDocuments } from '../eventDocuments';
 import { type Services } from '../services';
-
-/** `main.ts:12:5` as stack frames print it (a path before it, or none). */
-const FRAME = /(?:[\w.\-/\\:]*[/\\])?main\.ts:(\d{1,7})(?::(\d{1,7}))?/g;
 
 /**
  * Stack frames of an event that point into main.ts become links to those lines of THAT action's
@@ -32,12 +30,9 @@ export class EventStackLinks implements vscode.DocumentLinkProvider {
     }
     const links: vscode.DocumentLink[] = [];
     const text = document.getText();
-    for (const match of text.matchAll(FRAME)) {
-      const line = Number(match[1]);
-      const column = match[2] === undefined ? 1 : Number(match[2]);
-      if (!Number.isInteger(line) || line < 1 || line > lineCount || column < 1) continue;
-      const start = document.positionAt(match.index);
-      const range = new vscode.Range(start, document.positionAt(match.index + match[0].length));
+    for (const { index, length, line, column } of mainFrames(text)) {
+      if (line > lineCount) continue;
+      const range = new vscode.Range(document.positionAt(index), document.positionAt(index + length));
       const link = new vscode.DocumentLink(range, main.with({ fragment: `L${line},${column}` }));
       link.tooltip = `Open ${MAIN_FILE} at line ${line}`;
       links.push(link);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { type ActionMetadata } from '../../core/schema';
+import { mainFrameOf } from '../../core/testing';
 import { type LocalOutcome } from '../../sandbox/runner/local/localRun';
 import { type Config } from '../config';
 import { Disposable } from '../lifecycle';
@@ -33,6 +34,8 @@ interface Pending {
   readonly target: DebugTarget;
   readonly dir: string;
   readonly outcomeFile: string;
+  /** The breakpoint this run added on the line its recorded failure threw from, removed when it ends. */
+  readonly breakpoint: vscode.SourceBreakpoint | undefined;
   started: (session: vscode.DebugSession) => void;
   readonly ended: (outcome: LocalOutcome | undefined) => void;
   readonly done: Promise<LocalOutcome | undefined>;
@@ -89,7 +92,9 @@ export class LocalDebug extends Disposable {
     let ended: (outcome: LocalOutcome | undefined) => void = () => undefined;
     const done = new Promise<LocalOutcome | undefined>((resolve) => (ended = resolve));
     const outcomeFile = path.join(dir, 'outcome.json');
-    this.pending.set(runId, { target, dir, outcomeFile, started: () => undefined, ended, done });
+    const breakpoint = failureBreakpoint(target, vscode.Uri.file(request.mainPath), request.code);
+    if (breakpoint) vscode.debug.addBreakpoints([breakpoint]);
+    this.pending.set(runId, { target, dir, outcomeFile, breakpoint, started: () => undefined, ended, done });
     return harnessLaunchConfig({
       name: `Debug ${target.key}`,
       harness: this.harnessPath(),
@@ -145,6 +150,24 @@ export class LocalDebug extends Disposable {
   private async forget(runId: string): Promise<void> {
     const pending = this.pending.get(runId);
     this.pending.delete(runId);
+    if (pending?.breakpoint) vscode.debug.removeBreakpoints([pending.breakpoint]);
     if (pending) await rm(pending.dir, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/**
+ * Debug Event of a failure pauses where it failed: a breakpoint on the line of main.ts the recorded
+ * stack threw from (its first main.ts frame), for this run only. None when the user already has one
+ * on that line (theirs stays theirs), or when the line is past the end of main.ts as it is now.
+ */
+function failureBreakpoint(target: DebugTarget, main: vscode.Uri, code: string): vscode.SourceBreakpoint | undefined {
+  const recorded = target.recorded;
+  if (!recorded || recorded.ok || !recorded.error.stack) return undefined;
+  const frame = mainFrameOf(recorded.error.stack);
+  if (!frame || frame.line > code.split('\n').length) return undefined;
+  const line = frame.line - 1;
+  const theirs = vscode.debug.breakpoints.some(
+    (b) => b instanceof vscode.SourceBreakpoint && b.location.uri.toString() === main.toString() && b.location.range.start.line === line,
+  );
+  return theirs ? undefined : new vscode.SourceBreakpoint(new vscode.Location(main, new vscode.Position(line, 0)));
 }

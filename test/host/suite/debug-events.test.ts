@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { parseInputSetFile } from '../../../src/core/testing';
 import { type DebugRun } from '../../../src/extension/debug/localDebug';
 import { type EventNode } from '../../../src/extension/tree/nodes';
-import { answerPickers, createDebugAction, type DebugAction } from '../debugAction';
+import { answerPickers, createDebugAction, type DebugAction, finish, StopTracker } from '../debugAction';
 import { NotificationSpy } from '../notifications';
 import { api, eventually } from '../support';
 
@@ -13,9 +13,11 @@ describe('Debug from events: the last failure above main, Save as Input Set, Com
   this.timeout(180_000);
   let fixture: DebugAction;
   let spy: NotificationSpy;
+  let tracker: StopTracker;
 
   before(async () => {
     fixture = await createDebugAction('debug-events-test');
+    tracker = new StopTracker();
   });
 
   beforeEach(() => {
@@ -28,6 +30,7 @@ describe('Debug from events: the last failure above main, Save as Input Set, Com
   });
 
   after(async () => {
+    tracker?.dispose();
     await vscode.commands.executeCommand('customActions.stopAllWatching');
     await fixture?.remove();
   });
@@ -46,7 +49,7 @@ describe('Debug from events: the last failure above main, Save as Input Set, Com
     assert.equal(lens.range.start.line, 0, 'on the line of main');
     const run = await vscode.commands.executeCommand<DebugRun | undefined>(lens.command!.command, ...(lens.command!.arguments ?? []));
     assert.ok(run, 'the debugger started from the lens');
-    const outcome = await run.done;
+    const outcome = await finish(run, tracker);
     assert.ok(outcome && !outcome.ok, JSON.stringify(outcome));
     assert.equal(outcome.error.message, 'asked to fail on 3', 'the event’s own inputs were replayed');
     const told = await eventually(() => spy.matching(/locally/)[0], 'the outcome');
@@ -144,7 +147,7 @@ describe('Debug from events: the last failure above main, Save as Input Set, Com
       await eventually(() => spy.matching(/does not carry the inputs/)[1], 'asked again').then((m) => m.answer('Enter Inputs…'));
       const run = await started;
       assert.ok(run, 'the debugger started with the inputs entered');
-      const outcome = await run.done;
+      const outcome = await finish(run, tracker);
       assert.ok(outcome && !outcome.ok);
       assert.equal(outcome.error.message, 'asked to fail on 8', 'the prefilled inputs ran');
       assert.deepEqual(

@@ -67,9 +67,20 @@ describe('Debug: a real run locally under the JavaScript debugger', function () 
     assert.equal(recorded.ok, false);
     const run = await vscode.commands.executeCommand<DebugRun | undefined>('customActions.debugEvent', await eventNode(recorded));
     assert.ok(run);
+    // Debug Event of a failure pauses on the line the recorded stack threw from, with the inputs there.
+    const stop = await tracker.of(run.session);
+    const top = await topFrame(stop);
+    assert.equal(top.line, 4, 'paused on the failing line');
+    assert.equal(top.variables.n, '5');
+    assert.ok(
+      vscode.debug.breakpoints.some((b) => b instanceof vscode.SourceBreakpoint && b.location.range.start.line === 3),
+      'a breakpoint shows where it pauses',
+    );
+    await stop.session.customRequest('continue', { threadId: stop.threadId });
     const outcome = await run.done;
     assert.ok(outcome && !outcome.ok, JSON.stringify(outcome));
     assert.equal(outcome.error.message, 'asked to fail on 5');
+    assert.deepEqual(vscode.debug.breakpoints, [], 'the run’s breakpoint is gone with it');
     assert.match(outcome.error.stack ?? '', new RegExp(`${main.fsPath.replace(/[.]/g, '\\.')}:4:`), outcome.error.stack);
     const told = await eventually(() => spy.matching(/failed locally: Error: asked to fail on 5/)[0], 'the outcome');
     assert.match(told.message, /Same as the recorded event/, 'the same error the sandbox recorded');
