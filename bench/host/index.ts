@@ -10,10 +10,14 @@ import { activation } from './activation';
 import { idleUnwatched, rapidSaves, saveToDeploy } from './deploy';
 import { firstClick } from './firstClick';
 import { type Bench, setUp } from './setup';
+import { localCases } from './testing';
 import { bigApplication } from './tree';
 
 /** Benches of the fixture as a user has it (`local-sandbox`), run before setUp points the project at the proxy. */
-const beforeSetUp: [string, (s: Services) => Promise<void>][] = [['first-click', firstClick]];
+const beforeSetUp: [string, (s: Services) => Promise<void>][] = [
+  ['first-click', firstClick],
+  ['testing', localCases],
+];
 
 const benches: [string, (b: Bench) => Promise<void>][] = [
   ['idle', idleUnwatched],
