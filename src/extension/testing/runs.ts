@@ -58,14 +58,12 @@ export class TestRuns {
       reported.add(item);
       progress?.(reported.size);
     };
-    if (kind !== 'local' || items.length > 0) {
-      try {
-        // Local and Debug run the user's code on this machine; the Test environment sends it with the key.
-        this.s.trust.require(kind === 'server' ? 'Running tests on the server' : 'Running tests locally');
-      } catch (error) {
-        for (const item of items) run.errored(item, new vscode.TestMessage(errorMessage(error)));
-        return;
-      }
+    try {
+      // Local and Debug run the user's code on this machine; the Test environment sends it with the key.
+      this.s.trust.require(kind === 'server' ? 'Running tests on the server' : 'Running tests locally');
+    } catch (error) {
+      for (const item of items) run.errored(item, new vscode.TestMessage(errorMessage(error)));
+      return;
     }
     const prepared = await this.prepare(run, items, counted);
     if (kind === 'local') await this.runLocally(run, prepared, token, counted);

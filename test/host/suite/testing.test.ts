@@ -22,7 +22,7 @@ const metadata: ActionMetadata = {
 };
 // Line 3 throws; 'spin' never ends (only cancel stops it).
 const CODE = `export function main(n: number, mode: string): { total: number } {
-  console.log('n is ' + n);
+  console.log('n is ' + n + (mode === 'ansi' ? '\\u001b[2J\\u202e' : ''));
   if (mode === 'fail') throw new Error('asked to fail on ' + n);
   if (mode === 'text') return { total: 'not a number' } as unknown as { total: number };
   while (mode === 'spin') {}
@@ -292,6 +292,31 @@ describe('Testing view: input sets as tests of their action', function () {
     } finally {
       vscode.debug.removeBreakpoints(vscode.debug.breakpoints);
       tracker.dispose();
+    }
+  });
+
+  it('shows the control characters a run logs as escapes in the output, never obeys them', async () => {
+    const ansi = caseUri('ansi');
+    await write(ansi, JSON.stringify({ inputs: { n: 3, mode: 'ansi' } }));
+    const result = await run('local', [await caseItem('ansi')]);
+    assert.ok(result.output.includes('[ansi] n is 3\\u001B[2J\\u202E'), result.output);
+    assert.ok(!result.output.includes('\u001b') && !result.output.includes('\u202e'), 'no raw escape or bidi override in the output');
+    await vscode.workspace.fs.delete(ansi);
+  });
+
+  it('runs nothing in a workspace that is not trusted: every profile says why', async () => {
+    const { services } = await api();
+    const doubles = await caseItem('doubles');
+    services.trust.setForTest(false);
+    try {
+      for (const kind of ['local', 'server', 'debug'] as const) {
+        const result = await run(kind, [doubles]);
+        const reported = result.results.get(doubles.id);
+        assert.equal(reported?.state, 'errored', kind);
+        assert.match(String(reported.messages[0]?.message), /trust/i, kind);
+      }
+    } finally {
+      services.trust.setForTest(true);
     }
   });
 
