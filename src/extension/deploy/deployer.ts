@@ -11,6 +11,7 @@ import { localActionFromText } from '../localActions';
 import { type Application } from '../project';
 import { type Services } from '../services';
 import { type BaseStore } from './baseStore';
+import { type DeployHistoryStore } from './historyStore';
 import { CodeChecks } from './codeCheck';
 import { COMPARE, type Conflict, Conflicts, MERGE, OVERWRITE } from './conflicts';
 import { createOnServer } from './create';
@@ -78,6 +79,7 @@ export class Deployer extends Disposable {
     diagnostics: CodeDiagnostics,
     private readonly status: DeployStatusItem,
     private readonly bases: BaseStore,
+    private readonly history: DeployHistoryStore,
   ) {
     super();
     this.checks = new CodeChecks(s, diagnostics);
@@ -302,7 +304,32 @@ export class Deployer extends Disposable {
       const hash = kind === 'code' ? codeHash(content) : metadataHash(JSON.parse(content) as object);
       this.bases.record(target.app, id, part, { etag: result.etag, hash });
       this.writeChecks.set(`${kind}:${id}`, !checks ? 'unchecked' : ifMatch === undefined ? 'no-base' : 'checked');
+      void this.remember(target, id, part, content, result.etag, checks && ifMatch !== undefined);
     });
+  }
+
+  /** Records an accepted push in the deploy history, behind the push: it never delays it. */
+  private remember(target: Target, id: string, part: VersionedResource, content: string, etag: string | undefined, checked: boolean): Promise<void> {
+    const time = new Date().toISOString();
+    return this.history.record(
+      this.s.connections
+        .baseUrl()
+        .then(({ logical }) => ({ appId: target.app.id, actionId: id, actionKey: target.label, part, content, time, target: logical, etag, checked })),
+    );
+  }
+
+  /**
+   * Pushes `content` (a version from the history) as the action's code or metadata, through the same
+   * queue and the same conflict check as a save: a change on the server since the base is held.
+   */
+  async redeploy(app: Application, folder: vscode.Uri, id: string, label: string, part: VersionedResource, content: string): Promise<PushOutcome> {
+    const kind: PushKind = part === 'implementation' ? 'code' : 'metadata';
+    this.targets.set(id, { app, label, folder });
+    this.sources.set(`${kind}:${id}`, vscode.Uri.joinPath(folder, kind === 'code' ? MAIN_FILE : ACTION_FILE));
+    this.quietly.set(`${kind}:${id}`, false);
+    const outcome = await (kind === 'code' ? this.code : this.metadata).push(id, content, { force: true });
+    if (outcome.kind === 'accepted') this.s.model.pushed(app, folder, id, kind);
+    return outcome;
   }
 
   /** How the last accepted write of the part was checked (for the status bar and tests). */

@@ -6,6 +6,7 @@ import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
 import { type PushOptions, type PushResult, Deployer } from './deployer';
 import { BaseStore } from './baseStore';
+import { DeployHistoryStore } from './historyStore';
 import { CodeDiagnostics } from './diagnostics';
 import { isInEditorTab } from './editorTabs';
 import { GeneratedTypes } from './generatedTypes';
@@ -26,6 +27,8 @@ export class DeployFeature extends Disposable {
   readonly deployer: Deployer;
   /** What each action's local copy was derived from: the base of conditional pushes. */
   readonly bases: BaseStore;
+  /** Every accepted push, in the extension's global storage. */
+  readonly history: DeployHistoryStore;
   /** Files the push command is saving itself, so the save does not push a second time. */
   private readonly savingByHand = new Set<string>();
   /** Why each file is being saved, told at will-save and needed at did-save, which does not say. */
@@ -36,7 +39,8 @@ export class DeployFeature extends Disposable {
     this.diagnostics = this.register(new CodeDiagnostics(s));
     this.generated = this.register(new GeneratedTypes(s));
     this.bases = new BaseStore(s.context.workspaceState);
-    this.deployer = this.register(new Deployer(s, this.diagnostics, this.status, this.bases));
+    this.history = new DeployHistoryStore(s.context.globalStorageUri, s.log);
+    this.deployer = this.register(new Deployer(s, this.diagnostics, this.status, this.bases, this.history));
     this.register(this.generated.onDidWrite((folder) => this.diagnostics.schedule(vscode.Uri.joinPath(folder, ACTION_FILE), 0)));
     this.register(
       vscode.languages.registerCodeActionsProvider({ language: 'typescript', pattern: '**/*.ts' }, new MetadataQuickFixes(s), MetadataQuickFixes.metadata),

@@ -142,6 +142,11 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     assert.equal((await vscode.workspace.openTextDocument(tab.original)).getText(), theirs);
     assert.equal(tab.modified.toString(), mainUri('conflict-hold').toString());
     assert.equal(tab.original.path, mainUri('conflict-hold').path, 'the server cannot choose where its text is shown: the local path names it');
+
+    // Settled, so no failure is left in the status bar for later suites: held again, then Overwrite.
+    void deploy.deployer.pushCode(mainUri('conflict-hold'), local, { manual: true });
+    await eventually(() => spy.matching(/conflict-hold changed on the server/)[1], 'held again').then((n) => n.answer('Overwrite'));
+    await serverHolds(id, local);
   });
 
   it('Merge combines both changes into the file, and the save pushes it against the version merged with', async () => {

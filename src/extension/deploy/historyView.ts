@@ -1,0 +1,161 @@
+import * as vscode from 'vscode';
+import { type VersionedResource } from '../../core/client';
+import { type PushOutcome } from '../../core/deploy/pushQueue';
+import { serverText } from '../../core/text';
+import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
+import { pickAction } from '../commands/pick';
+import { type ActionEntry } from '../model';
+import { serverVersions } from '../pull/serverVersions';
+import { type Services } from '../services';
+import { localFileOf, metadataText } from './serverCopy';
+
+export const REDEPLOY = 'Redeploy This Version';
+export const RESTORE = 'Restore to Editor';
+
+/** One version of an action's code or metadata: pushed from here (local) or kept by the server. */
+export interface HistoryItem extends vscode.QuickPickItem {
+  readonly source: 'local' | 'server';
+  readonly part: VersionedResource;
+  /** ISO 8601, when known. */
+  readonly time: string | undefined;
+  /** The version as pushed: code, or metadata as JSON. */
+  content(): Promise<string>;
+}
+
+interface Located {
+  readonly action: ActionEntry & { readonly local: NonNullable<ActionEntry['local']>; readonly remote: NonNullable<ActionEntry['remote']> };
+  readonly parts: readonly VersionedResource[];
+}
+
+/**
+ * Deploy History…: the versions of an action's code and metadata, newest first (pushed from this
+ * machine, and the server's kept versions where it keeps them); the one picked opens in a diff with
+ * the current file, and can be redeployed or restored into the editor.
+ */
+export async function deployHistory(s: Services, arg?: unknown): Promise<{ item: HistoryItem; choice: string | undefined } | undefined> {
+  const located = await locate(s, arg);
+  if (!located) return undefined;
+  const items = await historyItems(s, located);
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage(`No deploy of ${located.action.key} is known yet: every push from now on is kept.`);
+    return undefined;
+  }
+  const item = await vscode.window.showQuickPick(items, {
+    placeHolder: `Deploy history of ${located.action.key}: pick a version to compare with your file`,
+    matchOnDescription: true,
+  });
+  if (!item) return undefined;
+  return openHistoryItem(s, located, item);
+}
+
+async function locate(s: Services, arg: unknown): Promise<Located | undefined> {
+  const action = await pickAction(s, arg, (a) => a.local !== undefined && a.remote !== undefined);
+  if (!action?.local || !action.remote) return undefined;
+  const file = arg instanceof vscode.Uri ? arg : undefined;
+  const parts: VersionedResource[] = file ? [file.path.endsWith(`/${ACTION_FILE}`) ? 'metadata' : 'implementation'] : ['implementation', 'metadata'];
+  return { action: { ...action, local: action.local, remote: action.remote }, parts };
+}
+
+/** The versions of the parts, newest first: the local history's and, where the server keeps them, its own. */
+export async function historyItems(s: Services, { action, parts }: Located): Promise<HistoryItem[]> {
+  const { app } = action;
+  const id = action.remote.id;
+  const local: HistoryItem[] = (await s.deploy.history.entries(app.id, id))
+    .filter((e) => parts.includes(e.part))
+    .map((e) => ({
+      source: 'local',
+      part: e.part,
+      time: e.time,
+      label: `$(history) ${when(e.time)}`,
+      description: `${nameOf(e.part)} · pushed from this machine to ${serverText(e.target, 120)}`,
+      detail: `${size(e.content)}${e.checked ? '' : ' · not checked for changes by others'}`,
+      content: () => Promise.resolve(e.content),
+    }));
+  const server = await s.connections
+    .call(app, async (client) => {
+      if (!(await client.capabilities()).versions) return [];
+      return (await client.listVersions(id)).filter((v) => parts.includes(v.kind));
+    })
+    .catch((error: unknown) => {
+      s.log.warn(`The server's versions of ${action.key} could not be read: ${String(error)}`);
+      return [];
+    });
+  const kept: HistoryItem[] = server.map((v) => ({
+    source: 'server',
+    part: v.kind,
+    time: v.createdAt,
+    label: `$(cloud) ${v.createdAt ? when(v.createdAt) : `version ${v.version}`}`,
+    description: `${nameOf(v.kind)} · server version ${v.version}${v.client ? ` by ${serverText(v.client, 80)}` : ''}`,
+    detail: v.size === undefined ? undefined : `${v.size} bytes`,
+    content: async () => {
+      const content = await s.connections.call(app, (client) => client.getVersion(id, v.kind, v.version));
+      return content.kind === 'implementation' ? content.code : JSON.stringify(content.metadata);
+    },
+  }));
+  return [...local, ...kept].sort((a, b) => (b.time ?? '').localeCompare(a.time ?? ''));
+}
+
+/** The version ↔ the current file in the diff editor, then Redeploy This Version or Restore to Editor. */
+export async function openHistoryItem(s: Services, { action }: Located, item: HistoryItem): Promise<{ item: HistoryItem; choice: string | undefined }> {
+  const folder = action.local.folder;
+  const file = localFileOf(folder, item.part);
+  const content = await item.content();
+  const text = await asFileText(folder, item.part, content);
+  const left = serverVersions(s.context.subscriptions).hold(file, text);
+  await vscode.commands.executeCommand(
+    'vscode.diff',
+    left,
+    file,
+    `${nameOf(item.part)} of ${action.key}: ${item.time ? when(item.time) : 'kept version'} ↔ Local`,
+    {
+      preview: false,
+    },
+  );
+  const choice = await vscode.window.showInformationMessage(
+    `The ${nameOf(item.part)} of ${action.key} as deployed ${item.time ? when(item.time) : ''} is on the left. Redeploy it to the server, or restore it into your editor without pushing?`,
+    REDEPLOY,
+    RESTORE,
+  );
+  if (choice === REDEPLOY) await redeploy(s, action, item.part, content);
+  if (choice === RESTORE) await restore(file, text);
+  return { item, choice };
+}
+
+/** Redeploy This Version: through the same queue and conflict check as a save. */
+export async function redeploy(s: Services, action: Located['action'], part: VersionedResource, content: string): Promise<PushOutcome> {
+  return s.deploy.deployer.redeploy(action.app, action.local.folder, action.remote.id, action.key, part, content);
+}
+
+/** Restore to Editor: the version's text in place of the file's, as an undoable edit; nothing is saved or pushed. */
+export async function restore(file: vscode.Uri, text: string): Promise<boolean> {
+  const document = await vscode.workspace.openTextDocument(file);
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(file, document.validateRange(new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0)), text);
+  const done = await vscode.workspace.applyEdit(edit);
+  await vscode.window.showTextDocument(document, { preview: false });
+  return done;
+}
+
+async function asFileText(folder: vscode.Uri, part: VersionedResource, content: string): Promise<string> {
+  if (part === 'implementation') return content;
+  try {
+    return await metadataText(folder, JSON.parse(content) as Record<string, unknown>);
+  } catch {
+    // Not JSON (a server's odd version): shown as it is.
+    return content;
+  }
+}
+
+function nameOf(part: VersionedResource): string {
+  return part === 'implementation' ? MAIN_FILE : ACTION_FILE;
+}
+
+function when(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+}
+
+function size(text: string): string {
+  const bytes = new TextEncoder().encode(text).length;
+  return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} KB`;
+}

@@ -1,0 +1,165 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { type ActionMetadata } from '../../../src/core/schema';
+import { generateTypes } from '../../../src/core/typegen';
+import { serializeActionYaml } from '../../../src/core/workspace';
+import { DeployHistoryStore } from '../../../src/extension/deploy/historyStore';
+import { historyItems, openHistoryItem, REDEPLOY, RESTORE } from '../../../src/extension/deploy/historyView';
+import { type Application } from '../../../src/extension/project';
+import { type Services } from '../../../src/extension/services';
+import { NotificationSpy } from '../notifications';
+import { api, eventually, workspaceRoot } from '../support';
+
+const APP = 'test-app';
+
+const metadataOf = (key: string): ActionMetadata => ({
+  key,
+  name: `History ${key}`,
+  description: 'An action with a past.',
+  developerEmail: 'dev@example.com',
+  parameters: [{ name: 'n', type: 'number', description: 'A number' }],
+  result: { type: 'number', description: '' },
+});
+
+const codeReturning = (expression: string) => `export function main(n: number): number {\n  return ${expression};\n}\n`;
+
+describe('Safe deploy: deploy history', function () {
+  this.timeout(180_000);
+  let services: Services;
+  let app: Application;
+  let spy: NotificationSpy;
+  const created: string[] = [];
+  const keys = new Set<string>();
+  const folderOf = (key: string) => vscode.Uri.joinPath(workspaceRoot(), 'actions', key);
+  const mainUri = (key: string) => vscode.Uri.joinPath(folderOf(key), 'main.ts');
+  const write = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  const onServer = (id: string) => services.connections.call(app, (c) => c.getImplementation(id));
+
+  /** An action pushed three times from here: v1, v2, v3 (the last is what the server and the file hold). */
+  async function pushedThrice(key: string): Promise<{ id: string; versions: string[] }> {
+    keys.add(key);
+    const metadata = metadataOf(key);
+    const versions = [codeReturning('n + 1'), codeReturning('n + 2'), codeReturning('n + 3')];
+    await write(vscode.Uri.joinPath(folderOf(key), 'action.yaml'), serializeActionYaml(metadata));
+    await write(vscode.Uri.joinPath(folderOf(key), 'action.generated.ts'), generateTypes(metadata));
+    const { id } = await services.connections.call(app, (c) => c.createAction(APP, metadata));
+    created.push(id);
+    services.model.refresh();
+    for (const code of versions) {
+      await write(mainUri(key), code);
+      const result = await services.deploy.deployer.pushCode(mainUri(key), code, { manual: true });
+      assert.equal(result.kind, 'accepted', JSON.stringify(result));
+    }
+    await services.deploy.history.flushed();
+    return { id, versions };
+  }
+
+  async function located(key: string) {
+    const action = await services.model.actionAt(mainUri(key));
+    assert.ok(action?.local && action.remote, `${key} is in the workspace and on the server`);
+    return { action: { ...action, local: action.local, remote: action.remote }, parts: ['implementation'] as const };
+  }
+
+  before(async () => {
+    services = (await api()).services;
+    await services.connections.baseUrl();
+    const state = await services.project.reload();
+    assert.ok(state.kind === 'ok');
+    const found = state.applications.find((a) => a.id === APP);
+    assert.ok(found);
+    app = found;
+  });
+
+  beforeEach(() => {
+    spy = new NotificationSpy();
+  });
+
+  afterEach(async () => {
+    spy.dispose();
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  after(async () => {
+    for (const id of created) await services.connections.call(app, (c) => c.deleteAction(id)).catch(() => undefined);
+    for (const key of keys) await vscode.workspace.fs.delete(folderOf(key), { recursive: true }).then(undefined, () => undefined);
+    services.model.refresh();
+  });
+
+  it('records every accepted push, lists the local and the server-side versions, and survives a new store over the same storage', async () => {
+    const { id, versions } = await pushedThrice('history-record');
+    const entries = await services.deploy.history.entries(app.id, id);
+    assert.deepEqual(
+      entries.map((e) => e.content),
+      [...versions].reverse(),
+      'newest first, exactly what was sent',
+    );
+    const target = (await services.connections.baseUrl()).logical;
+    assert.ok(entries.every((e) => e.part === 'implementation' && e.target === target && e.etag !== undefined && e.actionKey === 'history-record'));
+    assert.ok(
+      entries.slice(0, 2).every((e) => e.checked),
+      'the pushes after the first were checked against their base',
+    );
+
+    // What a restart of the host does to the history: a store made anew over the same storage reads it back.
+    const reopened = new DeployHistoryStore(services.context.globalStorageUri, services.log);
+    assert.deepEqual(await reopened.entries(app.id, id), entries);
+
+    const items = await historyItems(services, await located('history-record'));
+    assert.equal(items.filter((i) => i.source === 'local').length, 3);
+    const kept = items.filter((i) => i.source === 'server');
+    assert.equal(kept.length, 3, "the sandbox's kept versions of the code");
+    assert.match(kept[0]?.description ?? '', /server version 3 by custom-actions-vscode/, 'who wrote it, as the server kept it');
+    assert.equal(await kept[kept.length - 1]?.content(), versions[0]);
+  });
+
+  it('Redeploy This Version puts the old code back on the server, through the conflict check', async () => {
+    const { id, versions } = await pushedThrice('history-redeploy');
+    const where = await located('history-redeploy');
+    const items = (await historyItems(services, where)).filter((i) => i.source === 'local');
+    const first = items[items.length - 1];
+    assert.ok(first);
+    const opened = openHistoryItem(services, where, first);
+    const asked = await eventually(() => spy.matching(/Redeploy it to the server/).at(-1), 'the offer to redeploy or restore');
+    assert.deepEqual(asked.items, [REDEPLOY, RESTORE]);
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    assert.ok(input instanceof vscode.TabInputTextDiff, 'the version is shown in a diff with the file');
+    assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), versions[0]);
+    assert.equal(input.modified.toString(), mainUri('history-redeploy').toString());
+    asked.answer(REDEPLOY);
+    await opened;
+    assert.equal(await onServer(id), versions[0], 'read back from the server');
+    assert.equal(services.deploy.deployer.writeCheck('code', id), 'checked');
+
+    // A colleague changes it: an old version is not redeployed over that unseen.
+    await services.connections.call(app, (c) => c.putImplementation(id, codeReturning('n + 100')));
+    const held = await services.deploy.deployer.redeploy(app, folderOf('history-redeploy'), id, 'history-redeploy', 'implementation', versions[1] as string);
+    assert.equal(held.kind, 'failed');
+    assert.equal(await onServer(id), codeReturning('n + 100'));
+    // Settled, so no held push is left in the status bar: Overwrite puts the file over the colleague's.
+    (await eventually(() => spy.matching(/history-redeploy changed on the server/).at(-1), 'the conflict offered')).answer('Overwrite');
+    await eventually(async () => ((await onServer(id)) === versions[2] ? true : undefined), 'the file overwrote it');
+  });
+
+  it('Deploy History… on main.ts opens the picked version beside the file, and Restore to Editor brings it in without pushing', async () => {
+    const { id, versions } = await pushedThrice('history-restore');
+    // Half-typed code: an auto-save of it (code-server saves after a delay) is refused, so whatever reaches the server was pushed.
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(mainUri('history-restore')), { preview: false });
+    assert.ok(
+      await editor.edit((b) =>
+        b.replace(editor.document.validateRange(new vscode.Range(0, 0, 99, 0)), 'export function main(n: number): number {\n  return n +;\n}\n'),
+      ),
+    );
+    const command = vscode.commands.executeCommand('customActions.deployHistory', mainUri('history-restore'));
+    // The quick pick lists the newest first: version 3 (pushed from here, and kept by the server).
+    const asked = await eventually(async () => {
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      return spy.matching(/Redeploy it to the server/).at(-1);
+    }, 'a version picked and shown');
+    asked.answer(RESTORE);
+    await command;
+    await eventually(() => (editor.document.getText() === versions[2] ? true : undefined), 'the version in the editor');
+    assert.equal(await onServer(id), versions[2], 'nothing was pushed');
+  });
+});
