@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { readmeScreenshot } from './support/readmeScreenshots';
 import { greetWorkspace, type StandIn, standInServer } from './support/standIn';
 import { openWorkbench, runCommand, screenshot, type Workbench } from './support/workbench';
 
@@ -68,7 +69,9 @@ describe('Testing view in the workbench (browser)', function () {
         await screenshot(page, 'testing-view-no-message');
         throw error;
       });
-    const shot = await screenshot(page, 'testing-view-results');
+    await screenshot(page, 'testing-view-results');
+    // The README's picture: the Testing view and the failure's peek, the panel left out.
+    const shot = await readmeScreenshot(page, 'testing-view', { regions: [page.locator('.part.sidebar'), page.locator('.part.editor')], maxHeight: 420 });
     assert.ok(shot.endsWith('.png'));
   });
 });
