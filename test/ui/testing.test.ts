@@ -36,14 +36,7 @@ describe('Testing view in the workbench (browser)', function () {
     for (const label of ['UI App', 'greet']) {
       const current = row(label);
       if ((await current.getAttribute('aria-expanded')) !== 'true') await current.locator('.monaco-tl-twistie').click();
-      await page.waitForFunction(
-        (name) =>
-          [...document.querySelectorAll('.test-explorer .monaco-list-row')].some(
-            (r) => r.textContent?.includes(name) && r.getAttribute('aria-expanded') === 'true',
-          ),
-        label,
-        { timeout: 30_000 },
-      );
+      await page.locator('.test-explorer .monaco-list-row[aria-expanded="true"]', { hasText: label }).first().waitFor({ timeout: 30_000 });
     }
     await row('polite').waitFor({ timeout: 30_000 });
     await row('loud').waitFor();
