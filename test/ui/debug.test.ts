@@ -1,0 +1,99 @@
+/**
+ * Issue #16's browser test: from a failed Test event of the demo, one click on Debug Event in the tree,
+ * and the editor is paused on the failing line of main.ts under VS Code's own debugger.
+ */
+import * as assert from 'node:assert/strict';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { eventually } from '../support/eventually';
+import { inlineAction } from './support/gestures';
+import { notification } from './support/notifications';
+import { readmeScreenshot } from './support/readmeScreenshots';
+import { openCustomActionsView, openWorkbench, repoRoot, screenshot, treeRow, type Workbench } from './support/workbench';
+
+/** Expands a collapsed tree row by its twistie (a click on an action's label opens its main.ts instead). */
+async function expand(page: Page, text: string): Promise<void> {
+  const row = treeRow(page, text).first();
+  await row.waitFor({ timeout: 120_000 });
+  if ((await row.getAttribute('aria-expanded')) === 'true') return;
+  await row.locator('.monaco-tl-twistie').click();
+  await eventually(async () => ((await row.getAttribute('aria-expanded')) === 'true' ? true : undefined), `${text} expanded`);
+}
+
+describe('Debug Event in the workbench (browser)', function () {
+  let wb: Workbench | undefined;
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && wb) await screenshot(wb.page, 'debug-failed');
+  });
+  after(async () => wb?.close());
+
+  it('clicks Debug Event on a failed Test event of the demo and sees the editor paused on the failing line of main.ts', async () => {
+    wb = await openWorkbench({ fixture: path.join(repoRoot, 'demo') });
+    const { page } = wb;
+    await page.setViewportSize({ width: 1200, height: 720 });
+    await openCustomActionsView(page);
+    await expand(page, 'Demo Helpdesk');
+    await expand(page, 'Response Stats');
+    await expand(page, 'Test');
+    // The demo ran each input set once: `none` (no response times) failed.
+    const failed = page.locator('.pane-body .monaco-list-row', { hasText: /failure/ }).first();
+    await failed.waitFor({ timeout: 60_000 });
+    await screenshot(page, 'debug-01-failed-event');
+    await inlineAction(failed, 'Debug Event');
+
+    // The debugger's own UI: the toolbar, the call stack paused, and the editor on main.ts's failing line.
+    const toolbar = page.locator('.debug-toolbar');
+    await toolbar.waitFor({ timeout: 60_000 });
+    await page.locator('.tabs-container .tab.active', { hasText: 'main.ts' }).waitFor({ timeout: 60_000 });
+    const current = page.locator('.editor-instance .monaco-editor .debug-top-stack-frame-line');
+    await current.first().waitFor({ timeout: 60_000 });
+    const line = page.locator('.editor-instance .monaco-editor .view-line').filter({ hasText: "throw new Error('no response times given')" });
+    // The editor lays out again as its lenses arrive: the two are compared once they are on screen together.
+    const where = async () => {
+      const [currentBox, lineBox] = await Promise.all([current.first().boundingBox({ timeout: 1_000 }), line.first().boundingBox({ timeout: 1_000 })]);
+      return currentBox && lineBox ? { current: Math.round(currentBox.y), line: Math.round(lineBox.y) } : undefined;
+    };
+    await eventually(
+      async () => {
+        const at = await where();
+        return at && Math.abs(at.current - at.line) < 2 ? at : undefined;
+      },
+      `the current line on the throwing line (first seen: ${JSON.stringify(await where().catch(() => undefined))})`,
+    );
+    await page
+      .locator('.debug-call-stack-title, .pane-header', { hasText: /call stack/i })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await page
+      .locator('.debug-call-stack .monaco-list-row', { hasText: /paused on breakpoint/i })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    // The run's inputs, in the Variables view's local scope (opened by a click when the view left it closed).
+    const local = page.locator('.debug-variables .monaco-list-row', { hasText: 'Local' }).first();
+    await local.waitFor({ timeout: 30_000 });
+    if ((await local.getAttribute('aria-expanded')) === 'false') await local.click();
+    await page.locator('.debug-variables .monaco-list-row', { hasText: 'responseMinutes' }).first().waitFor({ timeout: 30_000 });
+    await screenshot(page, 'debug-02-paused');
+    // The empty Watch view folded, so the picture shows the paused call stack under the variables.
+    const watch = page.locator('.part.sidebar .pane-header', { hasText: /^\s*watch/i }).first();
+    if ((await watch.getAttribute('aria-expanded')) === 'true') await watch.click();
+    // The README's picture: the debugger's views and the editor, not the panel below (the Debug
+    // Console echoes the command line, with this machine's paths).
+    const top = (await page.locator('.part.sidebar').boundingBox())?.y ?? 0;
+    const editorPart = await page.locator('.part.editor').boundingBox();
+    assert.ok(editorPart, 'the editor part is on screen');
+    await readmeScreenshot(page, 'debug-event-paused', {
+      regions: [page.locator('.part.activitybar'), page.locator('.part.sidebar'), page.locator('.part.editor')],
+      maxHeight: editorPart.y + editorPart.height - top,
+    });
+
+    // Continue: the run ends with the error the event recorded, and says so.
+    await toolbar.locator('.action-label[aria-label^="Continue"]').click();
+    const told = await notification(page, 'failed locally', 60_000);
+    const said = (await told.innerText()).replace(/\s+/g, ' ');
+    assert.match(said, /response-stats failed locally: Error: no response times given\. Same as the recorded event\./, said);
+    await toolbar.waitFor({ state: 'hidden', timeout: 30_000 });
+    await screenshot(page, 'debug-03-ended');
+  });
+});
