@@ -7,6 +7,7 @@ import { type Services } from '../../src/extension/services';
 import { api } from '../../test/host/support';
 import { note } from '../lib';
 import { activation } from './activation';
+import { debugClick } from './debug';
 import { idleUnwatched, rapidSaves, saveToDeploy } from './deploy';
 import { firstClick } from './firstClick';
 import { type Bench, setUp } from './setup';
@@ -17,6 +18,7 @@ import { bigApplication } from './tree';
 const beforeSetUp: [string, (s: Services) => Promise<void>][] = [
   ['first-click', firstClick],
   ['testing', localCases],
+  ['debug', debugClick],
 ];
 
 const benches: [string, (b: Bench) => Promise<void>][] = [
