@@ -5,6 +5,7 @@ import { type ActionMetadata } from '../../../src/core/schema';
 import { serializeActionYaml } from '../../../src/core/workspace';
 import { type ProfileKind } from '../../../src/extension/testing/runs';
 import { type ActionNode, type ApplicationNode, type EnvironmentNode, type EventNode } from '../../../src/extension/tree/nodes';
+import { HOSTILE_APP, type HostileProject, useHostileProject } from '../hostileProject';
 import { NotificationSpy } from '../notifications';
 import { api, EXTENSION_ID, eventually, workspaceRoot } from '../support';
 
@@ -391,6 +392,41 @@ describe('Testing view: input sets as tests of their action', function () {
       const pinnedItem = await caseItem('pinned-failure');
       const result = await run('local', [pinnedItem]);
       assert.equal(result.results.get(pinnedItem.id)?.state, 'failed', 'fails until main is fixed');
+    });
+  });
+  describe('on a server that cannot start runs', () => {
+    let project: HostileProject;
+
+    before(async () => {
+      project = await useHostileProject();
+      // No capability document: the spec's operations only, so no runs from VS Code.
+      project.server.failPaths['/api'] = { status: 404, body: { status: 404, detail: 'no such thing' } };
+      project.server.actions = [{ id: 'h1', key: 'one', metadata: { ...metadata, key: 'one' }, code: CODE }];
+      const one = vscode.Uri.joinPath(project.appFolder, 'one');
+      await write(vscode.Uri.joinPath(one, 'action.yaml'), serializeActionYaml({ ...metadata, key: 'one' }));
+      await write(vscode.Uri.joinPath(one, 'main.ts'), CODE);
+      await write(vscode.Uri.joinPath(one, 'inputs', 'doubles.json'), JSON.stringify(CASES.doubles));
+    });
+
+    after(async () => {
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(project.appFolder, 'one'), { recursive: true }).then(undefined, () => undefined);
+      await project.restore();
+    });
+
+    it('Test environment: each case says why it cannot run there, and nothing is pushed or run', async () => {
+      const one = vscode.Uri.joinPath(project.appFolder, 'one');
+      const doubles = await item(`app:${HOSTILE_APP}`, `action:${one.toString()}`, vscode.Uri.joinPath(one, 'inputs', 'doubles.json').toString());
+      const result = await run('server', [doubles]);
+      const reported = result.results.get(doubles.id);
+      assert.equal(reported?.state, 'errored');
+      assert.match(String(reported.messages[0]?.message), /no way to start a run/);
+      assert.deepEqual(
+        project.server.requests.filter((r) => r.method !== 'GET'),
+        [],
+        'no push, no run',
+      );
+      const local = await run('local', [doubles]);
+      assert.equal(local.results.get(doubles.id)?.state, 'passed', 'the Local profile still runs it');
     });
   });
 });
