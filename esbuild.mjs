@@ -2,9 +2,10 @@
 // the lazily loaded analysis bundle (it carries the TypeScript compiler), the sandbox and the code of
 // its runner processes, the webview scripts, and the extension-host test suites.
 import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -76,6 +77,7 @@ const hostTestSuites = {
  * node_modules.
  */
 const PGLITE_FILES = ['index.cjs', 'pglite.wasm', 'pglite.data', 'initdb.wasm'];
+const PGLITE_VERSION = JSON.parse(readFileSync(at('node_modules/@electric-sql/pglite/package.json'), 'utf8')).version;
 const pgliteBesideBundle = {
   name: 'pglite-beside-bundle',
   setup(build) {
@@ -114,6 +116,7 @@ const configs = [
     }),
     outdir: at('dist'),
     plugins: [problemMatcher, pgliteBesideBundle],
+    define: { __PGLITE_VERSION__: JSON.stringify(PGLITE_VERSION) },
   },
   {
     bundle: true,
@@ -158,6 +161,23 @@ if (watch) {
 } else {
   await Promise.all(contexts.map((c) => c.rebuild()));
   await Promise.all(contexts.map((c) => c.dispose()));
+  if (production) await shipSandboxTemplate();
+}
+
+/**
+ * The packaged sandbox ships the dump of a new database with its schema (4–5 MB gzipped), so that a
+ * new user's first Start Local Sandbox loads it instead of running initdb (seconds: docs/benchmarks.md).
+ * Made once per schema and PGlite version: the name says both, and an older one is removed.
+ */
+async function shipSandboxTemplate() {
+  const database = await loadModule('src/sandbox/store/database.ts', { external: ['@electric-sql/pglite'] });
+  const name = database.shippedTemplateName(PGLITE_VERSION);
+  const dir = at('dist/pglite');
+  for (const old of readdirSync(dir).filter((f) => f.startsWith('template-') && f !== name)) rmSync(path.join(dir, old));
+  if (existsSync(path.join(dir, name))) return;
+  const dump = await database.createTemplateDump();
+  writeFileSync(path.join(dir, `${name}.partial`), gzipSync(dump, { level: 9 }));
+  renameSync(path.join(dir, `${name}.partial`), path.join(dir, name));
 }
 
 /**
@@ -174,8 +194,9 @@ async function generateSchemas() {
 }
 
 /** A module of src/core, bundled and evaluated here. */
-async function loadModule(file) {
+async function loadModule(file, options = {}) {
   const result = await esbuild.build({
+    ...options,
     entryPoints: [at(file)],
     bundle: true,
     platform: 'node',

@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
@@ -8,9 +9,10 @@ import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
  * Opens the sandbox's database: PGlite (Postgres in WebAssembly) in `dataDir`, or in memory.
  *
  * A new Postgres cluster costs seconds (initdb); loading a dump of one costs a fraction of that. So the
- * first open on a machine creates an empty cluster with the schema once and caches its dump in the OS
- * temp folder, keyed by schema and PGlite version; every new data directory and every in-memory
- * database after that starts from the dump. Tests start many sandboxes and pay initdb once per machine.
+ * dump of an empty cluster with the schema is cached in the OS temp folder, keyed by schema and PGlite
+ * version, and every new data directory and every in-memory database starts from it. The packaged
+ * extension ships that dump (the build makes it: `dist/pglite/template-*.tar.gz`), so a new user's
+ * first start skips initdb too; running from source, the first open on a machine makes it once.
  * A new data directory on disk is a copy of a directory unpacked from the dump once, also cached:
  * PGlite unpacks a dump through its WebAssembly file system a file at a time (a thousand files, seconds
  * on a busy disk), where a native copy takes a fraction of that.
@@ -63,11 +65,7 @@ export function loadTemplate(): Promise<Blob | undefined> {
     const file = templateFile();
     try {
       if (existsSync(file)) return new Blob([readFileSync(file)]);
-      const db = await PGlite.create();
-      await migrate(db);
-      const dump = await db.dumpDataDir('none');
-      await db.close();
-      const bytes = Buffer.from(await dump.arrayBuffer());
+      const bytes = shippedTemplate() ?? (await createTemplateDump());
       mkdirSync(path.dirname(file), { recursive: true });
       // Written aside and renamed, so a concurrent reader never sees half a file.
       const partial = `${file}.${process.pid}.${Date.now()}.partial`;
@@ -79,6 +77,29 @@ export function loadTemplate(): Promise<Blob | undefined> {
     }
   })();
   return template;
+}
+
+/** The dump of a new cluster with the schema: what initdb and the migration make, as a tar. */
+export async function createTemplateDump(): Promise<Buffer> {
+  const db = await PGlite.create();
+  await migrate(db);
+  const dump = await db.dumpDataDir('none');
+  await db.close();
+  return Buffer.from(await dump.arrayBuffer());
+}
+
+/** The file name of the dump the build ships beside PGlite's files, for this schema and this PGlite. */
+export function shippedTemplateName(pglite = pgliteVersion()): string {
+  return `template-schema${SCHEMA_VERSION}-pglite${pglite}.tar.gz`;
+}
+
+/** The dump the packaged extension carries (dist/pglite/), when this is the bundle and it is there. */
+function shippedTemplate(): Buffer | undefined {
+  try {
+    return gunzipSync(readFileSync(path.join(__dirname, 'pglite', shippedTemplateName())));
+  } catch {
+    return undefined;
+  }
 }
 
 let templateDir: Promise<string | undefined> | undefined;
@@ -121,7 +142,11 @@ function templateFile(): string {
   return path.join(tmpdir(), 'custom-actions-sandbox', `template-schema${SCHEMA_VERSION}-pglite${pgliteVersion()}.tar`);
 }
 
+/** Set by the build in the bundle, whose PGlite is copied into dist/pglite/ without its package.json. */
+declare const __PGLITE_VERSION__: string | undefined;
+
 function pgliteVersion(): string {
+  if (typeof __PGLITE_VERSION__ === 'string') return __PGLITE_VERSION__;
   try {
     const main = require.resolve('@electric-sql/pglite');
     const pkg = JSON.parse(readFileSync(path.join(path.dirname(main), '..', 'package.json'), 'utf8')) as { version?: unknown };
