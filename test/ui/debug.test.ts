@@ -3,13 +3,14 @@
  * and the editor is paused on the failing line of main.ts under VS Code's own debugger.
  */
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { eventually } from '../support/eventually';
 import { inlineAction } from './support/gestures';
 import { notification } from './support/notifications';
-import { readmeScreenshot } from './support/readmeScreenshots';
-import { openCustomActionsView, openWorkbench, repoRoot, screenshot, treeRow, type Workbench } from './support/workbench';
+import { readmeScreenshot, readmeScreenshotDir } from './support/readmeScreenshots';
+import { openCustomActionsView, openWorkbench, repoRoot, runCommand, screenshot, treeRow, webview, type Workbench } from './support/workbench';
 
 /** Expands a collapsed tree row by its twistie (a click on an action's label opens its main.ts instead). */
 async function expand(page: Page, text: string): Promise<void> {
@@ -18,6 +19,12 @@ async function expand(page: Page, text: string): Promise<void> {
   if ((await row.getAttribute('aria-expanded')) === 'true') return;
   await row.locator('.monaco-tl-twistie').click();
   await eventually(async () => ((await row.getAttribute('aria-expanded')) === 'true' ? true : undefined), `${text} expanded`);
+}
+
+/** Width over height of the README's picture, from its PNG header. */
+function pictureRatio(): number {
+  const png = readFileSync(path.join(readmeScreenshotDir, 'debug-event-paused.png'));
+  return png.readUInt32BE(16) / png.readUInt32BE(20);
 }
 
 describe('Debug Event in the workbench (browser)', function () {
@@ -95,5 +102,26 @@ describe('Debug Event in the workbench (browser)', function () {
     assert.match(said, /response-stats failed locally: Error: no response times given\. Same as the recorded event\./, said);
     await toolbar.waitFor({ state: 'hidden', timeout: 30_000 });
     await screenshot(page, 'debug-03-ended');
+  });
+
+  it('the walkthrough’s Debug step shows the picture of a paused Debug Event', async () => {
+    assert.ok(wb, 'the workbench of the test above');
+    const { page } = wb;
+    // The walkthrough shows a step's media beside the steps only when the editor is wide enough.
+    await page.setViewportSize({ width: 1600, height: 900 });
+    await runCommand(page, 'View: Hide Panel');
+    await runCommand(page, 'View: Close Primary Side Bar');
+    await runCommand(page, 'Welcome: Open Walkthrough...');
+    await page.locator('.quick-input-widget input').fill('Get started with Custom Actions');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get started with Custom Actions' }).first().click({ timeout: 30_000 });
+    await page.locator('.getting-started-step', { hasText: 'Debug a failed run' }).first().click({ timeout: 30_000 });
+    const picture = webview(page).locator('img[alt^="Paused on the failing line"]');
+    await picture.waitFor({ timeout: 30_000 });
+    // Loaded, not its alt text in a broken image's place: drawn at the picture's own proportions.
+    await eventually(async () => {
+      const box = await picture.boundingBox();
+      return box && box.width > 300 && Math.abs(box.width / box.height - pictureRatio()) < 0.2 ? box : undefined;
+    }, 'the picture drawn');
+    await screenshot(page, 'debug-04-walkthrough');
   });
 });
