@@ -102,6 +102,8 @@ describe('Debug: a real run locally under the JavaScript debugger', function () 
   });
 
   it('offers Run | Debug above main, and links stack frames of an event to main.ts lines', async () => {
+    // The workbench answers for open documents only: this test must not rely on an earlier one having opened it.
+    await vscode.workspace.openTextDocument(main);
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', main);
     const titles = lenses.map((l) => l.command?.title ?? '');
     assert.ok(titles.some((t) => t.includes('Debug')) && titles.some((t) => t.includes('Run')), titles.join(' | '));
