@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { type ResultType } from '../../src/core/schema';
-import { judgeCase, mainFrameOf } from '../../src/core/testing';
+import { mainFrameOf } from '../../src/core/events';
+import { judgeCase } from '../../src/core/testing';
 
 const TOTAL: ResultType = { type: 'object', properties: { total: { type: 'number' } } };
 
@@ -28,6 +29,7 @@ describe('testing: the verdict of a case run', () => {
     assert.deepEqual(mainFrameOf(stack, '/w/a/main.ts'), { line: 4, column: 11 });
     assert.deepEqual(mainFrameOf('at main (main.ts:7:2)'), { line: 7, column: 2 });
     assert.equal(mainFrameOf('at main (/w/b/main.ts:4:11)', '/w/a/main.ts'), undefined);
+    assert.deepEqual(mainFrameOf('at main (C:\\Users\\A B\\x\\main.ts:3:1)', 'C:\\Users\\A B\\x\\main.ts'), { line: 3, column: 1 }, 'a path with a space');
     assert.equal(mainFrameOf('at x (notmain.ts:4:1)'), undefined);
     assert.equal(mainFrameOf(undefined), undefined);
   });

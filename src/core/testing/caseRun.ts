@@ -19,16 +19,6 @@ export function judgeCase(expectation: Expectation | undefined, outcome: RunOutc
   return judge(expectation, outcome);
 }
 
-/** The line and column (1-based) of the first frame of `stack` in the file at `mainPath`, or at any main.ts. */
-export function mainFrameOf(stack: string | undefined, mainPath?: string): { line: number; column: number } | undefined {
-  if (!stack) return undefined;
-  const escaped = (mainPath ?? 'main.ts').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const match = new RegExp(`${mainPath ? '' : '(?:^|[\\s(/\\\\])'}${escaped}:(\\d{1,7})(?::(\\d{1,7}))?`).exec(stack);
-  if (!match) return undefined;
-  const line = Number(match[1]);
-  return line >= 1 ? { line, column: Math.max(1, Number(match[2] ?? 1)) } : undefined;
-}
-
 /** A value as the diff editor shows it: JSON, two spaces, so objects diff line by line. */
 export function diffText(value: unknown): string {
   return value === undefined ? 'undefined' : (JSON.stringify(value, null, 2) ?? String(value));

@@ -5,7 +5,7 @@ import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { askInputs } from '../events/inputForm';
 import { listInputSets, readInputSet, saveInputSet } from '../events/inputSets';
 import { type InputsOwner, lastInputs, rememberInputs } from '../events/lastInputs';
-import { type LocalAction, readLocalAction } from '../localActions';
+import { type LocalAction } from '../localActions';
 import { type Services } from '../services';
 import { type EventSource, eventSource } from './eventSource';
 import { type DebugRun } from './localDebug';
@@ -24,7 +24,7 @@ const ENTER_INPUTS = 'Enter Inputs…';
 export async function debugMain(s: Services, uri?: unknown, inputs?: unknown): Promise<DebugRun | undefined> {
   s.trust.require('Debugging an action');
   const file = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
-  const local = file && file.path.endsWith(`/${MAIN_FILE}`) ? await readLocalAction(vscode.Uri.joinPath(file, '..')) : undefined;
+  const local = file && file.path.endsWith(`/${MAIN_FILE}`) ? (await s.model.localActionAt(file))?.action : undefined;
   if (!file || !local) {
     void vscode.window.showInformationMessage(`Open the ${MAIN_FILE} of an action (beside its ${ACTION_FILE}) to debug it.`);
     return undefined;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { type ActionMetadata } from '../../core/schema';
-import { mainFrameOf } from '../../core/testing';
+import { mainFrameOf } from '../../core/events';
 import { type LocalOutcome } from '../../sandbox/runner/local/localRun';
 import { type Config } from '../config';
 import { Disposable } from '../lifecycle';

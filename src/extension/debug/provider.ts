@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
-import { MAIN_FILE } from '../../core/workspace';
+import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { askInputs } from '../events/inputForm';
 import { readInputSet } from '../events/inputSets';
-import { readLocalAction } from '../localActions';
 import { type Services } from '../services';
 import { explainUntrusted, UntrustedWorkspaceError } from '../trust';
 import { RUN_ID } from './launchConfig';
@@ -66,7 +65,7 @@ export class ActionDebugRuns implements vscode.DebugConfigurationProvider {
     const asked = config[ASKED] as Asked | undefined;
     if (typeof asked !== 'object' || asked === null) return config;
     const actionFolder = resolvePath(folder, asked.action);
-    const local = actionFolder && (await readLocalAction(actionFolder));
+    const local = actionFolder && (await this.s.model.localActionAt(vscode.Uri.joinPath(actionFolder, ACTION_FILE)))?.action;
     if (!local?.metadata) {
       void vscode.window.showErrorMessage(`"action" must name an action folder (with a valid action.yaml); got ${JSON.stringify(asked.action)}.`);
       return undefined;

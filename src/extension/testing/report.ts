@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { visibleLine } from '../../core/text';
-import { diffText, type Expectation, judgeCase, mainFrameOf, type RunOutcome } from '../../core/testing';
+import { mainFrameOf } from '../../core/events';
+import { diffText, type Expectation, judgeCase, type RunOutcome } from '../../core/testing';
 import { type ActionMetadata } from '../../core/schema';
 import { type TestCase, toRange } from './cases';
 
