@@ -220,6 +220,8 @@ export class Deployer extends Disposable {
       );
     }
     if (outcome.kind === 'accepted') {
+      // The server holds this workspace's version now.
+      this.s.model.serverChanged(file.app, id, false);
       this.s.model.pushed(file.app, file.folder, id, kind);
       if (kind === 'code') this.s.events.poke(id);
     }
@@ -388,6 +390,7 @@ export class Deployer extends Disposable {
     const reason = `${conflict.label} changed on the server since your last pull or push: your ${what} was not pushed, and your file is unchanged.`;
     this.s.log.warn(`The ${what} of ${conflict.label} (${conflict.id}) was held: ${conflict.error.message}`);
     this.status.conflict(conflict.folder.toString(), conflict.label, kind, reason);
+    this.s.model.serverChanged(conflict.app, conflict.id, true);
     const ask = () => vscode.window.showWarningMessage(`${reason} Compare, merge, or overwrite the server's version?`, COMPARE, MERGE, OVERWRITE);
     this.notices.show(`conflict:${kind}:${conflict.folder.toString()}`, ask, async (choice) => {
       if (choice === COMPARE) await this.conflicts.compare(conflict.app, conflict.folder, conflict.id, conflict.part, conflict.label);

@@ -7,6 +7,7 @@ import { type Services } from '../services';
 import { type PushOptions, type PushResult, Deployer } from './deployer';
 import { BaseStore } from './baseStore';
 import { DeployHistoryStore } from './historyStore';
+import { DriftWatch } from './drift';
 import { CodeDiagnostics } from './diagnostics';
 import { isInEditorTab } from './editorTabs';
 import { GeneratedTypes } from './generatedTypes';
@@ -29,6 +30,8 @@ export class DeployFeature extends Disposable {
   readonly bases: BaseStore;
   /** Every accepted push, in the extension's global storage. */
   readonly history: DeployHistoryStore;
+  /** Whether actions changed on the server since the last pull or push here. */
+  readonly drift: DriftWatch;
   /** Files the push command is saving itself, so the save does not push a second time. */
   private readonly savingByHand = new Set<string>();
   /** Why each file is being saved, told at will-save and needed at did-save, which does not say. */
@@ -41,6 +44,7 @@ export class DeployFeature extends Disposable {
     this.bases = new BaseStore(s.context.workspaceState);
     this.history = new DeployHistoryStore(s.context.globalStorageUri, s.log);
     this.deployer = this.register(new Deployer(s, this.diagnostics, this.status, this.bases, this.history));
+    this.drift = this.register(new DriftWatch(s, this.bases, this.status));
     this.register(this.generated.onDidWrite((folder) => this.diagnostics.schedule(vscode.Uri.joinPath(folder, ACTION_FILE), 0)));
     this.register(
       vscode.languages.registerCodeActionsProvider({ language: 'typescript', pattern: '**/*.ts' }, new MetadataQuickFixes(s), MetadataQuickFixes.metadata),

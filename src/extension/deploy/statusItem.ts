@@ -98,6 +98,17 @@ export class DeployStatusItem extends Disposable {
     );
   }
 
+  /** The action of the active file changed on the server since the last pull or push here; a click compares. */
+  outOfStep(label: string): void {
+    if (this.busy.size > 0 || this.failed.size > 0) return;
+    this.show(
+      `$(cloud-download) ${label} changed on the server`,
+      `Custom Actions: someone changed ${label} on the server since your last pull or push. Click to compare with the server's version; your next save is held until you decide.`,
+      undefined,
+      'customActions.compareWithServer',
+    );
+  }
+
   /** Forgets a failure that no longer holds (the list could be read after all). */
   recovered(id: string, kind: PushKind): void {
     this.failed.delete(`${kind}:${id}`);

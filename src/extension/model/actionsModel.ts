@@ -48,6 +48,8 @@ export class ActionsModel extends Disposable {
   private readonly inflight = new Map<string, Promise<Listed>>();
   private readonly generations = new Map<string, number>();
   private reachError: unknown;
+  /** Actions whose server version changed since this workspace's last pull or push of them. */
+  private readonly drifted = new Set<string>();
   private readonly changed = this.register(new Emitter<ActionsChange>());
   readonly onDidChange = this.changed.event;
   private readonly eventsChangedEmitter = this.register(new Emitter<EventsChange>());
@@ -75,7 +77,9 @@ export class ActionsModel extends Disposable {
         throw error;
       }),
     ]);
-    const entries = mergeActions(app, local, remote.actions, this.links.all());
+    const entries = mergeActions(app, local, remote.actions, this.links.all()).map((e) =>
+      e.remote && this.drifted.has(driftKey(app, e.remote.id)) ? { ...e, outOfStep: true } : e,
+    );
     this.links.link(entries.flatMap((e) => (e.local && e.remote ? [[e.local.folder.toString(), e.remote.id] as const] : [])));
     return entries;
   }
@@ -159,6 +163,7 @@ export class ActionsModel extends Disposable {
 
   /** The server's action `id` was pulled into `folder`. */
   pulled(app: Application, folder: vscode.Uri, id: string): void {
+    this.drifted.delete(driftKey(app, id));
     this.created(app, folder, id);
   }
 
@@ -171,6 +176,18 @@ export class ActionsModel extends Disposable {
   pushed(app: Application, folder: vscode.Uri, id: string, what: 'code' | 'metadata'): void {
     this.links.link([[folder.toString(), id]]);
     if (what === 'metadata') this.refresh(app);
+  }
+
+  /**
+   * Whether action `id` changed on the server since this workspace last pulled or pushed it, as deploy
+   * found out (a check of its version, a held push). Fires a change only when that answer changes.
+   */
+  serverChanged(app: Application, id: string, changed: boolean): void {
+    const key = driftKey(app, id);
+    if (this.drifted.has(key) === changed) return;
+    if (changed) this.drifted.add(key);
+    else this.drifted.delete(key);
+    this.changed.fire({ app });
   }
 
   /** A creation failed: the folder is there, the server's list unchanged. */
@@ -233,4 +250,8 @@ export class ActionsModel extends Disposable {
     this.reachError = error;
     queueMicrotask(() => this.changed.fire({}));
   }
+}
+
+function driftKey(app: Application, id: string): string {
+  return `${app.id}\u0000${id}`;
 }

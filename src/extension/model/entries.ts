@@ -24,6 +24,8 @@ export interface ActionEntry {
   readonly state: ActionState;
   /** Why the state is `changed`, or `invalid`. */
   readonly change?: string;
+  /** The server's version changed since this workspace last pulled or pushed it (someone else deployed). */
+  readonly outOfStep?: boolean;
 }
 
 /** The workspace's folders and the server's list, matched by key, or by the folder's linked id when its key changed here. */

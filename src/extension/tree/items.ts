@@ -78,7 +78,9 @@ function actionItem(node: ActionNode): vscode.TreeItem {
     changed: ['diff-modified', node.change ?? 'changed locally'],
     invalid: ['error', `cannot be pulled: ${node.change ?? 'the key is not valid'}`],
   };
-  const [icon, hint] = hints[node.state];
+  const [stateIcon, stateHint] = hints[node.state];
+  const hint = node.outOfStep ? [stateHint, 'changed on the server since your last pull or push'].filter(Boolean).join(' · ') : stateHint;
+  const icon = node.outOfStep ? 'cloud-download' : stateIcon;
   const problems = node.local && node.local.problemCount > 0 ? `${node.local.problemCount} problem(s) in action.yaml` : '';
   item.description = [serverText(node.key, 120), serverText(hint, 200), problems].filter(Boolean).join(' · ');
   item.iconPath = new vscode.ThemeIcon(problems ? 'warning' : icon);

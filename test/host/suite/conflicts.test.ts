@@ -149,6 +149,22 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     await serverHolds(id, local);
   });
 
+  it('says in the tree and the status bar when an action changed on the server since the last push, until a push settles it', async () => {
+    const id = await action('conflict-drift', codeWith('1', '7'));
+    await colleaguePushes(id, codeWith('1', '70'));
+    await editorOf(mainUri('conflict-drift'));
+    assert.equal(await deploy.drift.checkFile(mainUri('conflict-drift'), true), true);
+    assert.equal((await services.model.actionAt(mainUri('conflict-drift')))?.outOfStep, true, 'the model (and so the tree) knows');
+    assert.match(deploy.status.text, /conflict-drift changed on the server/);
+    const merged = await deploy.deployer.conflicts.merge({ app, folder: folderOf('conflict-drift'), id, part: 'implementation', label: 'conflict-drift' });
+    assert.equal(merged.kind, 'merged');
+    const e = await editorOf(mainUri('conflict-drift'));
+    await save(e, e.document.getText());
+    await serverHolds(id, codeWith('1', '70'));
+    await eventually(async () => ((await services.model.actionAt(mainUri('conflict-drift')))?.outOfStep ? undefined : true), 'in step again');
+    assert.equal(await deploy.drift.checkFile(mainUri('conflict-drift'), true), false);
+  });
+
   it('Merge combines both changes into the file, and the save pushes it against the version merged with', async () => {
     const id = await action('conflict-merge', codeWith('1', '7'));
     const theirs = codeWith('1', '70');
