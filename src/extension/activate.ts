@@ -13,6 +13,7 @@ import { KeyStore } from './keyStore';
 import { createLog } from './log';
 import { createActionsModel } from './model';
 import { ProjectModel } from './project';
+import { ServerVersions } from './pull/serverVersions';
 import { SandboxManager } from './sandboxManager';
 import { type Services } from './services';
 import { TargetStatusBar } from './statusBar';
@@ -75,6 +76,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     events,
     trust,
     debug,
+    serverVersions: own(context, new ServerVersions()),
     // Deploy is built with the services it is one of; nothing reads it before activate returns.
     get deploy() {
       if (!built.deploy) throw new Error('Deploy is not ready yet.');

@@ -8,6 +8,7 @@ import { type EventWatchers } from './events/watchers';
 import { type KeyStore } from './keyStore';
 import { type ActionsModel } from './model';
 import { type ProjectModel } from './project';
+import { type ServerVersions } from './pull/serverVersions';
 import { type SandboxManager } from './sandboxManager';
 import { type TestingFeature } from './testing';
 import { type TargetStatusBar } from './statusBar';
@@ -39,6 +40,8 @@ export interface Services {
   readonly deploy: DeployFeature;
   /** Local runs of main under VS Code's JavaScript debugger (debug/). */
   readonly debug: LocalDebug;
+  /** The server's texts shown beside local files in diff editors (Pull's Compare, conflicts, history). */
+  readonly serverVersions: ServerVersions;
   /** Input sets as tests in the Testing view (testing/). */
   readonly testing: TestingFeature;
 }

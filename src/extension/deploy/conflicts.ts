@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { type VersionConflictError, type VersionedResource } from '../../core/client';
 import { mergeTexts } from '../../core/deploy/merge';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
-import { serverVersions } from '../pull/serverVersions';
 import { type Application } from '../project';
 import { type Services } from '../services';
 import { type BaseStore } from './baseStore';
@@ -52,7 +51,7 @@ export class Conflicts {
       );
       return undefined;
     }
-    const left = serverVersions(this.s.context.subscriptions).hold(local, server.text);
+    const left = this.s.serverVersions.hold(local, server.text);
     await vscode.commands.executeCommand('vscode.diff', left, local, `${nameOf(part)} of ${label}: Server ↔ Local`, { preview: false });
     return server;
   }

@@ -5,7 +5,6 @@ import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { pickAction } from '../commands/pick';
 import { type ActionEntry } from '../model';
-import { serverVersions } from '../pull/serverVersions';
 import { type Services } from '../services';
 import { localFileOf, metadataText } from './serverCopy';
 
@@ -101,7 +100,7 @@ export async function openHistoryItem(s: Services, { action }: Located, item: Hi
   const file = localFileOf(folder, item.part);
   const content = await item.content();
   const text = await asFileText(folder, item.part, content);
-  const left = serverVersions(s.context.subscriptions).hold(file, text);
+  const left = s.serverVersions.hold(file, text);
   await vscode.commands.executeCommand(
     'vscode.diff',
     left,

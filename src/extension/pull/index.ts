@@ -10,7 +10,6 @@ import { readText } from '../files';
 import { type Services } from '../services';
 import { type ActionEntry } from '../model';
 import { confirmReplace, type PlannedFile, readLocalFiles, unchangedSince } from './localFiles';
-import { serverVersions } from './serverVersions';
 import { pullTarget } from './target';
 
 /**
@@ -67,7 +66,7 @@ export async function pullAction(s: Services, node?: unknown): Promise<void> {
     return;
   }
   if (local.differing.length > 0) {
-    if (!(await confirmReplace(remote.key, local, serverVersions(s.context.subscriptions)))) return;
+    if (!(await confirmReplace(remote.key, local, s.serverVersions))) return;
     if (!(await unchangedSince(local, folder, files))) {
       void vscode.window.showWarningMessage(
         `The local files of ${serverText(remote.key, 120)} changed while you decided; nothing was written. Pull again to see the difference.`,

@@ -7,6 +7,7 @@ const KEEP = 50;
 /**
  * The server's version of a file a pull would replace, as a read-only document for `vscode.diff`:
  * the user compares before anything local is replaced. Held in a bounded map, like event documents.
+ * One per extension host (Services.serverVersions): a second provider of the scheme would answer for it.
  */
 export class ServerVersions extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly texts = new Map<string, string>();
@@ -28,16 +29,4 @@ export class ServerVersions extends Disposable implements vscode.TextDocumentCon
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.texts.get(uri.toString()) ?? '// This version from the server is no longer held: compare again.\n';
   }
-}
-
-let shared: ServerVersions | undefined;
-
-/** One provider per extension host, registered on first use and disposed with the extension. */
-export function serverVersions(subscriptions: vscode.Disposable[]): ServerVersions {
-  if (!shared) {
-    const created = new ServerVersions();
-    shared = created;
-    subscriptions.push(created, { dispose: () => shared === created && (shared = undefined) });
-  }
-  return shared;
 }
