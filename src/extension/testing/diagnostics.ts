@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { INPUTS_FOLDER } from '../../core/workspace';
 import { DIAGNOSTIC_SOURCE } from '../deploy/diagnostics';
 import { Disposable } from '../lifecycle';
-import { readLocalAction } from '../localActions';
+import { PerFileDebounce } from '../deploy/perFileDebounce';
 import { type ActionsModel } from '../model';
 import { type TestCase, readCase, toRange } from './cases';
 
@@ -19,7 +19,7 @@ export function isInputSetPath(uri: vscode.Uri): boolean {
  */
 export class InputSetDiagnostics extends Disposable {
   private readonly collection = this.register(vscode.languages.createDiagnosticCollection('customActions.inputSets'));
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly checks = this.register(new PerFileDebounce((uri) => void this.check(uri).catch(() => undefined)));
 
   constructor(private readonly model: ActionsModel) {
     super();
@@ -29,7 +29,6 @@ export class InputSetDiagnostics extends Disposable {
         if (e.contentChanges.length > 0) this.schedule(e.document.uri, 250);
       }),
     );
-    this.register({ dispose: () => this.timers.forEach((t) => clearTimeout(t)) });
     // Editors restored with the window, once the extension host has settled.
     const restored = setTimeout(() => vscode.workspace.textDocuments.forEach((d) => this.schedule(d.uri, 0)), 1_000);
     this.register({ dispose: () => clearTimeout(restored) });
@@ -57,22 +56,11 @@ export class InputSetDiagnostics extends Disposable {
 
   private schedule(uri: vscode.Uri, delayMs: number): void {
     if (!isInputSetPath(uri)) return;
-    const key = uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        void this.check(uri).catch(() => undefined);
-      }, delayMs),
-    );
+    this.checks.schedule(uri, delayMs);
   }
 
   private async check(uri: vscode.Uri): Promise<void> {
-    const found = await this.model.folderOf(uri);
-    if (found?.depth !== 3) return;
-    const action = await readLocalAction(found.folder);
-    if (!action) return;
-    this.show(await readCase(uri, action));
+    const found = await this.model.inputSetAt(uri);
+    if (found) this.show(await readCase(uri, found.action));
   }
 }

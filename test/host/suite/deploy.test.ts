@@ -1,7 +1,5 @@
 import * as assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
-import { createServer, request, type Server } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import { LOCAL_SANDBOX, type ActionMetadata } from '../../../src/core/schema';
 import { generateTypes } from '../../../src/core/typegen';
@@ -13,83 +11,10 @@ import { CALM_MS } from '../../../src/extension/deploy/statusItem';
 import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { NotificationSpy } from '../notifications';
-import { api, eventually, workspaceRoot } from '../support';
+import { PushProxy } from '../../support/pushProxy';
+import { api, eventually, staysTrue, workspaceRoot } from '../support';
 
 const APP = 'test-app';
-
-/**
- * Forwards to the sandbox and records every request; can slow down or refuse the pushes of code,
- * the way a busy or failing server would.
- */
-class PushProxy {
-  readonly requests: { method: string; path: string }[] = [];
-  delayImplementationMs = 0;
-  failures: { status: number; body: string }[] = [];
-  /** While set, every read of an action list times out (408, as a gateway would say). */
-  failLists = false;
-  private inflight = new Map<string, number>();
-  maxInflight = 0;
-  private server: Server | undefined;
-
-  constructor(private readonly target: URL) {}
-
-  implementationPuts(id: string): number {
-    return this.requests.filter((r) => r.method === 'PUT' && r.path === `/api/actions/${id}/implementation`).length;
-  }
-
-  metadataPuts(id: string): number {
-    return this.requests.filter((r) => r.method === 'PUT' && r.path === `/api/actions/${id}`).length;
-  }
-
-  async start(): Promise<string> {
-    this.server = createServer((req, res) => {
-      const path = req.url ?? '';
-      this.requests.push({ method: req.method ?? '', path });
-      const isPush = req.method === 'PUT' && path.endsWith('/implementation');
-      const isList = req.method === 'GET' && /^\/api\/application\/[^/]+\/actions(\?|$)/.test(path);
-      const failure = isPush
-        ? this.failures.shift()
-        : isList && this.failLists
-          ? { status: 408, body: JSON.stringify({ title: 'Request Timeout', status: 408, detail: 'the list took too long' }) }
-          : undefined;
-      if (failure) {
-        req.resume();
-        res.writeHead(failure.status, { 'content-type': 'application/problem+json' });
-        res.end(failure.body);
-        return;
-      }
-      // Counted per method and path: the test reads the implementation back (a GET of the same path)
-      // while the last push is under way, and that read is not a second push in flight.
-      const slot = `${req.method ?? ''} ${path}`;
-      const forward = () => {
-        const count = (this.inflight.get(slot) ?? 0) + 1;
-        this.inflight.set(slot, count);
-        if (isPush) this.maxInflight = Math.max(this.maxInflight, count);
-        const upstream = request(
-          { host: this.target.hostname, port: this.target.port, path, method: req.method, headers: { ...req.headers, host: this.target.host } },
-          (answer) => {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(res);
-          },
-        );
-        // 'close' fires once whatever happens to the answer (ended, aborted, destroyed), so a request
-        // that went wrong can never stay counted as in flight.
-        res.once('close', () => this.inflight.set(slot, (this.inflight.get(slot) ?? 1) - 1));
-        upstream.on('error', () => res.destroy());
-        req.pipe(upstream);
-      };
-      if (isPush && this.delayImplementationMs > 0) setTimeout(forward, this.delayImplementationMs);
-      else forward();
-    });
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server?.address() as AddressInfo).port}`;
-  }
-
-  async close(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
-  }
-}
 
 function metadataOf(key: string, parameterType: 'number' | 'text' = 'number'): ActionMetadata {
   return {
@@ -136,9 +61,14 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
   }
 
   async function editor(uri: vscode.Uri): Promise<vscode.TextEditor> {
-    // A file written a moment ago may still be announced as changed on disk; a save racing that reads as a conflict.
-    await settle(500);
-    return vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+    // A file written a moment ago may still be announced as changed on disk; a save racing that reads as a
+    // conflict. Open it once the document holds what is on disk.
+    const onDisk = await read(uri);
+    const document = await eventually(async () => {
+      const opened = await vscode.workspace.openTextDocument(uri);
+      return opened.getText() === onDisk ? opened : undefined;
+    }, `${uri.path} as written`);
+    return vscode.window.showTextDocument(document, { preview: false });
   }
 
   async function setText(e: vscode.TextEditor, text: string): Promise<void> {
@@ -146,15 +76,11 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     assert.ok(await e.edit((b) => b.replace(whole, text)));
   }
 
-  /** Lets any push a change might have caused reach the proxy. */
-  const settle = (ms = 1_500) => new Promise((r) => setTimeout(r, ms));
-
   async function saveAs(e: vscode.TextEditor, text: string): Promise<void> {
     await setText(e, text);
     if (await e.document.save()) return;
     // The first save in a fresh window can race the file service announcing the files just written.
-    await settle(1_000);
-    assert.ok(!e.document.isDirty || (await e.document.save()), `saved (dirty: ${e.document.isDirty})`);
+    await eventually(async () => (!e.document.isDirty || (await e.document.save()) ? true : undefined), `saved (dirty: ${e.document.isDirty})`, 10_000);
   }
 
   before(async () => {
@@ -213,8 +139,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     );
     // Saving the same text again sends nothing: the server accepted it already.
     assert.ok(await e.document.save());
-    await settle();
-    assert.equal(proxy.implementationPuts(id) - before, 1);
+    await staysTrue(() => proxy.implementationPuts(id) - before === 1, 'one push for two saves of the same text', 1_500);
   });
 
   it('does not push a file changed on disk by another process, open in an editor or not', async () => {
@@ -226,8 +151,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     await eventually(() => (e.document.getText() === changed ? true : undefined), 'the editor reloading the file from disk');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await writeFile(mainUri('deploy-disk').fsPath, codeReturning('n - 2 /* another tool */'));
-    await settle(2_500);
-    assert.equal(proxy.implementationPuts(id), before, 'no request');
+    await staysTrue(() => proxy.implementationPuts(id) === before, 'no request for changes on disk', 2_500);
     assert.equal(await onServer(id), codeReturning('n'));
   });
 
@@ -238,8 +162,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     await write(helper, 'export const x = 1;\n');
     await saveAs(await editor(helper), 'export const twice = (n: number): number => n * 2;\n');
     await saveAs(await editor(mainUri('deploy-nomain')), 'export function helper(n: number): number {\n  return n;\n}\n');
-    await settle();
-    assert.equal(proxy.implementationPuts(id), before, 'no request');
+    await staysTrue(() => proxy.implementationPuts(id) === before, 'no request for a file without main', 1_500);
     assert.equal(await onServer(id), codeReturning('n'));
     const byHand = await vscode.commands.executeCommand<PushResult | undefined>('customActions.pushImplementation', mainUri('deploy-nomain'));
     assert.equal(byHand?.kind, 'not-pushed');
@@ -258,8 +181,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       await saveAs(e, last);
     }
     await eventually(async () => ((await onServer(id)) === last ? true : undefined), 'the last save on the server', 30_000);
-    await settle();
-    assert.equal(await onServer(id), last, 'no older save overtook the last one');
+    await staysTrue(async () => (await onServer(id)) === last, 'no older save overtook the last one', 1_500);
     const requests = proxy.implementationPuts(id) - before;
     assert.ok(requests >= 1 && requests <= 25, `${requests} requests for 50 saves`);
     assert.equal(proxy.maxInflight, 1, 'one request in flight per action');
@@ -294,7 +216,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     proxy.failures = [refusal];
     await saveAs(e, refused + '\n');
     await eventually(() => (proxy.failures.length === 0 ? true : undefined), 'the second refused push');
-    await settle(500);
+    await staysTrue(() => deploy.deployer.offers.filter((o) => o === `failed:code:${folderOf('deploy-fail').toString()}`).length <= 1, 'one notification', 500);
     assert.equal(deploy.deployer.offers.filter((o) => o === `failed:code:${folderOf('deploy-fail').toString()}`).length, 1);
     // Retry (the button's action) sends the latest content that failed.
     const retried = await deploy.deployer.retry('code', id);
@@ -395,8 +317,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     assert.equal(proxy.metadataPuts(id) - before, 1);
     const invalid = serializeActionYaml({ ...metadataOf('deploy-meta'), developerEmail: 'not an address' });
     await saveAs(e, invalid);
-    await settle();
-    assert.equal(proxy.metadataPuts(id) - before, 1, 'invalid metadata is not sent');
+    await staysTrue(() => proxy.metadataPuts(id) - before === 1, 'invalid metadata is not sent', 1_500);
     assert.equal(await read(uri), invalid, 'the file is kept');
     assert.ok(deploy.deployer.offers.includes(`invalid:${uri.toString()}`), 'the reason is shown');
     await vscode.commands.executeCommand('notifications.clearAll');
