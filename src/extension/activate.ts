@@ -14,6 +14,7 @@ import { createLog } from './log';
 import { createActionsModel } from './model';
 import { ProjectModel } from './project';
 import { ServerVersions } from './pull/serverVersions';
+import { treeHistory } from './deploy/historyView';
 import { SandboxManager } from './sandboxManager';
 import { type Services } from './services';
 import { TargetStatusBar } from './statusBar';
@@ -88,6 +89,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     },
   };
   built.deploy = own(context, new DeployFeature(services));
+  tree.showHistoryFrom(treeHistory(services));
   built.testing = own(context, new TestingFeature(services));
   context.subscriptions.push(
     ...registerCommands(services, { ...EVENT_COMMANDS, ...DEBUG_COMMANDS, ...DEPLOY_COMMANDS, ...TESTING_COMMANDS }),

@@ -27,6 +27,7 @@ export async function pickApplication(s: Services, node: unknown, placeHolder = 
 /** The action a command acts on: the tree node, or the action folder of the given file or the active editor, or a pick. */
 export async function pickAction(s: Services, node: unknown, filter: (a: ActionEntry) => boolean = () => true): Promise<ActionEntry | undefined> {
   if (isNode(node) && node.kind === 'action') return node;
+  if (isNode(node) && node.kind === 'history') return node.parent;
   const editorUri = node instanceof vscode.Uri ? node : vscode.window.activeTextEditor?.document.uri;
   const found = editorUri ? await s.model.actionAt(editorUri) : undefined;
   if (found && filter(found)) return found;
@@ -54,6 +55,10 @@ function applicationOf(node: unknown): Application | undefined {
     case 'environment':
       return node.parent.parent.app;
     case 'event':
+      return node.parent.parent.parent.app;
+    case 'history':
+      return node.parent.parent.app;
+    case 'version':
       return node.parent.parent.parent.app;
     default:
       return undefined;

@@ -5,13 +5,14 @@ import { pickAction } from '../commands/pick';
 import { pullAction } from '../pull';
 import { PULLED_SCHEME } from '../pull/serverVersions';
 import { type Services } from '../services';
-import { deployHistory } from './historyView';
+import { deployHistory, openHistoryVersion } from './historyView';
 
 /** Safe deploy's commands (docs/deploy.md, *Changes on the server*). */
 export const DEPLOY_COMMANDS = {
   'customActions.compareWithServer': compareWithServer,
   'customActions.pullFromDiff': pullFromDiff,
   'customActions.deployHistory': deployHistory,
+  'customActions.openHistoryVersion': openHistoryVersion,
 } satisfies Record<string, (s: Services, ...args: never[]) => unknown>;
 
 /**

@@ -3,9 +3,10 @@ import { type VersionedResource } from '../../core/client';
 import { type PushOutcome } from '../../core/deploy/pushQueue';
 import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
-import { pickAction } from '../commands/pick';
+import { isNode, pickAction } from '../commands/pick';
 import { type ActionEntry } from '../model';
 import { type Services } from '../services';
+import { type VersionNode } from '../tree/nodes';
 import { localFileOf, metadataText } from './serverCopy';
 
 export const REDEPLOY = 'Redeploy This Version';
@@ -45,6 +46,26 @@ export async function deployHistory(s: Services, arg?: unknown): Promise<{ item:
   });
   if (!item) return undefined;
   return openHistoryItem(s, located, item);
+}
+
+/** The History row of an action in the tree: both parts' versions, newest first (none for an action not both here and there). */
+export function treeHistory(s: Services): (action: ActionEntry) => Promise<HistoryItem[]> {
+  return (action) =>
+    action.local && action.remote
+      ? historyItems(s, { action: { ...action, local: action.local, remote: action.remote }, parts: ['implementation', 'metadata'] })
+      : Promise.resolve([]);
+}
+
+/** A version row clicked in the tree: its diff with the file, then Redeploy or Restore. */
+export async function openHistoryVersion(s: Services, node?: unknown): Promise<{ item: HistoryItem; choice: string | undefined } | undefined> {
+  if (!isVersionNode(node)) return undefined;
+  const action = node.parent.parent;
+  if (!action.local || !action.remote) return undefined;
+  return openHistoryItem(s, { action: { ...action, local: action.local, remote: action.remote }, parts: [node.item.part] }, node.item);
+}
+
+function isVersionNode(node: unknown): node is VersionNode {
+  return isNode(node) && node.kind === 'version';
 }
 
 async function locate(s: Services, arg: unknown): Promise<Located | undefined> {

@@ -46,6 +46,26 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
       item.command = { command: OPEN_EVENT_COMMAND, title: 'Open Event', arguments: [node] };
       return item;
     }
+    case 'history': {
+      const item = new vscode.TreeItem('History', vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `history/${node.parent.parent.app.id}/${node.parent.key}`;
+      item.iconPath = new vscode.ThemeIcon('history');
+      item.tooltip = `Versions of ${serverText(node.parent.key, 120)} pushed from here, and those the server keeps`;
+      item.contextValue = 'history';
+      return item;
+    }
+    case 'version': {
+      const { item: version } = node;
+      // The quick pick's label carries its icon as $(…), which a tree row would show as text.
+      const item = new vscode.TreeItem(version.label.replace(/^\$\([\w-]+\)\s*/, ''), vscode.TreeItemCollapsibleState.None);
+      item.id = `version/${node.parent.parent.parent.app.id}/${node.parent.parent.key}/${node.index}/${version.source}/${version.time ?? ''}`;
+      item.description = version.description;
+      item.tooltip = version.detail;
+      item.iconPath = new vscode.ThemeIcon(version.source === 'server' ? 'cloud' : 'history');
+      item.contextValue = `version;${version.source}`;
+      item.command = { command: 'customActions.openHistoryVersion', title: 'Compare with This Version', arguments: [node] };
+      return item;
+    }
     case 'message': {
       // Messages carry server text (an error's detail): shown as text.
       const item = new vscode.TreeItem(serverText(node.text), vscode.TreeItemCollapsibleState.None);

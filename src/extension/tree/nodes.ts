@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import { type NormalizedEvent } from '../../core/client';
 import { type Environment } from '../../core/schema';
+import { type HistoryItem } from '../deploy/historyView';
 import { type ActionEntry } from '../model';
 import { type Application } from '../project';
 
@@ -28,6 +29,21 @@ export interface EventNode {
   readonly event: NormalizedEvent;
 }
 
+/** The deploy history of an action in the workspace and on the server: versions, newest first. */
+export interface HistoryNode {
+  readonly kind: 'history';
+  readonly parent: ActionNode;
+}
+
+/** One version in that history: opening it compares it with the file, then offers Redeploy or Restore. */
+export interface VersionNode {
+  readonly kind: 'version';
+  readonly parent: HistoryNode;
+  readonly item: HistoryItem;
+  /** Its place in the list, for a stable row id. */
+  readonly index: number;
+}
+
 export interface MessageNode {
   readonly kind: 'message';
   readonly parent: TreeNode | undefined;
@@ -38,7 +54,7 @@ export interface MessageNode {
   readonly command?: vscode.Command;
 }
 
-export type TreeNode = ApplicationNode | ActionNode | EnvironmentNode | EventNode | MessageNode;
+export type TreeNode = ApplicationNode | ActionNode | EnvironmentNode | EventNode | HistoryNode | VersionNode | MessageNode;
 
 export function actionNode(parent: ApplicationNode, entry: ActionEntry): ActionNode {
   return { kind: 'action', parent, ...entry };

@@ -9,7 +9,8 @@ import { type ActionsModel } from '../model';
 import { type ProjectModel, type Application } from '../project';
 import { type WorkspaceTrust } from '../trust';
 import { toTreeItem } from './items';
-import { actionNode, type ApplicationNode, type EnvironmentNode, type MessageNode, type TreeNode } from './nodes';
+import { type HistoryItem } from '../deploy/historyView';
+import { type ActionNode, actionNode, type ApplicationNode, type EnvironmentNode, type HistoryNode, type MessageNode, type TreeNode } from './nodes';
 
 /** Where the Test and Live nodes get their recent events; the events watcher provides it, so there is one fetcher. */
 export interface RecentEventsSource {
@@ -39,6 +40,8 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
   private readonly envNodes = new Map<string, EnvironmentNode>();
   private viewState: ViewState = 'loading';
   private refreshAll: ReturnType<typeof setTimeout> | undefined;
+  /** The versions of an action, newest first: deploy's history, handed over once deploy is built. */
+  private history: ((action: ActionNode) => Promise<HistoryItem[]>) | undefined;
 
   constructor(
     private readonly project: ProjectModel,
@@ -100,16 +103,22 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
     switch (node.kind) {
       case 'application':
         return this.actions(node);
-      case 'action':
-        return ENVIRONMENTS.flatMap((environment) => {
+      case 'action': {
+        const environments = ENVIRONMENTS.flatMap((environment) => {
           const eventsUrl = node.remote?.eventsUrls[environment];
           if (!eventsUrl) return [];
           const env = { kind: 'environment', parent: node, environment, eventsUrl } satisfies EnvironmentNode;
           this.envNodes.set(envKey(node.app, eventsUrl), env);
           return [env];
         });
+        // Only an action both here and on the server has versions to compare a file with.
+        const history: HistoryNode[] = node.local && node.remote && this.history ? [{ kind: 'history', parent: node }] : [];
+        return [...environments, ...history];
+      }
       case 'environment':
         return this.recentEvents(node);
+      case 'history':
+        return this.versions(node);
       default:
         return [];
     }
@@ -151,6 +160,22 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
     }
   }
 
+  /** Each action both here and on the server gets a History row, listing what `source` gives. */
+  showHistoryFrom(source: (action: ActionNode) => Promise<HistoryItem[]>): void {
+    this.history = source;
+  }
+
+  private async versions(node: HistoryNode): Promise<TreeNode[]> {
+    if (!this.history) return [];
+    try {
+      const items = await this.history(node.parent);
+      if (items.length === 0) return [message(node, 'none', 'No deploy known yet: every push from now on is kept', 'info')];
+      return items.map((item, index) => ({ kind: 'version', parent: node, item, index }));
+    } catch (error) {
+      return [this.failure(node, error)];
+    }
+  }
+
   private async recentEvents(node: EnvironmentNode): Promise<TreeNode[]> {
     const action = node.parent;
     if (!action.remote) return [];
@@ -165,7 +190,7 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
 
   /** Errors appear on the node that failed, with the command that fixes them, never as a modal. */
   private failure(parent: TreeNode, error: unknown): MessageNode {
-    const app = parent.kind === 'application' ? parent : parent.kind === 'environment' ? parent.parent.parent : undefined;
+    const app = parent.kind === 'application' ? parent : parent.kind === 'environment' || parent.kind === 'history' ? parent.parent.parent : undefined;
     const appArgs = app ? [app] : [];
     if (error instanceof NoKeyError || (error instanceof ApiError && error.kind === 'auth')) {
       return message(parent, 'key', error instanceof NoKeyError ? 'Sign in to see the actions' : 'The key was refused: sign in again', 'key', {

@@ -6,6 +6,7 @@ import { serializeActionYaml } from '../../../src/core/workspace';
 import { DeployHistoryStore } from '../../../src/extension/deploy/historyStore';
 import { historyItems, openHistoryItem, REDEPLOY, RESTORE } from '../../../src/extension/deploy/historyView';
 import { type Application } from '../../../src/extension/project';
+import { type ActionNode, type ApplicationNode, type HistoryNode, type VersionNode } from '../../../src/extension/tree/nodes';
 import { type Services } from '../../../src/extension/services';
 import { NotificationSpy } from '../notifications';
 import { api, eventually, workspaceRoot } from '../support';
@@ -112,6 +113,61 @@ describe('Safe deploy: deploy history', function () {
     assert.equal(kept.length, 3, "the sandbox's kept versions of the code");
     assert.match(kept[0]?.description ?? '', /server version 3 by custom-actions-vscode/, 'who wrote it, as the server kept it');
     assert.equal(await kept[kept.length - 1]?.content(), versions[0]);
+  });
+
+  it('shows a History row under the action in the tree; a version row opens its diff with the file and restores it unpushed', async () => {
+    const { id, versions } = await pushedThrice('history-tree');
+    const appRow = (await services.tree.getChildren()).find((n): n is ApplicationNode => n.kind === 'application' && n.app.id === APP);
+    assert.ok(appRow);
+    const actionRow = await eventually(
+      async () =>
+        (await services.tree.getChildren(appRow)).find((n): n is ActionNode => n.kind === 'action' && n.key === 'history-tree' && n.remote !== undefined),
+      'the action in the tree',
+    );
+    const history = (await services.tree.getChildren(actionRow)).find((n): n is HistoryNode => n.kind === 'history');
+    assert.ok(history, 'a History row beside Test and Live');
+    assert.equal(services.tree.getTreeItem(history).label, 'History');
+    const rows = (await services.tree.getChildren(history)).filter((n): n is VersionNode => n.kind === 'version');
+    assert.deepEqual(
+      await Promise.all(rows.filter((r) => r.item.source === 'local').map((r) => r.item.content())),
+      [...versions].reverse(),
+      'the pushes from here, newest first',
+    );
+    assert.ok(
+      rows.some((r) => r.item.source === 'server'),
+      "the server's kept versions too",
+    );
+    const oldest = rows.filter((r) => r.item.source === 'local').at(-1);
+    assert.ok(oldest);
+    const item = services.tree.getTreeItem(oldest);
+    assert.doesNotMatch(String(item.label), /\$\(/, 'no icon syntax shown as text');
+    assert.equal(item.command?.command, 'customActions.openHistoryVersion');
+
+    const opened = vscode.commands.executeCommand(item.command.command, ...(item.command.arguments ?? []));
+    const asked = await eventually(() => spy.matching(/Redeploy it to the server/).at(-1), 'the offer to redeploy or restore');
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    assert.ok(input instanceof vscode.TabInputTextDiff, 'the version is shown in a diff with the file');
+    assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), versions[0]);
+    asked.answer(RESTORE);
+    await opened;
+    const editor = await eventually(
+      () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === mainUri('history-tree').toString() && d.getText() === versions[0]),
+      'the old version in the editor',
+    );
+    assert.equal(await onServer(id), versions[2], 'restored, not pushed');
+    await vscode.window.showTextDocument(editor);
+  });
+
+  it('Compare with Server on main.ts shows what the server holds now beside the file', async () => {
+    const { id } = await pushedThrice('history-compare');
+    const theirs = codeReturning('n + 100 /* a colleague */');
+    await services.connections.call(app, (c) => c.putImplementation(id, theirs));
+    const shown = await vscode.commands.executeCommand<string[]>('customActions.compareWithServer', mainUri('history-compare'));
+    assert.deepEqual(shown, ['implementation']);
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    assert.ok(input instanceof vscode.TabInputTextDiff, 'a diff editor');
+    assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), theirs, "the server's code on the left");
+    assert.equal(input.modified.toString(), mainUri('history-compare').toString(), 'the file on the right');
   });
 
   it('Redeploy This Version puts the old code back on the server, through the conflict check', async () => {
