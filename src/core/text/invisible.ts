@@ -19,6 +19,9 @@ export function isInvisible(chars: readonly string[], i: number): boolean {
   return /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/u.test(char);
 }
 
+/** The categories of `isInvisible`, the tab aside: a line without any of them is shown as it is. */
+const ANY_BUT_TAB = /(?!\t)[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/u;
+
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r' };
 
 /** `\n`, `\r`, `\u001B`, `\u{E0041}`: readable, and the same escape everywhere. */
@@ -37,6 +40,8 @@ export function escapeInvisible(char: string): string {
  * with those six characters sent literally; the escapes are for reading, the event's JSON is exact.
  */
 export function visibleLine(text: string): string {
+  // Most lines hold nothing to escape: one scan, no copy.
+  if (!ANY_BUT_TAB.test(text)) return text;
   const chars = [...text];
   let out = '';
   for (let i = 0; i < chars.length; i++) out += chars[i] !== '\t' && isInvisible(chars, i) ? escapeInvisible(chars[i]!) : chars[i];
