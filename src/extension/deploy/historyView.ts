@@ -104,9 +104,9 @@ export async function historyItems(s: Services, { action, parts }: Located): Pro
     source: 'server',
     part: v.kind,
     time: v.createdAt,
-    label: `$(cloud) ${v.createdAt ? when(v.createdAt) : `version ${v.version}`}`,
-    description: `${nameOf(v.kind)} · server version ${v.version}${v.client ? ` by ${serverText(v.client, 80)}` : ''}`,
-    detail: v.size === undefined ? undefined : `${v.size} bytes`,
+    label: `$(cloud) ${v.createdAt ? when(v.createdAt) : `version ${serverText(String(v.version), 20)}`}`,
+    description: `${nameOf(v.kind)} · server version ${serverText(String(v.version), 20)}${v.client ? ` by ${serverText(v.client, 80)}` : ''}`,
+    detail: v.size === undefined ? undefined : `${serverText(String(v.size), 20)} bytes`,
     content: async () => {
       const content = await s.connections.call(app, (client) => client.getVersion(id, v.kind, v.version));
       return content.kind === 'implementation' ? content.code : JSON.stringify(content.metadata);
@@ -170,9 +170,10 @@ function nameOf(part: VersionedResource): string {
   return part === 'implementation' ? MAIN_FILE : ACTION_FILE;
 }
 
+/** A time from here or from the server: one that is not a date is shown as the server's text it is. */
 function when(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+  return Number.isNaN(date.getTime()) ? serverText(iso, 40) : date.toLocaleString();
 }
 
 function size(text: string): string {
