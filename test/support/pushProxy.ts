@@ -7,7 +7,8 @@ import { type AddressInfo } from 'node:net';
  */
 export class PushProxy {
   readonly requests: { method: string; path: string }[] = [];
-  delayImplementationMs = 0;
+  /** While set, pushes of code wait for it: a server that has not answered yet, for as long as the test needs. */
+  private held: Promise<void> | undefined;
   failures: { status: number; body: string }[] = [];
   /** While set, every read of an action list times out (408, as a gateway would say). */
   failLists = false;
@@ -16,6 +17,16 @@ export class PushProxy {
   private server: Server | undefined;
 
   constructor(private readonly target: URL) {}
+
+  /** Holds every push of code from now until the function returned is called (afterEach calls it too). */
+  holdPushes(): () => void {
+    let release: () => void = () => undefined;
+    this.held = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      this.held = undefined;
+      release();
+    };
+  }
 
   implementationPuts(id: string): number {
     return this.requests.filter((r) => r.method === 'PUT' && r.path === `/api/actions/${id}/implementation`).length;
@@ -62,7 +73,7 @@ export class PushProxy {
         upstream.on('error', () => res.destroy());
         req.pipe(upstream);
       };
-      if (isPush && this.delayImplementationMs > 0) setTimeout(forward, this.delayImplementationMs);
+      if (isPush && this.held) void this.held.then(forward);
       else forward();
     });
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
