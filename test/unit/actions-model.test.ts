@@ -88,6 +88,7 @@ describe('ActionsModel', () => {
     folders.set('billing', [local(billing, 'send-invoice')]);
     assert.equal((await model.actionAt(uri('/ws/billing/send-invoice/main.ts')))?.remote?.id, '1');
     assert.equal((await model.actionAt(uri('/ws/billing/send-invoice/inputs/a.json')))?.key, 'send-invoice');
+    assert.equal((await model.actionAt(uri('/ws/billing/send-invoice')))?.key, 'send-invoice', 'the folder itself');
     assert.equal(await model.actionAt(uri('/ws/billing/notes.md')), undefined);
     assert.equal((await model.applicationOf(uri('/ws/crm/x/main.ts')))?.id, 'crm');
     assert.equal(await model.applicationOf(uri('/ws/crmx/main.ts')), undefined, 'a folder whose name starts the same is another folder');

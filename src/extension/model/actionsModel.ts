@@ -98,21 +98,16 @@ export class ActionsModel extends Disposable {
     return this.sources.scanLocal(app);
   }
 
-  /** The application and action folder holding `uri` at any depth (an input set: depth 3), without asking the server. */
-  async folderOf(uri: vscode.Uri): Promise<{ app: Application; folder: vscode.Uri; depth: number } | undefined> {
-    const found = actionFolderContaining(await this.sources.applications(), uri);
-    return found && found.depth >= 2 ? found : undefined;
-  }
-
   /** The file of an action folder `uri` is, when it is one (deploy's question). */
   async fileAt(uri: vscode.Uri): Promise<ActionFile | undefined> {
     return actionFileAt(await this.sources.applications(), uri);
   }
 
-  /** The action whose folder holds `uri` (a file at any depth inside it). */
+  /** The action whose folder `uri` is, or holds at any depth (a file of it, an input set). */
   async actionAt(uri: vscode.Uri): Promise<ActionEntry | undefined> {
     const found = actionFolderContaining(await this.sources.applications(), uri);
-    if (!found || found.depth < 2) return undefined;
+    // A file directly in the application's folder is one too, and is no action folder: no entry has its path.
+    if (!found) return undefined;
     return (await this.actions(found.app)).find((e) => e.local?.folder.path === found.folder.path);
   }
 

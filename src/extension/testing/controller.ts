@@ -198,14 +198,14 @@ export class ActionTestTree extends Disposable {
 
   /** An input set was created or deleted (`listed`: the list changes), or its text changed. */
   private async inputSetChanged(uri: vscode.Uri, listed: boolean): Promise<void> {
-    const found = await this.model.folderOf(uri);
-    if (found?.depth !== 3) return;
-    const actionItem = this.controller.items.get(`app:${found.app.id}`)?.children.get(`action:${found.folder.toString()}`);
+    const found = await this.model.inputSetAt(uri);
+    if (!found) return;
+    const actionItem = this.controller.items.get(`app:${found.app.id}`)?.children.get(`action:${found.action.folder.toString()}`);
     const data = actionItem && this.data.get(actionItem);
     if (!actionItem || data?.kind !== 'action' || !this.resolved.has(actionItem.id)) return;
     const existing = actionItem.children.get(uri.toString());
     if (!listed && existing) {
-      await this.caseItem(actionItem, data, uri, await readLocalAction(found.folder));
+      await this.caseItem(actionItem, data, uri, found.action);
       return;
     }
     this.resolved.delete(actionItem.id);
