@@ -6,6 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameS
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { buildSplit } from './scripts/build/onDemandSplit.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -96,15 +97,17 @@ const existing = (entries) => {
   if (missing.length > 0) throw new Error(`esbuild.mjs: entry point(s) not found: ${missing.join(', ')}`);
   return entries;
 };
+const existingFile = (file) => ({ entry: Object.values(existing({ file }))[0] });
+
+/** dist/extension.js and dist/on-demand.js, every module in one of them only (scripts/build/onDemandSplit.mjs). */
+const extensionPair = {
+  root,
+  common: { ...node, plugins: undefined, external: ['vscode'] },
+  main: { ...existingFile('src/extension.ts'), outfile: at('dist/extension.js'), plugins: [problemMatcher, undiciOnDemand] },
+  onDemand: { ...existingFile('src/extension/onDemand/index.ts'), outfile: at('dist/on-demand.js'), plugins: [problemMatcher, undiciOnDemand] },
+};
 
 const configs = [
-  {
-    ...node,
-    entryPoints: existing({ extension: 'src/extension.ts' }),
-    outdir: at('dist'),
-    external: ['vscode'],
-    plugins: [problemMatcher, undiciOnDemand],
-  },
   { ...node, entryPoints: { undici: 'node_modules/undici/index.js' }, outdir: at('dist') },
   { ...node, entryPoints: existing({ analysis: 'src/core/analysis/index.ts' }), outdir: at('dist') },
   {
@@ -158,10 +161,33 @@ await generateSchemas();
 const contexts = await Promise.all(configs.filter((c) => Object.keys(c.entryPoints).length > 0).map((c) => esbuild.context(c)));
 if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
+  await watchExtensionPair();
 } else {
-  await Promise.all(contexts.map((c) => c.rebuild()));
+  await Promise.all([...contexts.map((c) => c.rebuild()), buildSplit(esbuild, extensionPair)]);
   await Promise.all(contexts.map((c) => c.dispose()));
   if (production) await shipSandboxTemplate();
+}
+
+/**
+ * The pair is built in three steps that no esbuild context expresses, so in watch mode two contexts
+ * only watch the files of each bundle and any change builds the pair again.
+ */
+async function watchExtensionPair() {
+  let building = Promise.resolve();
+  const rebuild = () => {
+    building = building.then(() => buildSplit(esbuild, extensionPair).catch(() => undefined));
+  };
+  const onChange = { name: 'rebuild-pair', setup: (build) => build.onEnd(rebuild) };
+  for (const { entry } of [extensionPair.main, extensionPair.onDemand]) {
+    const context = await esbuild.context({
+      ...extensionPair.common,
+      absWorkingDir: root,
+      entryPoints: [at(entry)],
+      write: false,
+      plugins: [undiciOnDemand, onChange],
+    });
+    await context.watch();
+  }
 }
 
 /**

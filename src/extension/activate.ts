@@ -1,24 +1,24 @@
 import * as vscode from 'vscode';
 import { closeAllPools } from '../core/client';
 import { registerCommands } from './commands';
-import { DEPLOY_COMMANDS } from './deploy/commands';
-import { DEBUG_COMMANDS, LocalDebug, registerDebug } from './debug';
+import { registerDebug } from './debug';
+import { type LocalDebug } from './debug/localDebug';
+import { onDemand } from './onDemand/load';
 import { DeployFeature } from './deploy';
 import { affectsConfig, readConfig, type Config } from './config';
 import { Connections } from './connections';
 import { EventDocuments } from './eventDocuments';
-import { EVENT_COMMANDS, EventWatchers, registerEvents } from './events';
+import { EventWatchers, registerEvents } from './events';
 import { registerMetadataEditor } from './form';
 import { KeyStore } from './keyStore';
 import { createLog } from './log';
 import { createActionsModel } from './model';
 import { ProjectModel } from './project';
-import { ServerVersions } from './pull/serverVersions';
-import { treeHistory } from './deploy/historyView';
+import { HeldTexts, PULLED_SCHEME, RUN_SCHEME } from './heldTexts';
 import { SandboxManager } from './sandboxManager';
 import { type Services } from './services';
 import { TargetStatusBar } from './statusBar';
-import { TESTING_COMMANDS, TestingFeature } from './testing';
+import { TestingFeature } from './testing';
 import { ActionsTreeProvider } from './tree/provider';
 import { WorkspaceTrust } from './trust';
 
@@ -51,7 +51,6 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   const treeView = own(context, vscode.window.createTreeView(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }));
   const eventDocuments = own(context, new EventDocuments());
   const statusBar = own(context, new TargetStatusBar(project, sandbox));
-  const debug = own(context, new LocalDebug(context.extensionUri, trust, getConfig));
   context.subscriptions.push(
     connections.onDidReach((r) => statusBar.setReachability(r.ok ? 'reachable' : 'unreachable', r.error)),
     tree.onDidChangeViewState((state) => void vscode.commands.executeCommand('setContext', 'customActions.viewState', state)),
@@ -60,7 +59,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     tree.onDidShowSandboxApplications((shown) => sandbox.warmUp(shown.applications, shown.demo)),
     { dispose: () => void closeAllPools() },
   );
-  const built: { deploy?: DeployFeature; testing?: TestingFeature } = {};
+  const built: { deploy?: DeployFeature; testing?: TestingFeature; debug?: LocalDebug } = {};
   const services: Services = {
     context,
     log,
@@ -76,12 +75,17 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     statusBar,
     events,
     trust,
-    debug,
-    serverVersions: own(context, new ServerVersions()),
+    serverVersions: own(context, new HeldTexts(PULLED_SCHEME, '// This version from the server is no longer held: compare again.\n')),
+    runResults: own(context, new HeldTexts(RUN_SCHEME, '// This result is no longer held in memory.\n')),
     // Deploy is built with the services it is one of; nothing reads it before activate returns.
     get deploy() {
       if (!built.deploy) throw new Error('Deploy is not ready yet.');
       return built.deploy;
+    },
+    // Made on first use: its code is in the on-demand bundle, and it only waits for runs it started.
+    get debug() {
+      built.debug ??= own(context, onDemand(services).localDebug(services));
+      return built.debug;
     },
     get testing() {
       if (!built.testing) throw new Error('Testing is not ready yet.');
@@ -89,13 +93,9 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     },
   };
   built.deploy = own(context, new DeployFeature(services));
-  tree.showHistoryFrom(treeHistory(services));
+  tree.showHistoryFrom((action) => onDemand(services).treeHistory(services, action));
   built.testing = own(context, new TestingFeature(services));
-  context.subscriptions.push(
-    ...registerCommands(services, { ...EVENT_COMMANDS, ...DEBUG_COMMANDS, ...DEPLOY_COMMANDS, ...TESTING_COMMANDS }),
-    ...registerEvents(services),
-    ...registerDebug(services),
-  );
+  context.subscriptions.push(...registerCommands(services), ...registerEvents(services), ...registerDebug(services));
   context.subscriptions.push(registerMetadataEditor(services));
   // Shows the status bar item for a workspace that has a project file; reading one small file is cheap.
   void project.get();

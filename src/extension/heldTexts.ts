@@ -1,32 +1,39 @@
 import * as vscode from 'vscode';
-import { Disposable } from '../lifecycle';
+import { Disposable } from './lifecycle';
 
+/** The server's version of a file, beside the local one in a diff (Pull, conflicts, deploy history). */
 export const PULLED_SCHEME = 'custom-actions-pulled';
+/** A local run's outcome and the recorded one it is compared with (Debug). */
+export const RUN_SCHEME = 'custom-actions-local-run';
 const KEEP = 50;
 
 /**
- * The server's version of a file a pull would replace, as a read-only document for `vscode.diff`:
- * the user compares before anything local is replaced. Held in a bounded map, like event documents.
- * One per extension host (Services.serverVersions): a second provider of the scheme would answer for it.
+ * Texts shown as read-only documents, for `vscode.diff` and Open Result: held in a bounded map, the
+ * oldest forgotten first. One per scheme and extension host (Services.serverVersions, Services.runResults):
+ * a second provider of a scheme would answer for it.
  */
-export class ServerVersions extends Disposable implements vscode.TextDocumentContentProvider {
+export class HeldTexts extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly texts = new Map<string, string>();
   private counter = 0;
 
-  constructor() {
+  /** `gone`: what a document shows once its text has been forgotten, or after a reload. */
+  constructor(
+    readonly scheme: string,
+    private readonly gone: string,
+  ) {
     super();
-    this.register(vscode.workspace.registerTextDocumentContentProvider(PULLED_SCHEME, this));
+    this.register(vscode.workspace.registerTextDocumentContentProvider(scheme, this));
   }
 
-  /** A new URI for `text`, named after the local file it would replace. */
-  hold(local: vscode.Uri, text: string): vscode.Uri {
-    const uri = vscode.Uri.from({ scheme: PULLED_SCHEME, path: local.path, query: String(++this.counter) });
+  /** A new URI for `text`; `path` names its tab (the local file it is compared with, or the run). */
+  hold(path: string, text: string): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: this.scheme, path, query: String(++this.counter) });
     this.texts.set(uri.toString(), text);
     while (this.texts.size > KEEP) this.texts.delete(this.texts.keys().next().value as string);
     return uri;
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? '// This version from the server is no longer held: compare again.\n';
+    return this.texts.get(uri.toString()) ?? this.gone;
   }
 }

@@ -8,7 +8,7 @@ import { type EventWatchers } from './events/watchers';
 import { type KeyStore } from './keyStore';
 import { type ActionsModel } from './model';
 import { type ProjectModel } from './project';
-import { type ServerVersions } from './pull/serverVersions';
+import { type HeldTexts } from './heldTexts';
 import { type SandboxManager } from './sandboxManager';
 import { type TestingFeature } from './testing';
 import { type TargetStatusBar } from './statusBar';
@@ -41,7 +41,9 @@ export interface Services {
   /** Local runs of main under VS Code's JavaScript debugger (debug/). */
   readonly debug: LocalDebug;
   /** The server's texts shown beside local files in diff editors (Pull's Compare, conflicts, history). */
-  readonly serverVersions: ServerVersions;
+  readonly serverVersions: HeldTexts;
+  /** A local run's outcome and the recorded one, for Open Result and Compare with Recorded (debug/outcome.ts). */
+  readonly runResults: HeldTexts;
   /** Input sets as tests in the Testing view (testing/). */
   readonly testing: TestingFeature;
 }

@@ -1,51 +1,23 @@
 import * as vscode from 'vscode';
 import { ApiError } from '../../core/client';
 import { errorMessage } from '../connections';
-import { pullAction } from '../pull';
+import { onDemand } from '../onDemand/load';
 import { type Services } from '../services';
 import { explainUntrusted, UntrustedWorkspaceError } from '../trust';
-import { isNode } from './pick';
-import * as actions from './actions';
-import * as connection from './connection';
-
-type Handler = (s: Services, ...args: unknown[]) => unknown;
 
 /**
- * Every command of the extension, by id. scripts/check-commands.mjs checks this table against
- * package.json's contributes.commands both ways. Features add their commands through `extra`.
+ * Registers every command package.json contributes. What a command does is in the table of
+ * commands/table.ts, which is in the on-demand bundle: it is loaded by the first command run, not at
+ * activation. The failures of every command are reported here, once.
  */
-export const COMMANDS = {
-  // Everything, whatever the argument: VS Code hands a view's title-bar actions the focused row.
-  'customActions.refresh': (s) => (void s.project.reload(), s.model.refresh()),
-  // A row's own Refresh, from its context menu; Retry on an error row is refreshNode.
-  'customActions.refreshItem': (s, node) => s.tree.refresh(isNode(node) ? node : undefined),
-  'customActions.refreshNode': (s, node) => s.tree.refresh(isNode(node) ? node : undefined),
-  'customActions.signIn': connection.signIn,
-  'customActions.signOut': connection.signOut,
-  'customActions.startSandbox': connection.startSandbox,
-  'customActions.stopSandbox': connection.stopSandbox,
-  'customActions.initProject': connection.initProject,
-  'customActions.addApplication': connection.addApplicationCommand,
-  'customActions.removeApplication': connection.removeApplicationCommand,
-  'customActions.newAction': actions.newAction,
-  'customActions.createOnServer': actions.createOnServerCommand,
-  'customActions.openCode': actions.openCode,
-  'customActions.editMetadata': actions.editMetadata,
-  'customActions.deleteAction': actions.deleteAction,
-  'customActions.pullAction': pullAction,
-  'customActions.copyActionId': actions.copyActionId,
-  'customActions.copyEventsUrl': actions.copyEventsUrl,
-  'customActions.openEvent': actions.openEvent,
-  'customActions.openProjectFile': connection.openProjectFile,
-  'customActions.showLog': (s) => s.log.show(),
-  'customActions.pushImplementation': (s, arg) => s.deploy.pushByHand(arg),
-} satisfies Record<string, Handler>;
-
-export function registerCommands(s: Services, extra: Record<string, Handler> = {}): vscode.Disposable[] {
-  return Object.entries({ ...COMMANDS, ...extra }).map(([id, handler]) =>
+export function registerCommands(s: Services): vscode.Disposable[] {
+  const manifest = s.context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } };
+  return (manifest.contributes?.commands ?? []).map(({ command: id }) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
-        return await (handler as Handler)(s, ...args);
+        const handler = onDemand(s).COMMANDS[id];
+        if (!handler) throw new Error(`The command ${id} has no handler in this build of the extension.`);
+        return await handler(s, ...args);
       } catch (error) {
         // The user cancelled: nothing to report.
         if (error instanceof ApiError && error.kind === 'cancelled') return undefined;

@@ -1,23 +1,31 @@
 import * as vscode from 'vscode';
 import { EVENT_SCHEME } from '../eventDocuments';
+import { onDemand, type OnDemandModule } from '../onDemand/load';
 import { type Services } from '../services';
 import { EventStackLinks } from './eventLinks';
+import { ASKED, DEBUG_TYPE } from './configType';
 import { MainCodeLens } from './mainLens';
-import { registerRunDocuments } from './outcome';
-import { ActionDebugConfigurations, ActionDebugRuns, DEBUG_TYPE } from './provider';
 
-export { DEBUG_COMMANDS } from './commands';
-export { LocalDebug } from './localDebug';
-
-/** Debug: the launch configuration type, the lenses above `main` and input sets, links in event documents. */
+/**
+ * Debug: the launch configuration type, the lenses above `main` and input sets, links in event
+ * documents. What resolves a configuration and runs it (provider.ts, localDebug.ts) loads on first use.
+ */
 export function registerDebug(s: Services): vscode.Disposable[] {
   const lens = new MainCodeLens(s);
+  let resolvers: ReturnType<OnDemandModule['debugConfigurations']> | undefined;
+  const resolve = () => (resolvers ??= onDemand(s).debugConfigurations(s));
   return [
     lens,
     vscode.languages.registerCodeLensProvider({ scheme: 'file', pattern: '**/main.ts' }, lens),
-    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new ActionDebugConfigurations(s)),
-    vscode.debug.registerDebugConfigurationProvider('*', new ActionDebugRuns(s)),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, {
+      provideDebugConfigurations: () => resolve().configurations.provideDebugConfigurations(),
+      resolveDebugConfiguration: (folder, config) => resolve().configurations.resolveDebugConfiguration(folder, config),
+    }),
+    vscode.debug.registerDebugConfigurationProvider('*', {
+      // Every launch of every type passes here; only the ones this extension made load the rest.
+      resolveDebugConfigurationWithSubstitutedVariables: (folder, config) =>
+        ASKED in config ? resolve().runs.resolveDebugConfigurationWithSubstitutedVariables(folder, config) : config,
+    }),
     vscode.languages.registerDocumentLinkProvider({ scheme: EVENT_SCHEME }, new EventStackLinks(s, s.eventDocuments)),
-    registerRunDocuments(),
   ];
 }

@@ -7,7 +7,9 @@ import { type ActionMetadata } from '../../core/schema';
 import { mainFrameOf } from '../../core/events';
 import { type LocalOutcome } from '../../sandbox/runner/local/localRun';
 import { type Config } from '../config';
+import { type HeldTexts } from '../heldTexts';
 import { Disposable } from '../lifecycle';
+import { type Services } from '../services';
 import { type WorkspaceTrust } from '../trust';
 import { harnessLaunchConfig, RUN_ID } from './launchConfig';
 import { harnessPath, localRunRequest } from './localHarness';
@@ -41,6 +43,9 @@ interface Pending {
   readonly done: Promise<LocalOutcome | undefined>;
 }
 
+/** Services.debug, made on its first use. */
+export const localDebug = (s: Services): LocalDebug => new LocalDebug(s.context.extensionUri, s.trust, s.config, s.runResults);
+
 /**
  * Debug runs of main on this machine, through VS Code's JavaScript debugger. Nothing starts before a
  * command or F5 asks; each run's request and outcome files live in a temporary folder removed at its end.
@@ -53,6 +58,7 @@ export class LocalDebug extends Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly trust: WorkspaceTrust,
     private readonly config: () => Config,
+    private readonly results: HeldTexts,
   ) {
     super();
     this.register(vscode.debug.onDidStartDebugSession((session) => this.started(session)));
@@ -144,7 +150,7 @@ export class LocalDebug extends Disposable {
     }
     await this.forget(runId);
     pending.ended(outcome);
-    if (!pending.target.quiet) void showOutcome(pending.target, outcome);
+    if (!pending.target.quiet) void showOutcome(this.results, pending.target, outcome);
   }
 
   private async forget(runId: string): Promise<void> {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { errorText } from '../../core/client';
 import { serverText } from '../../core/text';
 import { type LocalOutcome } from '../../sandbox/runner/local/localRun';
+import { type HeldTexts } from '../heldTexts';
 import { type DebugTarget } from './localDebug';
 
 /** What the server's event said of the same inputs: the local run is compared with it. */
@@ -9,22 +10,9 @@ export type Recorded =
   | { readonly ok: true; readonly result: unknown }
   | { readonly ok: false; readonly error: { readonly message: string; readonly stack?: string } };
 
-export const RUN_SCHEME = 'custom-actions-local-run';
-const KEEP = 50;
-const documents = new Map<string, string>();
-
-/** Read-only documents for a local run's outcome and the recorded one, for Open Result and the diff. */
-export function registerRunDocuments(): vscode.Disposable {
-  return vscode.workspace.registerTextDocumentContentProvider(RUN_SCHEME, {
-    provideTextDocumentContent: (uri) => documents.get(uri.toString()) ?? '// This result is no longer held in memory.\n',
-  });
-}
-
-function runDocument(name: string, value: unknown): vscode.Uri {
-  const uri = vscode.Uri.from({ scheme: RUN_SCHEME, path: `/${name.replace(/[/\\]/g, '_')}.json`, query: String(Date.now()) });
-  documents.set(uri.toString(), JSON.stringify(value, null, 2) + '\n');
-  while (documents.size > KEEP) documents.delete(documents.keys().next().value as string);
-  return uri;
+/** A read-only document of a run's outcome, for Open Result and the diff. */
+function runDocument(results: HeldTexts, name: string, value: unknown): vscode.Uri {
+  return results.hold(`/${name.replace(/[/\\]/g, '_')}.json`, JSON.stringify(value, null, 2) + '\n');
 }
 
 /**
@@ -47,7 +35,7 @@ export function sameAsRecorded(outcome: LocalOutcome, recorded: Recorded): boole
 }
 
 /** Tells how the local run ended, with its result one click away and, from an event, the comparison. */
-export async function showOutcome(target: DebugTarget, outcome: LocalOutcome | undefined): Promise<void> {
+export async function showOutcome(results: HeldTexts, target: DebugTarget, outcome: LocalOutcome | undefined): Promise<void> {
   const key = serverText(target.key, 120);
   if (!outcome) {
     void vscode.window.showInformationMessage(`The local run of ${key} was stopped before main finished.`);
@@ -66,10 +54,10 @@ export async function showOutcome(target: DebugTarget, outcome: LocalOutcome | u
     : `${key} failed locally: ${serverText(`${outcome.error.name}: ${outcome.error.message}`, 300)}.${compared}`;
   const choice =
     outcome.ok && !problems ? await vscode.window.showInformationMessage(text, ...buttons) : await vscode.window.showWarningMessage(text, ...buttons);
-  const local = runDocument(`${target.key} (local run)`, outcomeValue(outcome));
+  const local = runDocument(results, `${target.key} (local run)`, outcomeValue(outcome));
   if (choice === 'Open Result') await vscode.window.showTextDocument(local, { preview: true });
   if (choice === 'Compare with Recorded' && recorded) {
-    const server = runDocument(`${target.key} (recorded event)`, outcomeValue(recorded));
+    const server = runDocument(results, `${target.key} (recorded event)`, outcomeValue(recorded));
     await vscode.commands.executeCommand('vscode.diff', server, local, `${target.key}: recorded ↔ local run`);
   }
 }

@@ -4,12 +4,8 @@ import { askInputs } from '../events/inputForm';
 import { readInputSet } from '../events/inputSets';
 import { type Services } from '../services';
 import { explainUntrusted, UntrustedWorkspaceError } from '../trust';
+import { ASKED, DEBUG_TYPE } from './configType';
 import { RUN_ID } from './launchConfig';
-
-export const DEBUG_TYPE = 'customActions';
-
-/** What a `customActions` configuration asked for, carried through VS Code's variable substitution. */
-const ASKED = '__customActionsAsked';
 
 interface Asked {
   readonly action: unknown;
@@ -53,6 +49,9 @@ export class ActionDebugConfigurations implements vscode.DebugConfigurationProvi
     return { ...this.s.debug.skeletonConfig(name, typeof config.action === 'string' ? config.action : ''), [ASKED]: asked };
   }
 }
+
+/** Both steps, built when a `customActions` configuration is first resolved. */
+export const debugConfigurations = (s: Services) => ({ configurations: new ActionDebugConfigurations(s), runs: new ActionDebugRuns(s) });
 
 /** The `*` step: only configurations this extension made (they carry ASKED) are touched. */
 export class ActionDebugRuns implements vscode.DebugConfigurationProvider {

@@ -3,7 +3,7 @@ import { type VersionedResource } from '../../core/client';
 import { ACTION_FILE } from '../../core/workspace';
 import { pickAction } from '../commands/pick';
 import { pullAction } from '../pull';
-import { PULLED_SCHEME } from '../pull/serverVersions';
+import { PULLED_SCHEME } from '../heldTexts';
 import { type Services } from '../services';
 import { deployHistory, openHistoryVersion } from './historyView';
 

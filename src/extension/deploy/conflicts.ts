@@ -51,7 +51,7 @@ export class Conflicts {
       );
       return undefined;
     }
-    const left = this.s.serverVersions.hold(local, server.text);
+    const left = this.s.serverVersions.hold(local.path, server.text);
     await vscode.commands.executeCommand('vscode.diff', left, local, `${nameOf(part)} of ${label}: Server ↔ Local`, { preview: false });
     return server;
   }

@@ -49,11 +49,10 @@ export async function deployHistory(s: Services, arg?: unknown): Promise<{ item:
 }
 
 /** The History row of an action in the tree: both parts' versions, newest first (none for an action not both here and there). */
-export function treeHistory(s: Services): (action: ActionEntry) => Promise<HistoryItem[]> {
-  return (action) =>
-    action.local && action.remote
-      ? historyItems(s, { action: { ...action, local: action.local, remote: action.remote }, parts: ['implementation', 'metadata'] })
-      : Promise.resolve([]);
+export function treeHistory(s: Services, action: ActionEntry): Promise<HistoryItem[]> {
+  return action.local && action.remote
+    ? historyItems(s, { action: { ...action, local: action.local, remote: action.remote }, parts: ['implementation', 'metadata'] })
+    : Promise.resolve([]);
 }
 
 /** A version row clicked in the tree: its diff with the file, then Redeploy or Restore. */
@@ -121,7 +120,7 @@ export async function openHistoryItem(s: Services, { action }: Located, item: Hi
   const file = localFileOf(folder, item.part);
   const content = await item.content();
   const text = await asFileText(folder, item.part, content);
-  const left = s.serverVersions.hold(file, text);
+  const left = s.serverVersions.hold(file.path, text);
   await vscode.commands.executeCommand(
     'vscode.diff',
     left,

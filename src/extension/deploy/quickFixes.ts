@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { minimalReplacement } from '../../core/webview';
+import { minimalReplacement } from '../../core/webview/formState';
 import { updateActionYaml } from '../../core/workspace';
 import { type Services } from '../services';
 import { loadAnalysis } from './analysisLoader';

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import { type Services } from '../services';
-import { InputSetCodeLens } from './inputSets';
+import { InputSetCodeLens } from './inputSetLens';
 
-export { EVENT_COMMANDS } from './commands';
 export { EventWatchers, type Watch, type WatchTarget } from './watchers';
 
 /** What the events feature needs beyond its commands: the CodeLens over input sets, and an end to watches with the sandbox. */

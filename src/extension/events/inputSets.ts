@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { checkInputs, inputSetFileName } from '../../core/events';
 import { type Parameter } from '../../core/schema';
 import { ACTION_FILE, INPUTS_FOLDER } from '../../core/workspace';
-import { type ActionsModel } from '../model';
 import { mayReplaceFile } from '../replaceFile';
 
 /** A named set of inputs, saved as inputs/<name>.json next to the action's action.yaml. */
@@ -70,20 +69,4 @@ export async function saveInputSet(
   if (!(await mayReplaceFile(uri, text, options.title ?? 'Save Inputs as Set'))) return undefined;
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
   return uri;
-}
-
-/** "Run in Test", "Run in Live" and "Debug" above every input set file. */
-export class InputSetCodeLens implements vscode.CodeLensProvider {
-  constructor(private readonly model: ActionsModel) {}
-
-  async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
-    if (!(await this.model.inputSetAt(document.uri))) return [];
-    const top = new vscode.Range(0, 0, 0, 0);
-    return [
-      ...(['Test', 'Live'] as const).map(
-        (env) => new vscode.CodeLens(top, { title: `$(play) Run in ${env}`, command: 'customActions.runInputSet', arguments: [document.uri, env] }),
-      ),
-      new vscode.CodeLens(top, { title: '$(debug-alt) Debug', command: 'customActions.debugInputSet', arguments: [document.uri] }),
-    ];
-  }
 }

@@ -2,31 +2,23 @@ import * as vscode from 'vscode';
 import { type Services } from '../services';
 import { formHtml, formResourceRoots } from './html';
 import { FormSession } from './session';
+import { METADATA_EDITOR_VIEW_TYPE } from './viewType';
 
-export const METADATA_EDITOR_VIEW_TYPE = 'customActions.metadataEditor';
-
-/**
- * The metadata form as a custom text editor: VS Code keeps the TextDocument, so undo, redo, dirty
- * state, save, revert and "Reopen Editor With…" stay native, and the form is one more view of it.
- */
-export class MetadataEditorProvider implements vscode.CustomTextEditorProvider {
-  constructor(private readonly services: Pick<Services, 'context' | 'log'>) {}
-
-  resolveCustomTextEditor(document: vscode.TextDocument, panel: vscode.WebviewPanel): void {
-    const extensionUri = this.services.context.extensionUri;
-    panel.webview.options = { enableScripts: true, localResourceRoots: formResourceRoots(extensionUri) };
-    panel.webview.html = formHtml(panel.webview, extensionUri, vscode.workspace.asRelativePath(document.uri));
-    const session = new FormSession(document, panel.webview, {
-      log: this.services.log,
-      openText: () => reopenAsText(document.uri, panel),
-    });
-    // A hidden form is discarded (its context is not kept): a save meanwhile has no form to ask.
-    const visibility = panel.onDidChangeViewState(() => panel.visible || session.hidden());
-    panel.onDidDispose(() => {
-      visibility.dispose();
-      session.dispose();
-    });
-  }
+/** The form in a panel VS Code opened on an action.yaml: its page, and the session that keeps it and the document in step. */
+export function openMetadataForm(services: Pick<Services, 'context' | 'log'>, document: vscode.TextDocument, panel: vscode.WebviewPanel): void {
+  const extensionUri = services.context.extensionUri;
+  panel.webview.options = { enableScripts: true, localResourceRoots: formResourceRoots(extensionUri) };
+  panel.webview.html = formHtml(panel.webview, extensionUri, vscode.workspace.asRelativePath(document.uri));
+  const session = new FormSession(document, panel.webview, {
+    log: services.log,
+    openText: () => reopenAsText(document.uri, panel),
+  });
+  // A hidden form is discarded (its context is not kept): a save meanwhile has no form to ask.
+  const visibility = panel.onDidChangeViewState(() => panel.visible || session.hidden());
+  panel.onDidDispose(() => {
+    visibility.dispose();
+    session.dispose();
+  });
 }
 
 /** Replaces the form's tab with a text editor on the same document (no save prompt: the document stays open). */

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { serverText } from '../../core/text';
 import { readText } from '../files';
 import { linkAt } from './target';
-import { type ServerVersions } from './serverVersions';
+import { type HeldTexts } from '../heldTexts';
 
 /** A file a pull writes, with the text it would have. */
 export interface PlannedFile {
@@ -53,7 +53,7 @@ const COMPARE = 'Compare';
  * Compare, which opens a diff of each (local on the left, the server's on the right) and asks again
  * without a modal, so the diffs can be read.
  */
-export async function confirmReplace(key: string, local: LocalFiles, versions: ServerVersions): Promise<boolean> {
+export async function confirmReplace(key: string, local: LocalFiles, versions: HeldTexts): Promise<boolean> {
   const names = local.differing.map((f) => f.name).join(', ');
   const choice = await vscode.window.showWarningMessage(
     `Pull "${serverText(key, 80)}" from the server? It replaces local files that differ from the server's: ${names}.`,
@@ -63,7 +63,7 @@ export async function confirmReplace(key: string, local: LocalFiles, versions: S
   );
   if (choice !== COMPARE) return choice === REPLACE;
   for (const file of local.differing) {
-    const server = versions.hold(file.uri, file.text);
+    const server = versions.hold(file.uri.path, file.text);
     await vscode.commands.executeCommand('vscode.diff', file.uri, server, `${file.name}: local ↔ server (${serverText(key, 80)})`, { preview: false });
   }
   const after = await vscode.window.showWarningMessage(`Replace the local ${names} of "${serverText(key, 80)}" with the server's?`, REPLACE, 'Keep Local');

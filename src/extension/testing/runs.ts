@@ -18,6 +18,8 @@ export const LOCAL_CASE_TIMEOUT_MS = 30_000;
 
 export type ProfileKind = 'local' | 'server' | 'debug';
 
+export const testRuns = (s: Services, tree: ActionTestTree, diagnostics: InputSetDiagnostics): TestRuns => new TestRuns(s, tree, diagnostics);
+
 /** The run profiles' handler: the cases asked for, read and checked, then run where the profile says. */
 export class TestRuns {
   constructor(

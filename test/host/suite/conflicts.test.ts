@@ -4,7 +4,7 @@ import { LOCAL_SANDBOX, type ActionMetadata } from '../../../src/core/schema';
 import { generateTypes } from '../../../src/core/typegen';
 import { serializeActionYaml } from '../../../src/core/workspace';
 import { type DeployFeature } from '../../../src/extension/deploy';
-import { PULLED_SCHEME } from '../../../src/extension/pull/serverVersions';
+import { PULLED_SCHEME } from '../../../src/extension/heldTexts';
 import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';

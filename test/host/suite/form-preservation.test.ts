@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { type HostMessage } from '../../../src/core/webview';
-import { FormSession } from '../../../src/extension/form';
+import { FormSession } from '../../../src/extension/form/session';
 import { workspaceRoot } from '../support';
 
 const ODD = `# values JSON cannot carry, in fields the form does not show

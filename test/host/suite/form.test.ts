@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { type FlushMessage, type HostMessage } from '../../../src/core/webview';
-import { FormSession, METADATA_EDITOR_VIEW_TYPE } from '../../../src/extension/form';
+import { METADATA_EDITOR_VIEW_TYPE } from '../../../src/extension/form';
+import { FormSession } from '../../../src/extension/form/session';
 import { formHtml, formResourceRoots } from '../../../src/extension/form/html';
 import { eventually, workspaceRoot } from '../support';
 
