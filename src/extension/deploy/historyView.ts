@@ -18,6 +18,8 @@ export interface HistoryItem extends vscode.QuickPickItem {
   readonly part: VersionedResource;
   /** ISO 8601, when known. */
   readonly time: string | undefined;
+  /** For the tree's row: the file (main.ts or action.yaml), then when and where from, which a narrow view may cut. */
+  readonly row: { readonly label: string; readonly description: string };
   /** The version as pushed: code, or metadata as JSON. */
   content(): Promise<string>;
 }
@@ -87,6 +89,7 @@ export async function historyItems(s: Services, { action, parts }: Located): Pro
       time: e.time,
       label: `$(history) ${when(e.time)}`,
       description: `${nameOf(e.part)} · pushed from this machine to ${serverText(e.target, 120)}`,
+      row: { label: nameOf(e.part), description: `${when(e.time)} · pushed from here` },
       detail: `${size(e.content)}${e.checked ? '' : ' · not checked for changes by others'}`,
       content: () => Promise.resolve(e.content),
     }));
@@ -105,6 +108,10 @@ export async function historyItems(s: Services, { action, parts }: Located): Pro
     time: v.createdAt,
     label: `$(cloud) ${v.createdAt ? when(v.createdAt) : `version ${serverText(String(v.version), 20)}`}`,
     description: `${nameOf(v.kind)} · server version ${serverText(String(v.version), 20)}${v.client ? ` by ${serverText(v.client, 80)}` : ''}`,
+    row: {
+      label: nameOf(v.kind),
+      description: `${v.createdAt ? `${when(v.createdAt)} · ` : ''}server version ${serverText(String(v.version), 20)}${v.client ? ` by ${serverText(v.client, 80)}` : ''}`,
+    },
     detail: v.size === undefined ? undefined : `${serverText(String(v.size), 20)} bytes`,
     content: async () => {
       const content = await s.connections.call(app, (client) => client.getVersion(id, v.kind, v.version));

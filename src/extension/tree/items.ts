@@ -56,10 +56,10 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
     }
     case 'version': {
       const { item: version } = node;
-      // The quick pick's label carries its icon as $(…), which a tree row would show as text.
-      const item = new vscode.TreeItem(version.label.replace(/^\$\([\w-]+\)\s*/, ''), vscode.TreeItemCollapsibleState.None);
+      // The file first: a narrow view cuts the description (when, from where), never which file it is.
+      const item = new vscode.TreeItem(version.row.label, vscode.TreeItemCollapsibleState.None);
       item.id = `version/${node.parent.parent.parent.app.id}/${node.parent.parent.key}/${node.index}/${version.source}/${version.time ?? ''}`;
-      item.description = version.description;
+      item.description = version.row.description;
       item.tooltip = version.detail;
       item.iconPath = new vscode.ThemeIcon(version.source === 'server' ? 'cloud' : 'history');
       item.contextValue = `version;${version.source}`;

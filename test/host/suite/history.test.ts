@@ -141,6 +141,8 @@ describe('Safe deploy: deploy history', function () {
     assert.ok(oldest);
     const item = services.tree.getTreeItem(oldest);
     assert.doesNotMatch(String(item.label), /\$\(/, 'no icon syntax shown as text');
+    assert.equal(item.label, 'main.ts', 'the file first, so a narrow view cuts the time rather than which file it is');
+    assert.match(String(item.description), /pushed from here/);
     assert.equal(item.command?.command, 'customActions.openHistoryVersion');
 
     const opened = vscode.commands.executeCommand(item.command.command, ...(item.command.arguments ?? []));
