@@ -60,8 +60,11 @@ export class Deployer extends Disposable {
   private readonly targets = new Map<string, Target>();
   /** Notifications open, so a failure repeated by the next saves is not stacked up. */
   private readonly notices: Notices;
-  /** The file each action's code and metadata were last pushed from (`<kind>:<id>`): what Retry reads. */
-  private readonly sources = new Map<string, vscode.Uri>();
+  /**
+   * What Retry sends for `<kind>:<id>`: the file the last push came from, read as it is now, or the
+   * version a redeploy sent (never the file instead of the version the user chose).
+   */
+  private readonly retries = new Map<string, () => Promise<PushResult>>();
   /** Whether the latest push of `<kind>:<id>` came from an auto-save, which fails without a notification. */
   private readonly quietly = new Map<string, boolean>();
   private readonly refused: RefusedSaves;
@@ -205,7 +208,7 @@ export class Deployer extends Disposable {
       return { kind: 'not-pushed', reason: `${key} does not exist on the server yet.` };
     }
     this.targets.set(id, { app: file.app, label: key, folder: file.folder });
-    this.sources.set(`${kind}:${id}`, file.uri);
+    this.retries.set(`${kind}:${id}`, () => this.pushAsItIs(file.uri, kind, { manual: false }));
     this.quietly.set(`${kind}:${id}`, options.quiet === true);
     const outcome = await push(id);
     if (outcome.kind !== 'failed') {
@@ -327,7 +330,7 @@ export class Deployer extends Disposable {
   async redeploy(app: Application, folder: vscode.Uri, id: string, label: string, part: VersionedResource, content: string): Promise<PushOutcome> {
     const kind: PushKind = part === 'implementation' ? 'code' : 'metadata';
     this.targets.set(id, { app, label, folder });
-    this.sources.set(`${kind}:${id}`, vscode.Uri.joinPath(folder, kind === 'code' ? MAIN_FILE : ACTION_FILE));
+    this.retries.set(`${kind}:${id}`, () => this.redeploy(app, folder, id, label, part, content));
     this.quietly.set(`${kind}:${id}`, false);
     const outcome = await (kind === 'code' ? this.code : this.metadata).push(id, content, { force: true });
     if (outcome.kind === 'accepted') this.s.model.pushed(app, folder, id, kind);
@@ -339,10 +342,9 @@ export class Deployer extends Disposable {
     return this.writeChecks.get(`${kind}:${id}`);
   }
 
-  /** What the Retry button does: the file the action was last pushed from, sent as it is now. */
+  /** What the Retry button does: the last push of the part again (the file as it is now, or the redeployed version). */
   retry(kind: PushKind, id: string): Promise<PushResult> | undefined {
-    const uri = this.sources.get(`${kind}:${id}`);
-    return uri && this.pushAsItIs(uri, kind, { manual: false });
+    return this.retries.get(`${kind}:${id}`)?.();
   }
 
   /** Notifications open (`failed:code:<id>`, `errors:<uri>`, `create:<folder>`, …), for tests. */

@@ -200,6 +200,18 @@ describe('Safe deploy: deploy history', function () {
     await eventually(async () => ((await onServer(id)) === versions[2] ? true : undefined), 'the file overwrote it');
   });
 
+  it('Retry after a failed redeploy sends the version again, not the file', async () => {
+    const { id, versions } = await pushedThrice('history-retry');
+    // The file now differs from the server (a change on disk, which never pushes): a Retry that sent the file would be seen.
+    await write(mainUri('history-retry'), versions[0] as string);
+    const refused = 'export function main(n: number): number {\n  return n +;\n}\n';
+    const failed = await services.deploy.deployer.redeploy(app, folderOf('history-retry'), id, 'history-retry', 'implementation', refused);
+    assert.equal(failed.kind, 'failed', 'the server refuses code that does not parse');
+    const retried = await services.deploy.deployer.retry('code', id);
+    assert.equal(retried?.kind, 'failed', 'the same version sent again, and refused again');
+    assert.equal(await onServer(id), versions[2], 'neither the refused version nor the file reached the server');
+  });
+
   it('Deploy History… on main.ts opens the picked version beside the file, and Restore to Editor brings it in without pushing', async () => {
     const { id, versions } = await pushedThrice('history-restore');
     // Half-typed code: an auto-save of it (code-server saves after a delay) is refused, so whatever reaches the server was pushed.
