@@ -33,6 +33,23 @@ describe('The Custom Actions tree (browser)', function () {
         .waitFor({ timeout: 20_000 });
       await screenshot(page, 'event-json');
     });
+
+    it("lists an action's versions under History, each row naming its file before its time", async () => {
+      const { page } = wb;
+      await openCustomActionsView(page);
+      await treeRow(page, 'Demo CRM').first().waitFor({ timeout: 60_000 });
+      // A click toggles a row and ArrowRight opens it: together they leave it open whatever it was.
+      for (const row of ['Score lead', 'History']) {
+        const target = treeRow(page, row).first();
+        await target.waitFor({ timeout: 120_000 });
+        await target.click();
+        await page.keyboard.press('ArrowRight');
+      }
+      const version = page.locator('.pane-body .monaco-list-row', { has: page.locator('.label-name', { hasText: /^(main\.ts|action\.yaml)$/ }) }).first();
+      await version.waitFor({ timeout: 60_000 });
+      assert.match((await version.locator('.label-description').textContent()) ?? '', /server version|pushed from here/);
+      await screenshot(page, 'tree-history');
+    });
   });
 
   describe('for a newcomer with an empty folder', () => {

@@ -202,9 +202,12 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await page.locator('.quick-input-widget input').press('Enter');
 }
 
-/** Opens the extension's view container from the activity bar. */
+/** Opens the extension's view container from the activity bar; one already open stays open (a second click would close it). */
 export async function openCustomActionsView(page: Page): Promise<void> {
-  await page.locator('.activitybar .action-item a[aria-label^="Custom Actions"]').click();
+  const item = page.locator('.activitybar .action-item', { has: page.locator('a[aria-label^="Custom Actions"]') });
+  await item.waitFor();
+  const open = ((await item.getAttribute('class')) ?? '').split(/\s+/).includes('checked');
+  if (!open) await item.locator('a').click();
   // With a single view the pane header is hidden and the container's title stands for it.
   await page.locator('.pane-header[aria-label^="Custom Actions"]').waitFor({ state: 'attached' });
 }
