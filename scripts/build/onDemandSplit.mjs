@@ -42,7 +42,7 @@ export async function buildSplit(esbuild, { root, common, main, onDemand }) {
   // A name the tree shaking kept in on-demand.js but extension.js would not hand out fails here, not at run time.
   for (const key of shared) {
     const [file, name] = key.split('#');
-    if (!(await exportsOf(file)).includes(name)) throw new Error(`on-demand.js reads ${name} of ${file}, which does not export it`);
+    if (name !== '*' && !(await exportsOf(file)).includes(name)) throw new Error(`on-demand.js reads ${name} of ${file}, which does not export it`);
   }
   for (const file of built.outputFiles) await writeOutput(file);
 
@@ -52,7 +52,7 @@ export async function buildSplit(esbuild, { root, common, main, onDemand }) {
     .map((key) => {
       const [file, name] = key.split('#');
       // A getter per name: a static member of a namespace import, so the tree shaking keeps only these.
-      return `  ${JSON.stringify('@host:' + key)}: () => m${files.indexOf(file)}.${name},`;
+      return `  ${JSON.stringify('@host:' + key)}: () => m${files.indexOf(file)}${name === '*' ? '' : `.${name}`},`;
     })
     .join('\n');
   const final = await esbuild.build({
@@ -99,9 +99,11 @@ function fromExtensionBundle(root, loadedAtActivation, exportsOf, mainFile) {
       build.onResolve({ filter: /.*/, namespace: HOST }, (args) => ({ path: args.path, external: true }));
       build.onLoad({ filter: /.*/, namespace: HOST }, async (args) => {
         const names = await exportsOf(args.path);
-        const lines = names.map(
-          (name, i) => `const v${i} = /* @__PURE__ */ host.get(${JSON.stringify(`@host:${args.path}#${name}`)});\nexport { v${i} as ${name} };`,
-        );
+        // A CommonJS module (a package's) declares no names: it is handed out whole, as `*`.
+        const lines =
+          names.length === 0
+            ? [`module.exports = host.get(${JSON.stringify(`@host:${args.path}#*`)});`]
+            : names.map((name, i) => `const v${i} = /* @__PURE__ */ host.get(${JSON.stringify(`@host:${args.path}#${name}`)});\nexport { v${i} as ${name} };`);
         return {
           // Read when on-demand.js is loaded, which is after extension.js has finished loading: it requires this bundle on first use.
           contents: `const host = require(${JSON.stringify('./' + mainFile)}).onDemandHost;\n${lines.join('\n')}\n`,
@@ -115,13 +117,16 @@ function fromExtensionBundle(root, loadedAtActivation, exportsOf, mainFile) {
 
 const exportCache = new Map();
 
-/** The names a module of the extension exports (its own: a re-export of a whole module is a barrel's, and barrels are bundled). */
+/**
+ * The names an ES module exports (its own: a re-export of a whole module is a barrel's, and barrels are
+ * bundled); none for a CommonJS module, which declares none.
+ */
 function exportNames(esbuild, root, file) {
   let names = exportCache.get(file);
   if (!names) {
     names = esbuild
       .build({ entryPoints: [path.join(root, file)], bundle: false, format: 'esm', metafile: true, write: false, logLevel: 'silent' })
-      .then((result) => Object.values(result.metafile.outputs)[0].exports);
+      .then((result) => (Object.values(result.metafile.inputs)[0]?.format === 'esm' ? Object.values(result.metafile.outputs)[0].exports : []));
     exportCache.set(file, names);
   }
   return names;

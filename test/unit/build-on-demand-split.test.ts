@@ -25,11 +25,14 @@ describe('build: the extension bundle and its on-demand bundle', () => {
       export const neverUsed = () => 'NEVER_USED_MARKER';`,
     'src/core/index.ts': `export * from './parts';`,
     'src/core/parts.ts': `export const part = () => 'part'; export const unusedPart = () => 'UNUSED_PART_MARKER';`,
+    // A package's CommonJS module, which declares no names of its own.
+    'src/legacy.js': `let calls = 0; module.exports = { call: () => ++calls };`,
     'src/lazyOnly.ts': `export const lazyOnly = () => 'LAZY_ONLY_MARKER';`,
     'src/main.ts': `
       import { ApiError, bump } from './shared';
       import { part } from './core';
-      export function activate() { bump(); return part(); }
+      import legacy from './legacy.js';
+      export function activate() { bump(); legacy.call(); return part(); }
       export function isApiError(e: unknown) { return e instanceof ApiError; }
       import * as path from 'node:path';
       export function load() { return require(path.join(__dirname, 'on-demand.js')); }`,
@@ -37,6 +40,8 @@ describe('build: the extension bundle and its on-demand bundle', () => {
       import { ApiError, bump, usedOnlyLater } from './shared';
       import { part } from './core';
       import { lazyOnly } from './lazyOnly';
+      import { call } from './legacy.js';
+      export const legacyCalls = () => call();
       export const fail = () => { throw new ApiError('from the lazy part'); };
       export const count = () => bump();
       export const both = () => [usedOnlyLater(), lazyOnly(), part()];`,
@@ -64,11 +69,12 @@ describe('build: the extension bundle and its on-demand bundle', () => {
     const main = createRequire(__filename)(path.join(dist, 'extension.js')) as {
       activate(): string;
       isApiError(e: unknown): boolean;
-      load(): { fail(): never; count(): number; both(): string[] };
+      load(): { fail(): never; count(): number; both(): string[]; legacyCalls(): number };
     };
     assert.equal(main.activate(), 'part');
     const lazy = main.load();
     assert.equal(lazy.count(), 2, 'the counter bumped at activation is the one the lazy part bumps');
+    assert.equal(lazy.legacyCalls(), 2, 'a CommonJS module is shared whole');
     assert.throws(
       () => lazy.fail(),
       (error) => main.isApiError(error),
