@@ -184,6 +184,7 @@ async function watchExtensionPair() {
       absWorkingDir: root,
       entryPoints: [at(entry)],
       write: false,
+      sourcemap: false,
       plugins: [undiciOnDemand, onChange],
     });
     await context.watch();
