@@ -4,10 +4,12 @@ import { updateActionYaml } from '../../core/workspace';
 import { Disposable } from '../lifecycle';
 
 /**
- * How long a save waits for the form to bring in what it holds back: a round trip to the webview takes
- * milliseconds, and VS Code gives a will-save listener 1.5 s and stops asking one that overruns often.
+ * How long a save waits for the form to bring in what it holds back. A round trip to the webview takes
+ * milliseconds on an idle machine, and far longer on a busy one: an answer later than this lands while
+ * the save is writing, and the tab turns dirty again. VS Code gives a will-save listener 1.5 s and stops
+ * asking one that overruns often, so this stays under that.
  */
-export const FLUSH_MS = 750;
+export const FLUSH_MS = 1_000;
 
 /** The two ends of a webview the session needs; host tests drive a session through their own. */
 export interface FormChannel {
