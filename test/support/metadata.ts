@@ -1,5 +1,25 @@
 import { type ActionMetadata, type Parameter } from '../../src/core/schema';
 
+/**
+ * A valid action with what a test does not care about filled in (no parameters, a text result, an empty
+ * description); `fields` name what it does care about.
+ */
+export function actionMetadata(fields: Partial<ActionMetadata> & Pick<ActionMetadata, 'key'>): ActionMetadata {
+  return { name: fields.key, description: '', developerEmail: 'dev@example.com', parameters: [], result: { type: 'text' }, ...fields };
+}
+
+/** A single choice of two ids whose labels are not the ids (`'gold' | 'silver'` in generated types). */
+export const TIER: Parameter = {
+  name: 'tier',
+  type: {
+    type: 'single-choice',
+    choices: [
+      { id: 'gold', label: 'Gold' },
+      { id: 'silver', label: 'Silver' },
+    ],
+  },
+};
+
 /** A small valid action (two numbers in, their sum out), shared by the client's unit and sandbox tests. */
 export const ADD_ACTION: ActionMetadata = {
   key: 'add',
@@ -19,16 +39,7 @@ export const PARAMETERS_OF_EVERY_TYPE: Parameter[] = [
   { name: 'employees', type: 'number' },
   { name: 'foundedAt', type: 'datetime' },
   { name: 'contact', type: 'email' },
-  {
-    name: 'tier',
-    type: {
-      type: 'single-choice',
-      choices: [
-        { id: 'gold', label: 'Gold' },
-        { id: 'silver', label: 'Silver' },
-      ],
-    },
-  },
+  TIER,
   {
     name: 'channels',
     type: {

@@ -3,24 +3,14 @@ import { compareWithMetadata, configureLibFolder, type Mismatch } from '../../sr
 import { type ActionMetadata } from '../../src/core/schema';
 import { generateTypes } from '../../src/core/typegen';
 import { newActionTemplate } from '../../src/core/workspace';
+import { actionMetadata, TIER } from '../support/metadata';
 
-const metadata: ActionMetadata = {
+const metadata = actionMetadata({
   key: 'score-lead',
   name: 'Score lead',
-  description: '',
-  developerEmail: 'dev@example.com',
   parameters: [
     { name: 'company', type: 'text' },
-    {
-      name: 'tier',
-      type: {
-        type: 'single-choice',
-        choices: [
-          { id: 'gold', label: 'Gold' },
-          { id: 'silver', label: 'Silver' },
-        ],
-      },
-    },
+    TIER,
     {
       name: 'channels',
       type: {
@@ -35,7 +25,7 @@ const metadata: ActionMetadata = {
     { name: 'foundedAt', type: 'datetime' },
   ],
   result: { type: { type: 'object', properties: { score: { type: 'number' }, tags: { type: { type: 'collection', items: 'text' } } } } },
-};
+});
 
 const PLAIN_PARAMETERS = "company: string, tier: 'silver' | 'gold', channels: ('mail' | 'sms')[], scores: number[], foundedAt: string";
 const RESULT_TYPE = 'Promise<{ score: number; tags: string[] }>';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { inferFromMain, metadataFromSignature } from '../../src/core/analysis';
-import { type ActionMetadata } from '../../src/core/schema';
 import { generateTypes } from '../../src/core/typegen';
+import { actionMetadata } from '../support/metadata';
 
 describe('analysis: inferFromMain', () => {
   it('maps every type form, through aliases, interfaces and Promise', () => {
@@ -76,11 +76,8 @@ describe('analysis: inferFromMain', () => {
   });
 
   it('resolves the generated names: Inputs[…], the Choice types and Result', () => {
-    const metadata: ActionMetadata = {
+    const metadata = actionMetadata({
       key: 'k',
-      name: 'K',
-      description: '',
-      developerEmail: 'dev@example.com',
       parameters: [
         {
           name: 'mode',
@@ -94,7 +91,7 @@ describe('analysis: inferFromMain', () => {
         },
       ],
       result: { type: { type: 'collection', items: 'number' } },
-    };
+    });
     const source =
       "import type { Inputs, Result } from './action.generated';\nexport async function main(mode: Inputs['mode']): Promise<Result> { return []; }";
     const inferred = inferFromMain(source, { generatedSource: generateTypes(metadata) });
@@ -154,11 +151,10 @@ describe('analysis: inferFromMain', () => {
 });
 
 describe('analysis: metadataFromSignature', () => {
-  const metadata: ActionMetadata = {
+  const metadata = actionMetadata({
     key: 'notify',
     name: 'Notify',
     description: 'Sends a note',
-    developerEmail: 'dev@example.com',
     parameters: [
       { name: 'to', type: 'email', description: 'Who gets it' },
       {
@@ -175,7 +171,7 @@ describe('analysis: metadataFromSignature', () => {
       { name: 'sendAt', type: 'datetime' },
     ],
     result: { type: { type: 'object', properties: { id: { type: 'text' }, sentAt: { type: 'datetime' } } }, description: 'The note' },
-  };
+  });
 
   it('keeps the metadata whole when the signature agrees with it', () => {
     const source =

@@ -1,27 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { applyEdits, compareWithMetadata, signatureFromMetadata } from '../../src/core/analysis';
 import { type ActionMetadata } from '../../src/core/schema';
+import { actionMetadata, TIER } from '../support/metadata';
 
-const metadata: ActionMetadata = {
-  key: 'score',
-  name: 'Score',
-  description: '',
-  developerEmail: 'dev@example.com',
-  parameters: [
-    { name: 'company', type: 'text' },
-    {
-      name: 'tier',
-      type: {
-        type: 'single-choice',
-        choices: [
-          { id: 'gold', label: 'Gold' },
-          { id: 'silver', label: 'Silver' },
-        ],
-      },
-    },
-  ],
-  result: { type: 'number' },
-};
+const metadata = actionMetadata({ key: 'score', name: 'Score', parameters: [{ name: 'company', type: 'text' }, TIER], result: { type: 'number' } });
 
 /** Applies the edits, checks the exact text, and checks that main then agrees with the metadata. */
 function rewritesTo(source: string, expected: string, md: ActionMetadata = metadata): void {

@@ -1,17 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { syntaxErrors } from '../../src/core/analysis';
 import { newActionTemplate } from '../../src/core/workspace';
+import { actionMetadata } from '../support/metadata';
 
 describe('analysis: syntaxErrors', () => {
   it('finds nothing in code that parses, type errors and unresolved imports included', () => {
-    const template = newActionTemplate({
-      key: 'a',
-      name: 'A',
-      description: '',
-      developerEmail: 'dev@example.com',
-      parameters: [{ name: 'n', type: 'number' }],
-      result: { type: 'number' },
-    });
+    const template = newActionTemplate(actionMetadata({ key: 'a', parameters: [{ name: 'n', type: 'number' }], result: { type: 'number' } }));
     assert.deepEqual(syntaxErrors(template), []);
     assert.deepEqual(syntaxErrors("import { x } from './nowhere';\nexport function main(n: number): string {\n  return n;\n}\n"), []);
   });

@@ -1,20 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { checkInputs as extensionCheck } from '../../src/core/events';
-import { type ActionMetadata, type Parameter } from '../../src/core/schema';
+import { type Parameter } from '../../src/core/schema';
 import { checkInputs as sandboxCheck } from '../../src/sandbox/runner/inputs';
+import { actionMetadata } from '../support/metadata';
 
 const parameters: Parameter[] = [
   { name: 'when', type: 'datetime', description: '' },
   { name: 'who', type: 'email', description: '' },
 ];
-const metadata = {
-  key: 'k',
-  name: 'K',
-  description: '',
-  developerEmail: 'dev@example.com',
-  parameters,
-  result: { type: 'text', description: '' },
-} as ActionMetadata;
+const metadata = actionMetadata({ key: 'k', parameters, result: { type: 'text', description: '' } });
 
 /** The same inputs, the same verdict, on both sides of the wire (docs/api.md, *Inputs*). */
 const CASES: { inputs: Record<string, unknown>; ok: boolean; why: string }[] = [
