@@ -6,6 +6,7 @@ import { type DebugRun } from '../../src/extension/debug/localDebug';
 import { type LocalOutcome } from '../../src/sandbox/runner/local/localRun';
 import { serializeActionYaml } from '../../src/core/workspace';
 import { type ActionNode, type ApplicationNode, type EnvironmentNode, type EventNode } from '../../src/extension/tree/nodes';
+import { actionMetadata, N_AND_MODE } from '../support/metadata';
 import { api, eventually, workspaceRoot } from './support';
 
 /**
@@ -14,26 +15,7 @@ import { api, eventually, workspaceRoot } from './support';
  * gets its own key, so suites share no state.
  */
 export function debugMetadata(key: string): ActionMetadata {
-  return {
-    key,
-    name: 'Debug host test',
-    description: 'Doubles, or fails when asked to',
-    developerEmail: 'dev@example.com',
-    parameters: [
-      { name: 'n', type: 'number' },
-      {
-        name: 'mode',
-        type: {
-          type: 'single-choice',
-          choices: [
-            { id: 'ok', label: 'Succeed' },
-            { id: 'fail', label: 'Fail' },
-          ],
-        },
-      },
-    ],
-    result: { type: 'number' },
-  };
+  return actionMetadata({ key, name: 'Debug host test', description: 'Doubles, or fails when asked to', parameters: N_AND_MODE, result: { type: 'number' } });
 }
 
 /** Line 3 (index 2) is where breakpoints go; line 4 throws. */
@@ -121,11 +103,15 @@ export interface Stop {
  */
 export class StopTracker implements vscode.Disposable {
   readonly stops: Stop[] = [];
+  private readonly stopped = new vscode.EventEmitter<Stop>();
+  readonly onDidStop = this.stopped.event;
   private readonly registration = vscode.debug.registerDebugAdapterTrackerFactory('*', {
     createDebugAdapterTracker: (session) => ({
       onDidSendMessage: (message: { type?: string; event?: string; body?: { threadId?: number; reason?: string } }) => {
-        if (message.type === 'event' && message.event === 'stopped' && message.body?.reason !== 'entry')
-          this.stops.push({ session, threadId: message.body?.threadId ?? 0 });
+        if (message.type !== 'event' || message.event !== 'stopped' || message.body?.reason === 'entry') return;
+        const stop = { session, threadId: message.body?.threadId ?? 0 };
+        this.stops.push(stop);
+        this.stopped.fire(stop);
       },
     }),
   });
@@ -142,6 +128,7 @@ export class StopTracker implements vscode.Disposable {
 
   dispose(): void {
     this.registration.dispose();
+    this.stopped.dispose();
   }
 }
 
@@ -189,16 +176,14 @@ export function answerPickers(answer: (call: PickerCall) => unknown): vscode.Dis
 
 /** Lets a run go to its end, continuing each stop of its session on the way (Debug Event of a failure pauses where it failed). */
 export async function finish(run: DebugRun, tracker: StopTracker): Promise<LocalOutcome | undefined> {
-  let ended = false;
-  const done = run.done.finally(() => (ended = true));
-  const continued = new Set<Stop>();
-  while (!ended) {
-    for (const stop of tracker.stops) {
-      if (continued.has(stop) || (stop.session.id !== run.session.id && stop.session.parentSession?.id !== run.session.id)) continue;
-      continued.add(stop);
-      await stop.session.customRequest('continue', { threadId: stop.threadId }).then(undefined, () => undefined);
-    }
-    await Promise.race([done, new Promise((r) => setTimeout(r, 100))]);
+  const ours = (stop: Stop) => stop.session.id === run.session.id || stop.session.parentSession?.id === run.session.id;
+  const go = (stop: Stop) => void stop.session.customRequest('continue', { threadId: stop.threadId }).then(undefined, () => undefined);
+  // The stops from now on as they come, and those seen before.
+  const listener = tracker.onDidStop((stop) => ours(stop) && go(stop));
+  try {
+    for (const stop of tracker.stops.filter(ours)) go(stop);
+    return await run.done;
+  } finally {
+    listener.dispose();
   }
-  return done;
 }
