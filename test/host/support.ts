@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { type TestApi } from '../../src/extension';
+import { type Application } from '../../src/extension/project';
+import { type Services } from '../../src/extension/services';
 
 export const EXTENSION_ID = 'custom-actions.custom-actions-vscode';
 
@@ -17,6 +19,23 @@ export function workspaceRoot(): vscode.Uri {
   const folder = vscode.workspace.workspaceFolders?.[0];
   assert.ok(folder, 'the test workspace is open');
   return folder.uri;
+}
+
+/** The fixture's application `appId` as the project file names it now (read afresh), on a server that is up. */
+export async function fixtureApplication(services: Services, appId: string): Promise<Application> {
+  await services.connections.baseUrl();
+  const state = await services.project.reload();
+  assert.ok(state.kind === 'ok', 'the fixture project file is valid');
+  const app = state.applications.find((a) => a.id === appId);
+  assert.ok(app, `the fixture project names ${appId}`);
+  return app;
+}
+
+/** Removes what a suite made: its actions on the server and their folders; the model reads afresh. */
+export async function removeActions(services: Services, app: Application, ids: Iterable<string>, folders: Iterable<vscode.Uri>): Promise<void> {
+  for (const id of ids) await services.connections.call(app, (c) => c.deleteAction(id)).catch(() => undefined);
+  for (const folder of folders) await vscode.workspace.fs.delete(folder, { recursive: true }).then(undefined, () => undefined);
+  services.model.refresh();
 }
 
 export { eventually, staysTrue } from '../support/eventually';

@@ -20,6 +20,21 @@ export const TIER: Parameter = {
   },
 };
 
+/** A number, and a mode that tells main to succeed or to throw: the parameters of the actions the debug and events tests run. */
+export const N_AND_MODE: Parameter[] = [
+  { name: 'n', type: 'number' },
+  {
+    name: 'mode',
+    type: {
+      type: 'single-choice',
+      choices: [
+        { id: 'ok', label: 'Succeed' },
+        { id: 'fail', label: 'Fail' },
+      ],
+    },
+  },
+];
+
 /** A small valid action (two numbers in, their sum out), shared by the client's unit and sandbox tests. */
 export const ADD_ACTION: ActionMetadata = {
   key: 'add',

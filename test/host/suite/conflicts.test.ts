@@ -9,7 +9,7 @@ import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
 import { NotificationSpy } from '../notifications';
-import { api, eventually, workspaceRoot } from '../support';
+import { api, eventually, fixtureApplication, removeActions, workspaceRoot } from '../support';
 
 const APP = 'test-app';
 
@@ -92,12 +92,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
 
   before(async () => {
     services = (await api()).services;
-    await services.connections.baseUrl();
-    const state = await services.project.reload();
-    assert.ok(state.kind === 'ok');
-    const found = state.applications.find((a) => a.id === APP);
-    assert.ok(found);
-    app = found;
+    app = await fixtureApplication(services, APP);
     deploy = services.deploy;
   });
 
@@ -111,11 +106,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  after(async () => {
-    for (const id of created) await services.connections.call(app, (c) => c.deleteAction(id)).catch(() => undefined);
-    for (const key of folders) await vscode.workspace.fs.delete(folderOf(key), { recursive: true }).then(undefined, () => undefined);
-    services.model.refresh();
-  });
+  after(() => removeActions(services, app, created, [...folders].map(folderOf)));
 
   it('holds a save when a colleague pushed since: nothing is pushed, the file is kept, the status says so', async () => {
     const mine = codeWith('1', '7');

@@ -3,32 +3,19 @@ import { createServer, request, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import { type NormalizedEvent } from '../../../src/core/client';
-import { type ActionMetadata } from '../../../src/core/schema';
 import { serializeActionYaml } from '../../../src/core/workspace';
 import { type ActionNode, type ApplicationNode, type EnvironmentNode } from '../../../src/extension/tree/nodes';
+import { actionMetadata, N_AND_MODE } from '../../support/metadata';
 import { api, eventually, staysTrue, workspaceRoot } from '../support';
 
 const KEY = 'events-host-test';
-const metadata: ActionMetadata = {
+const metadata = actionMetadata({
   key: KEY,
   name: 'Events host test',
   description: 'Logs, and fails when asked to',
-  developerEmail: 'dev@example.com',
-  parameters: [
-    { name: 'n', type: 'number' },
-    {
-      name: 'mode',
-      type: {
-        type: 'single-choice',
-        choices: [
-          { id: 'ok', label: 'Succeed' },
-          { id: 'fail', label: 'Fail' },
-        ],
-      },
-    },
-  ],
+  parameters: N_AND_MODE,
   result: { type: 'number' },
-};
+});
 const CODE = `export function main(n: number, mode: string): number {
   console.log('run number ' + n);
   console.warn('mode is ' + mode);

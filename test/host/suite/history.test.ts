@@ -9,7 +9,7 @@ import { type Application } from '../../../src/extension/project';
 import { type ActionNode, type ApplicationNode, type HistoryNode, type VersionNode } from '../../../src/extension/tree/nodes';
 import { type Services } from '../../../src/extension/services';
 import { NotificationSpy } from '../notifications';
-import { api, eventually, workspaceRoot } from '../support';
+import { api, eventually, fixtureApplication, removeActions, workspaceRoot } from '../support';
 
 const APP = 'test-app';
 
@@ -63,12 +63,7 @@ describe('Safe deploy: deploy history', function () {
 
   before(async () => {
     services = (await api()).services;
-    await services.connections.baseUrl();
-    const state = await services.project.reload();
-    assert.ok(state.kind === 'ok');
-    const found = state.applications.find((a) => a.id === APP);
-    assert.ok(found);
-    app = found;
+    app = await fixtureApplication(services, APP);
   });
 
   beforeEach(() => {
@@ -82,11 +77,7 @@ describe('Safe deploy: deploy history', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  after(async () => {
-    for (const id of created) await services.connections.call(app, (c) => c.deleteAction(id)).catch(() => undefined);
-    for (const key of keys) await vscode.workspace.fs.delete(folderOf(key), { recursive: true }).then(undefined, () => undefined);
-    services.model.refresh();
-  });
+  after(() => removeActions(services, app, created, [...keys].map(folderOf)));
 
   it('records every accepted push, lists the local and the server-side versions, and survives a new store over the same storage', async () => {
     const { id, versions } = await pushedThrice('history-record');
