@@ -1,5 +1,5 @@
 import { type NormalizedEvent } from './client';
-import { type EventContext, formatEvent, formatLocalTime } from './events';
+import { type EventContext, formatEvent, formatLocalTime, formatWhen } from './events';
 import { serverText } from './text';
 
 /**
@@ -22,9 +22,7 @@ export function eventTitle(event: NormalizedEvent, context: EventContext, now = 
   // The key came from the server: a tab title is one line of plain text.
   const head = `${serverText(context.actionKey, TITLE_KEY_MAX)} · ${serverText(context.environment, TITLE_KEY_MAX)}`;
   if (event.startTime === undefined) return `${head} · ${outcome}`;
-  const sameDay = new Date(event.startTime).toDateString() === new Date(now).toDateString();
-  const time = formatLocalTime(event.startTime, !sameDay).replace(/\.\d{3}$/, '');
-  return `${head} · ${time} ${outcome}`;
+  return `${head} · ${formatWhen(event.startTime, false, now)} ${outcome}`;
 }
 
 /** The document's text: the channel's lines for the event as comments, then the raw event, times annotated. */

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { EVENT_LIMITS, normalizeEvent } from '../../src/core/client';
-import { formatDuration, formatEvent, formatLocalTime } from '../../src/core/events';
+import { formatDuration, formatEvent, formatLocalTime, formatWhen } from '../../src/core/events';
 
 const START = new Date(2024, 4, 1, 14, 3, 22, 123).getTime();
 const ctx = { environment: 'Test', actionKey: 'send-invoice' };
@@ -153,5 +153,13 @@ describe('events formatter', () => {
     assert.equal(formatDuration(999), '999 ms');
     assert.equal(formatDuration(12_345), '12.3 s');
     assert.equal(formatDuration(125_000), '2 min 5 s');
+  });
+
+  it('shows when something happened with the date only when it is not today', () => {
+    const laterToday = START + 60_000;
+    assert.equal(formatWhen(START, true, laterToday), '14:03:22.123');
+    assert.equal(formatWhen(START, false, laterToday), '14:03:22');
+    const nextWeek = START + 7 * 24 * 3_600_000;
+    assert.match(formatWhen(START, false, nextWeek), /^\d{4}-\d{2}-\d{2} 14:03:22$/);
   });
 });

@@ -80,6 +80,16 @@ export function formatLocalTime(ms: number, withDate: boolean): string {
   return withDate ? `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${time}` : time;
 }
 
+/**
+ * When something happened, as a row or a title shows it: the local time, with the date unless it is
+ * today's, and milliseconds only where runs a moment apart must be told apart (events).
+ */
+export function formatWhen(ms: number, withMilliseconds: boolean, now = Date.now()): string {
+  const sameDay = new Date(ms).toDateString() === new Date(now).toDateString();
+  const text = formatLocalTime(ms, !sameDay);
+  return withMilliseconds ? text : text.slice(0, -'.000'.length);
+}
+
 export function formatDuration(ms: number): string {
   if (ms < 1_000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;

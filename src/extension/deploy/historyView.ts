@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { type VersionedResource } from '../../core/client';
 import { type PushOutcome } from '../../core/deploy/pushQueue';
+import { formatWhen } from '../../core/events';
 import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { isNode, pickAction } from '../commands/pick';
@@ -178,8 +179,8 @@ function nameOf(part: VersionedResource): string {
 
 /** A time from here or from the server: one that is not a date is shown as the server's text it is. */
 function when(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? serverText(iso, 40) : date.toLocaleString();
+  const ms = new Date(iso).getTime();
+  return Number.isNaN(ms) ? serverText(iso, 40) : formatWhen(ms, false);
 }
 
 function size(text: string): string {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { type NormalizedEvent } from '../../core/client';
-import { formatDuration } from '../../core/events';
+import { formatDuration, formatWhen } from '../../core/events';
 import { serverMarkdown, serverText } from '../../core/text';
 import { untrustedMarkdown } from '../markdown';
 import { type ActionNode, type TreeNode } from './nodes';
@@ -117,14 +117,5 @@ function actionItem(node: ActionNode): vscode.TreeItem {
 }
 
 export function formatStart(event: NormalizedEvent): string {
-  if (event.startTime === undefined) return '(no start time)';
-  const date = new Date(event.startTime);
-  const time = `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${String(date.getMilliseconds()).padStart(3, '0')}`;
-  const today = new Date();
-  const sameDay = date.toDateString() === today.toDateString();
-  return sameDay ? time : `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${time}`;
-}
-
-function pad(n: number): string {
-  return String(n).padStart(2, '0');
+  return event.startTime === undefined ? '(no start time)' : formatWhen(event.startTime, true);
 }

@@ -133,7 +133,8 @@ describe('Safe deploy: deploy history', function () {
     const item = services.tree.getTreeItem(oldest);
     assert.doesNotMatch(String(item.label), /\$\(/, 'no icon syntax shown as text');
     assert.equal(item.label, 'main.ts', 'the file first, so a narrow view cuts the time rather than which file it is');
-    assert.match(String(item.description), /pushed from here/);
+    // A push of a moment ago: the time of day alone (the date only once it is another day's).
+    assert.match(String(item.description), /^(\d{4}-\d{2}-\d{2} )?\d{2}:\d{2}:\d{2} · pushed from here$/);
     assert.equal(item.command?.command, 'customActions.openHistoryVersion');
 
     const opened = vscode.commands.executeCommand(item.command.command, ...(item.command.arguments ?? []));
