@@ -38,7 +38,7 @@ describe('client conditional writes and versions against the sandbox', function 
 
   it('reports that the sandbox offers conditional writes and versions', async () => {
     const caps = await alice.capabilities();
-    assert.deepEqual(caps.conditionalWrites, { metadata: true, implementation: true });
+    assert.deepEqual(caps.conditionalWrites, { metadata: true, implementation: true, firstImplementation: true });
     assert.equal(caps.versions, true);
   });
 

@@ -32,7 +32,7 @@ describe('sandbox: conditional writes (ETag, If-Match, 412) and kept versions', 
 
   it('advertises both in GET /api', async () => {
     const index = (await box.request('GET', '/api')).json as CapabilityIndex;
-    assert.deepEqual(index.extensions.conditionalWrites, { header: 'If-Match', resources: ['metadata', 'implementation'] });
+    assert.deepEqual(index.extensions.conditionalWrites, { header: 'If-Match', resources: ['metadata', 'implementation'], firstWrite: 'If-None-Match' });
     assert.deepEqual(index.extensions.versions, { maxKeptPerKind: VERSIONS_KEPT });
   });
 
@@ -73,6 +73,24 @@ describe('sandbox: conditional writes (ETag, If-Match, 412) and kept versions', 
     }
     assert.equal((await putCode(action.id, 'export function main() {}', '"code-9", "code-1"')).status, 204, 'a list matches when one of its tags does');
     assert.equal((await putCode(action.id, 'export function main() {}', '*')).status, 204);
+  });
+
+  it('writes code with If-None-Match: * only while the action has none, so a first push is checked too', async () => {
+    const { action } = await create();
+    const putFirst = (code: string, headers: Record<string, string>) =>
+      box.request('PUT', `/api/actions/${action.id}/implementation`, { key, body: code, type: TS, headers });
+    const first = await putFirst('export function main() { return "mine"; }', { 'If-None-Match': '*' });
+    assert.equal(first.status, 204, first.text);
+    assert.equal(first.headers.get('etag'), '"code-1"');
+    const late = await putFirst('export function main() { return "theirs"; }', { 'If-None-Match': ' * ' });
+    assert.equal(late.status, 412, late.text);
+    assertMatchesSpec('PUT', '/api/actions/{actionId}/implementation', late);
+    assert.equal(late.headers.get('etag'), '"code-1"');
+    assert.match((late.json as { detail: string }).detail, /has code already/);
+    assert.match((await box.request('GET', `/api/actions/${action.id}/implementation`, { key })).text, /mine/, 'nothing written');
+    // If-Match decides when both are sent; a list of tags in If-None-Match is no check here.
+    assert.equal((await putFirst('export function main() {}', { 'If-Match': '"code-1"', 'If-None-Match': '*' })).status, 204);
+    assert.equal((await putFirst('export function main() {}', { 'If-None-Match': '"code-1"' })).status, 204);
   });
 
   it('tags the metadata the same way, apart from the code', async () => {

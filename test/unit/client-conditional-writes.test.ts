@@ -88,6 +88,16 @@ describe('client conditional writes', () => {
       assert.equal(plain?.headers['if-match'], undefined);
       assert.equal(empty?.headers['if-match'], undefined, 'an empty tag is no condition');
     });
+
+    it('a first write of code can ask that there be none yet; If-Match wins when both are given', async () => {
+      const server = await startServer((_req, res) => send(res, 204, undefined, { etag: '"code-1"' }));
+      const c = client(server);
+      assert.deepEqual(await c.putImplementation('a1', MINE, { ifNoneMatch: '*' }), { etag: '"code-1"', alreadyHeld: false });
+      await c.putImplementation('a1', MINE, { ifMatch: '"code-1"', ifNoneMatch: '*' });
+      const [first, both] = server.requests;
+      assert.deepEqual([first?.headers['if-none-match'], first?.headers['if-match']], ['*', undefined]);
+      assert.deepEqual([both?.headers['if-none-match'], both?.headers['if-match']], [undefined, '"code-1"']);
+    });
   });
 
   describe('412', () => {
@@ -103,6 +113,18 @@ describe('client conditional writes', () => {
       assert.match(error.hint ?? '', /Someone changed the action's code/);
       assert.equal(server.count('PUT', CODE_PATH), 1);
       assert.equal(server.count('GET', CODE_PATH), 1, 'one read to compare');
+    });
+
+    it('to a first write of code is a conflict with no base, unless the server holds what was sent', async () => {
+      let held = THEIRS;
+      const server = await startServer((req, res) => (req.method === 'PUT' ? problem412(res, '"code-1"') : code(res, held, '"code-1"')));
+      const c = client(server);
+      const error = await rejection(() => c.putImplementation('a1', MINE, { ifNoneMatch: '*' }));
+      assert.ok(error instanceof VersionConflictError);
+      assert.deepEqual([error.currentEtag, error.baseEtag, error.mayBeOwnWrite], ['"code-1"', undefined, false]);
+      held = MINE;
+      assert.deepEqual(await c.putImplementation('a1', MINE, { ifNoneMatch: '*' }), { etag: '"code-1"', alreadyHeld: true });
+      assert.equal(server.count('PUT', CODE_PATH), 2, 'neither write was sent again');
     });
 
     it('for metadata too, compared by content', async () => {

@@ -11,7 +11,7 @@ import { ADD_ACTION as METADATA } from '../support/metadata';
 const SANDBOX_EXTENSIONS = {
   getAction: true,
   getImplementation: true,
-  conditionalWrites: { header: 'If-Match', resources: ['metadata', 'implementation'] },
+  conditionalWrites: { header: 'If-Match', resources: ['metadata', 'implementation'], firstWrite: 'If-None-Match' },
   versions: { maxKeptPerKind: 50 },
 };
 
@@ -22,7 +22,7 @@ describe('client versions', () => {
     it('reads conditional writes and versions from the capability document', async () => {
       const server = await startServer((_req, res) => send(res, 200, { service: 's', version: '1', extensions: SANDBOX_EXTENSIONS }));
       const caps = await client(server).capabilities();
-      assert.deepEqual(caps.conditionalWrites, { metadata: true, implementation: true });
+      assert.deepEqual(caps.conditionalWrites, { metadata: true, implementation: true, firstImplementation: true });
       assert.equal(caps.versions, true);
     });
 
@@ -44,7 +44,17 @@ describe('client versions', () => {
       for (const junk of [undefined, null, 'yes', 1, [], { conditionalWrites: 'yes', versions: 'yes' }, { conditionalWrites: [], versions: [] }]) {
         assert.deepEqual(read(junk), [false, false, false], JSON.stringify(junk));
       }
-      assert.deepEqual(readCapabilities('not a document').conditionalWrites, { metadata: false, implementation: false });
+      assert.deepEqual(readCapabilities('not a document').conditionalWrites, { metadata: false, implementation: false, firstImplementation: false });
+    });
+
+    it('trusts If-None-Match on a first write of code only where the server names it', () => {
+      const first = (conditionalWrites: unknown) => readCapabilities({ extensions: { conditionalWrites } }).conditionalWrites.firstImplementation;
+      assert.equal(first({ header: 'If-Match', firstWrite: 'if-none-match' }), true);
+      assert.equal(first(true), false, 'If-Match alone says nothing of If-None-Match');
+      assert.equal(first({ header: 'If-Match' }), false);
+      assert.equal(first({ header: 'If-Match', resources: ['metadata'], firstWrite: 'If-None-Match' }), false, 'code writes not checked at all');
+      assert.equal(first({ header: 'X-If-Version', firstWrite: 'If-None-Match' }), false);
+      for (const junk of ['*', true, 1, ['If-None-Match'], { header: 'If-None-Match' }]) assert.equal(first({ firstWrite: junk }), false, JSON.stringify(junk));
     });
   });
 

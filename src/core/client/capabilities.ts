@@ -10,7 +10,15 @@ export interface Capabilities {
    * false the server cannot tell whether someone else changed the action: `ifMatch` is sent all the
    * same, but such a server ignores it and the write is unconditional.
    */
-  readonly conditionalWrites: { readonly metadata: boolean; readonly implementation: boolean };
+  readonly conditionalWrites: {
+    readonly metadata: boolean;
+    readonly implementation: boolean;
+    /**
+     * A code PUT with `If-None-Match: *` is written only while the action has no code (412 once it
+     * has): the first push of a new action's code is checked too.
+     */
+    readonly firstImplementation: boolean;
+  };
   /** GET …/versions lists the kept versions of an action's code and metadata, and each can be read back. */
   readonly versions: boolean;
 }
@@ -22,7 +30,7 @@ export const NO_CAPABILITIES: Capabilities = Object.freeze({
   run: false,
   eventsPaging: undefined,
   eventsLongPoll: undefined,
-  conditionalWrites: Object.freeze({ metadata: false, implementation: false }),
+  conditionalWrites: Object.freeze({ metadata: false, implementation: false, firstImplementation: false }),
   versions: false,
 });
 
@@ -45,16 +53,20 @@ export function readCapabilities(body: unknown): Capabilities {
 }
 
 /**
- * `true`, or `{ header, resources }`. A header other than If-Match is one this client does not send,
- * so it offers nothing; without a `resources` list, both are taken as checked.
+ * `true`, or `{ header, resources, firstWrite }`. A header other than If-Match is one this client does
+ * not send, so it offers nothing; without a `resources` list, both are taken as checked. Only a server
+ * that names If-None-Match as `firstWrite` is trusted to check it: one that ignored it would write.
  */
 function readConditionalWrites(raw: unknown): Capabilities['conditionalWrites'] {
-  if (raw === true) return { metadata: true, implementation: true };
+  if (raw === true) return { metadata: true, implementation: true, firstImplementation: false };
   if (!isRecord(raw) || raw.enabled === false) return NO_CAPABILITIES.conditionalWrites;
   if (raw.header !== undefined && (typeof raw.header !== 'string' || raw.header.toLowerCase() !== 'if-match')) return NO_CAPABILITIES.conditionalWrites;
-  if (!Array.isArray(raw.resources)) return { metadata: true, implementation: true };
-  const resources = raw.resources.filter((r): r is string => typeof r === 'string').map((r) => r.toLowerCase());
-  return { metadata: resources.includes('metadata'), implementation: resources.includes('implementation') || resources.includes('code') };
+  const resources = Array.isArray(raw.resources)
+    ? raw.resources.filter((r): r is string => typeof r === 'string').map((r) => r.toLowerCase())
+    : ['metadata', 'implementation'];
+  const implementation = resources.includes('implementation') || resources.includes('code');
+  const firstWrite = typeof raw.firstWrite === 'string' && raw.firstWrite.toLowerCase() === 'if-none-match';
+  return { metadata: resources.includes('metadata'), implementation, firstImplementation: implementation && firstWrite };
 }
 
 function record(value: unknown): Record<string, unknown> {

@@ -33,6 +33,11 @@ export interface WriteOptions extends CallOptions {
    * that does not ignores it and writes anyway.
    */
   readonly ifMatch?: string;
+  /**
+   * `'*'`: write only if the part does not exist yet (a new action's first code). Only a server that
+   * offers it (`conditionalWrites.firstImplementation`) checks it; it is ignored when `ifMatch` is given.
+   */
+  readonly ifNoneMatch?: '*';
 }
 
 /** What a write of code or metadata left on the server. */
@@ -202,7 +207,7 @@ export function createClient(options: ClientOptions) {
       body: JSON.stringify(metadata),
       signal: o.signal,
     };
-    return write(request, o.ifMatch, { resource: 'metadata', actionId, hash: () => metadataHash(metadata) });
+    return write(request, o, { resource: 'metadata', actionId, hash: () => metadataHash(metadata) });
   }
 
   /** Adds or replaces the code; with `ifMatch`, only if it is still that version. */
@@ -215,28 +220,31 @@ export function createClient(options: ClientOptions) {
       body: source,
       signal: o.signal,
     };
-    return write(request, o.ifMatch, { resource: 'implementation', actionId, hash: () => codeHash(source) });
+    return write(request, o, { resource: 'implementation', actionId, hash: () => codeHash(source) });
   }
 
   /**
-   * A PUT, conditional when `ifMatch` is given. Retrying one after an ambiguous failure is safe (the
-   * condition stops it from replacing anything written meanwhile), but if the first try went through,
-   * the retry is refused against that very write. So a 412 is only believed after reading what the
-   * server holds: exactly what was sent means the write is done (`alreadyHeld`); anything else is a
-   * VersionConflictError. The write itself is never sent again after a 412.
+   * A PUT, conditional when `ifMatch` or `ifNoneMatch` is given. Retrying one after an ambiguous
+   * failure is safe (the condition stops it from replacing anything written meanwhile), but if the
+   * first try went through, the retry is refused against that very write. So a 412 is only believed
+   * after reading what the server holds: exactly what was sent means the write is done
+   * (`alreadyHeld`); anything else is a VersionConflictError. The write itself is never sent again
+   * after a 412.
    */
   async function write(
     request: HttpRequest,
-    ifMatch: string | undefined,
+    o: WriteOptions,
     sent: { resource: VersionedResource; actionId: string; hash: () => string },
   ): Promise<WriteResult> {
-    if (!ifMatch?.trim()) {
+    const ifMatch = o.ifMatch?.trim() || undefined;
+    const condition: Record<string, string> | undefined = ifMatch ? { 'if-match': ifMatch } : o.ifNoneMatch === '*' ? { 'if-none-match': '*' } : undefined;
+    if (!condition) {
       const response = await http.send(request);
       return { etag: strongEtag(response.headers.etag), alreadyHeld: false };
     }
     let retried = false;
     try {
-      const response = await http.send({ ...request, headers: { ...request.headers, 'if-match': ifMatch.trim() }, onRetry: () => (retried = true) });
+      const response = await http.send({ ...request, headers: { ...request.headers, ...condition }, onRetry: () => (retried = true) });
       return { etag: strongEtag(response.headers.etag), alreadyHeld: false };
     } catch (error) {
       if (!(error instanceof VersionConflictError)) throw error;
@@ -250,7 +258,7 @@ export function createClient(options: ClientOptions) {
         ...(error.serverMessage === undefined ? {} : { serverMessage: error.serverMessage }),
         fields: error.fields,
         currentEtag: current?.etag ?? error.currentEtag,
-        baseEtag: ifMatch.trim(),
+        baseEtag: ifMatch,
         mayBeOwnWrite: retried && current === undefined,
       });
     }

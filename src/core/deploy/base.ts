@@ -9,7 +9,12 @@ import { createHash } from 'node:crypto';
 export interface BaseVersion {
   readonly etag: string | undefined;
   readonly hash: string;
+  /** The server held none of this part (a new action's code): the next write asks that it still holds none. */
+  readonly absent?: boolean;
 }
+
+/** The base of code the server does not have yet: of an action just created, or pulled without code. */
+export const NO_CODE: BaseVersion = Object.freeze({ etag: undefined, hash: codeHash(''), absent: true });
 
 /** What a local copy of one action was derived from; a side is absent when the server had none. */
 export interface DeployBase {

@@ -125,9 +125,10 @@ export interface CapabilityIndex {
     /**
      * GET of an action and of its implementation sends `ETag`; PUT of either with `If-Match` answers
      * 412 `precondition-failed` (with the current `ETag`) when it changed since, so checking for a
-     * colleague's change and writing are one step.
+     * colleague's change and writing are one step. `firstWrite`: a code PUT with `If-None-Match: *`
+     * is written only while the action has no code, so a new action's first code is checked too.
      */
-    conditionalWrites?: { header: 'If-Match'; resources: ('metadata' | 'implementation')[] };
+    conditionalWrites?: { header: 'If-Match'; resources: ('metadata' | 'implementation')[]; firstWrite?: 'If-None-Match' };
     /** GET /api/actions/{id}/versions lists the accepted writes of code and metadata, newest first; each can be read back. */
     versions?: { maxKeptPerKind: number };
   };

@@ -31,7 +31,7 @@ export class BaseStore {
   /** The server holds `version` of this part now, and the local copy is derived from it. */
   record(app: Application, id: string, part: BasePart, version: BaseVersion): void {
     const key = keyOf(app, id);
-    const next: DeployBase = { ...this.bases.get(key), [part]: { etag: version.etag, hash: version.hash } };
+    const next: DeployBase = { ...this.bases.get(key), [part]: { etag: version.etag, hash: version.hash, ...(version.absent ? { absent: true } : {}) } };
     // Re-inserted so the map's order is the order of use, and the oldest goes first when it is full.
     this.bases.delete(key);
     this.bases.set(key, next);

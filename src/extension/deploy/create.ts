@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { metadataHash } from '../../core/deploy/base';
+import { NO_CODE, metadataHash } from '../../core/deploy/base';
 import { type ActionMetadata } from '../../core/schema';
 import { MAIN_FILE } from '../../core/workspace';
 import { abortOn } from '../cancellation';
@@ -21,6 +21,8 @@ export async function createOnServer(s: Services, app: Application, folder: vsco
     );
     id = created.id;
     s.deploy.bases.record(app, id, 'metadata', { etag: created.etag, hash: metadataHash(metadata) });
+    // A new action has no code: its first push asks the server that it still has none.
+    s.deploy.bases.record(app, id, 'implementation', NO_CODE);
   } catch (error) {
     s.model.createFailed(app);
     // The folder is kept either way; the offer to retry does not hold up the command.

@@ -292,24 +292,28 @@ export class Deployer extends Disposable {
 
   /**
    * One write: conditional on the version the local copy was derived from, where the server checks
-   * versions and one is known. The base is recorded at once and written behind (never awaited), so the
-   * end of a push is not delayed by it.
+   * versions and one is known, or on there being no code yet where the copy was made without any. The
+   * base is recorded at once and written behind (never awaited), so the end of a push is not delayed by it.
    */
   private async write(id: string, kind: PushKind, content: string, signal: AbortSignal): Promise<void> {
     const target = this.targets.get(id);
     if (!target) throw new Error(`No application is known for the action ${id}.`);
     const part = PART[kind];
     await this.s.connections.call(target.app, async (client) => {
-      const checks = (await client.capabilities({ signal })).conditionalWrites[part];
-      const ifMatch = checks ? this.bases.part(target.app, id, part)?.etag : undefined;
+      const conditional = (await client.capabilities({ signal })).conditionalWrites;
+      const checks = conditional[part];
+      const base = checks ? this.bases.part(target.app, id, part) : undefined;
+      const ifMatch = base?.etag;
+      const ifNoneMatch = kind === 'code' && base?.absent && conditional.firstImplementation ? '*' : undefined;
       const result =
         kind === 'code'
-          ? await client.putImplementation(id, content, { signal, ifMatch })
+          ? await client.putImplementation(id, content, { signal, ifMatch, ifNoneMatch })
           : await client.updateAction(id, JSON.parse(content) as ActionMetadata, { signal, ifMatch });
       const hash = kind === 'code' ? codeHash(content) : metadataHash(JSON.parse(content) as object);
       this.bases.record(target.app, id, part, { etag: result.etag, hash });
-      this.writeChecks.set(`${kind}:${id}`, !checks ? 'unchecked' : ifMatch === undefined ? 'no-base' : 'checked');
-      void this.remember(target, id, part, content, result.etag, checks && ifMatch !== undefined);
+      const checked = ifMatch !== undefined || ifNoneMatch !== undefined;
+      this.writeChecks.set(`${kind}:${id}`, !checks ? 'unchecked' : checked ? 'checked' : 'no-base');
+      void this.remember(target, id, part, content, result.etag, checks && checked);
     });
   }
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { codeHash, metadataHash } from '../../core/deploy/base';
+import { NO_CODE, codeHash, metadataHash } from '../../core/deploy/base';
 import { type ActionMetadata, formatProblem, validateMetadata } from '../../core/schema';
 import { serverText } from '../../core/text';
 import { generateTypes } from '../../core/typegen';
@@ -46,7 +46,13 @@ export async function pullAction(s: Services, node?: unknown): Promise<void> {
       const code = implementation?.code;
       return token.isCancellationRequested
         ? undefined
-        : { metadata: serverMetadata(resource, remote.key), code, metadataBase: { etag, hash: metadataHash(resource) }, codeEtag: implementation?.etag };
+        : {
+            metadata: serverMetadata(resource, remote.key),
+            code,
+            metadataBase: { etag, hash: metadataHash(resource) },
+            // Read and found missing, as opposed to never read from a server that cannot return code.
+            codeBase: implementation === undefined ? undefined : code === undefined ? NO_CODE : { etag: implementation.etag, hash: codeHash(code) },
+          };
     },
   );
   // Cancelled: nothing was written, so a pull is all or nothing.
@@ -80,7 +86,7 @@ export async function pullAction(s: Services, node?: unknown): Promise<void> {
   }
   // The folder holds the server's versions now: the next pushes are checked against them.
   s.deploy.bases.record(app, remote.id, 'metadata', fetched.metadataBase);
-  if (fetched.code !== undefined) s.deploy.bases.record(app, remote.id, 'implementation', { etag: fetched.codeEtag, hash: codeHash(fetched.code) });
+  if (fetched.codeBase) s.deploy.bases.record(app, remote.id, 'implementation', fetched.codeBase);
   s.model.pulled(app, folder, remote.id);
   await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, MAIN_FILE));
 }

@@ -15,7 +15,7 @@ export function capabilityIndex(limits: SandboxLimits): CapabilityIndex {
       run: true,
       eventsPaging: { limitParam: 'limit', cursorParam: 'cursor', maxLimit: limits.maxPageSize },
       eventsLongPoll: { waitParam: 'wait', maxWaitSeconds: limits.maxWaitSeconds },
-      conditionalWrites: { header: 'If-Match', resources: ['metadata', 'implementation'] },
+      conditionalWrites: { header: 'If-Match', resources: ['metadata', 'implementation'], firstWrite: 'If-None-Match' },
       versions: { maxKeptPerKind: VERSIONS_KEPT },
     },
   };

@@ -10,12 +10,13 @@ export function etagOf(kind: VersionKind, version: number): string {
 
 /**
  * What `If-Match` asks of a write (RFC 9110 §13.1.1): `*`, or a list of entity tags compared strongly,
- * so a weak tag or one of another resource matches nothing. No header: the write is unconditional,
- * as the spec's operations are.
+ * so a weak tag or one of another resource matches nothing. Without it, `If-None-Match: *` (§13.1.2)
+ * asks that the resource not exist yet; a list of tags there is not a check this service offers, and
+ * is ignored. No header: the write is unconditional, as the spec's operations are.
  */
 export function expectedFrom(req: IncomingMessage, kind: VersionKind): Expected {
   const header = req.headers['if-match'];
-  if (header === undefined) return undefined;
+  if (header === undefined) return req.headers['if-none-match']?.trim() === '*' ? 'none' : undefined;
   if (header.trim() === '*') return '*';
   const pattern = new RegExp(`^"${PREFIX[kind]}-([1-9][0-9]{0,8})"$`);
   return header

@@ -7,9 +7,10 @@ export type VersionKind = 'implementation' | 'metadata';
 /**
  * What a conditional write expects to replace: the versions it may replace (from the `ETag`s in
  * `If-Match`; empty when none of them named a version), `'*'` (any version: the resource must
- * exist), or undefined for an unconditional write.
+ * exist), `'none'` (`If-None-Match: *`: the resource must not exist yet), or undefined for an
+ * unconditional write.
  */
-export type Expected = readonly number[] | '*' | undefined;
+export type Expected = readonly number[] | '*' | 'none' | undefined;
 
 /** Versions kept per action and kind; older ones are dropped as new ones are written. */
 export const VERSIONS_KEPT = 50;
@@ -17,13 +18,15 @@ export const VERSIONS_KEPT = 50;
 /** Throws `precondition-failed` unless the current version is the one the write expects. */
 export function checkExpected(kind: VersionKind, current: number, expected: Expected): void {
   if (expected === undefined) return;
-  if (expected === '*' ? current > 0 : expected.includes(current)) return;
+  if (expected === 'none' ? current === 0 : expected === '*' ? current > 0 : expected.includes(current)) return;
   const what = kind === 'implementation' ? 'code' : 'metadata';
   throw new StoreConflict(
     'precondition-failed',
-    current === 0
-      ? `the action has no ${what} yet, so no version of it can be replaced`
-      : `the action's ${what} changed since the version this write is based on (it is at version ${current} now)`,
+    expected === 'none'
+      ? `the action has ${what} already (version ${current}), and this write was only for an action without`
+      : current === 0
+        ? `the action has no ${what} yet, so no version of it can be replaced`
+        : `the action's ${what} changed since the version this write is based on (it is at version ${current} now)`,
     current,
   );
 }

@@ -108,6 +108,34 @@ describe('Safe deploy: conflicts with changes on the server', function () {
 
   after(() => removeActions(services, app, created, [...folders].map(folderOf)));
 
+  it('checks the first code of an action created here: code a colleague pushed since the create is held, not replaced', async () => {
+    const key = 'conflict-first';
+    folders.add(key);
+    const metadata = metadataOf(key);
+    await write(yamlUri(key), serializeActionYaml(metadata));
+    await write(vscode.Uri.joinPath(folderOf(key), 'action.generated.ts'), generateTypes(metadata));
+    services.model.refresh();
+    // No main.ts yet, so Create on Server sends the metadata alone.
+    await vscode.commands.executeCommand('customActions.createOnServer', yamlUri(key));
+    const id = (await services.connections.call(app, (c) => c.listActions(APP))).find((a) => a.key === key)?.id;
+    assert.ok(id, `${key} was created`);
+    created.push(id);
+    assert.equal(deploy.bases.part(app, id, 'implementation')?.absent, true, 'known to have no code');
+    const theirs = codeWith('1', '70');
+    await colleaguePushes(id, theirs);
+    const mine = codeWith('10', '7');
+    await write(mainUri(key), codeWith('1', '7'));
+    await save(await editorOf(mainUri(key)), mine);
+    await offered(key);
+    assert.equal(await onServer(id), theirs, "the colleague's code is still on the server");
+    assert.equal(await read(mainUri(key)), mine, 'the file is as the user saved it');
+    assert.match(deploy.status.text, new RegExp(`${key} changed on the server`));
+    // Settled, so no held push is left in the status bar: Overwrite replaces the version it was told about.
+    (await notification(new RegExp(`${key} changed on the server`))).answer('Overwrite');
+    await serverHolds(id, mine);
+    assert.equal(deploy.deployer.writeCheck('code', id), 'checked');
+  });
+
   it('holds a save when a colleague pushed since: nothing is pushed, the file is kept, the status says so', async () => {
     const mine = codeWith('1', '7');
     const id = await action('conflict-hold', mine);

@@ -152,7 +152,7 @@ describe('Safe deploy: deploy history', function () {
     await vscode.window.showTextDocument(editor);
   });
 
-  it('Compare with Server on main.ts shows what the server holds now beside the file', async () => {
+  it('Compare with Server on main.ts shows what the server holds now beside the file, and Pull from Server in that diff takes it', async () => {
     const { id } = await pushedThrice('history-compare');
     const theirs = codeReturning('n + 100 /* a colleague */');
     await services.connections.call(app, (c) => c.putImplementation(id, theirs));
@@ -162,6 +162,17 @@ describe('Safe deploy: deploy history', function () {
     assert.ok(input instanceof vscode.TabInputTextDiff, 'a diff editor');
     assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), theirs, "the server's code on the left");
     assert.equal(input.modified.toString(), mainUri('history-compare').toString(), 'the file on the right');
+
+    // Pull from Server, from the editor title of that diff (the server's side is the argument).
+    const pulled = vscode.commands.executeCommand('customActions.pullFromDiff', input.original);
+    const asked = await eventually(() => spy.matching(/Pull "history-compare" from the server\?/).at(-1), 'the question before replacing main.ts');
+    assert.equal(asked.modal, true);
+    asked.answer('Replace');
+    await pulled;
+    const onDisk = new TextDecoder().decode(await vscode.workspace.fs.readFile(mainUri('history-compare')));
+    assert.equal(onDisk, theirs, "the file holds the server's code");
+    const server = await services.connections.call(app, (c) => c.getImplementationVersioned(id));
+    assert.equal(services.deploy.bases.part(app, id, 'implementation')?.etag, server.etag, 'the next push is checked against what was pulled');
   });
 
   it('Redeploy This Version puts the old code back on the server, through the conflict check', async () => {
