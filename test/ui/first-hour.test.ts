@@ -125,6 +125,9 @@ for (const defaults of [WEB, DESKTOP]) {
       await box().press('Enter');
       await page.locator('.tabs-container .tab', { hasText: 'main.ts' }).waitFor({ timeout: 30_000 });
       await notification(page, `Created ${KEY} in My App`, 60_000);
+      // The template's push, a moment before: checked, as the server was asked that the action still had no code.
+      const status = await page.locator('.part.statusbar').innerText();
+      assert.doesNotMatch(status, /unchecked/, `the status bar says: ${status}`);
       await expand(treeRow(page, 'My App'));
       await action().filter({ hasNotText: 'not created' }).waitFor({ timeout: 60_000 });
       await shot('03-new-action');
