@@ -153,6 +153,29 @@ describe('ActionsModel', () => {
     assert.deepEqual(await model.actions(billing), []);
   });
 
+  it('tells which actions a list read again no longer holds, across a refresh, and forgets their drift', async () => {
+    const { apps, server, model } = fixture();
+    const [billing, crm] = apps as [Application, Application];
+    const removed: { app: string; ids: readonly string[] }[] = [];
+    model.onDidRemoveActions(({ app, ids }) => removed.push({ app: app.id, ids }));
+    server.set('billing', [remote('1', 'keep'), remote('2', 'deleted-elsewhere'), remote('3', 'deleted-here')]);
+    server.set('crm', [remote('9', 'other')]);
+    await Promise.all([model.actions(billing), model.actions(crm)]);
+    assert.deepEqual(removed, [], 'a first list removes nothing');
+    model.serverChanged(billing, '2', true);
+    server.set('billing', [remote('1', 'keep')]);
+    model.deleted(billing);
+    await model.actions(billing);
+    assert.deepEqual(removed, [{ app: 'billing', ids: ['2', '3'] }]);
+    model.refresh();
+    await Promise.all([model.actions(billing), model.actions(crm)]);
+    assert.equal(removed.length, 1, 'told once');
+    server.set('billing', [remote('1', 'keep'), remote('2', 'deleted-elsewhere')]);
+    model.refresh(billing);
+    const back = await model.actions(billing);
+    assert.equal(back.find((e) => e.key === 'deleted-elsewhere')?.outOfStep, undefined, 'an id listed again starts in step');
+  });
+
   it('a code push links without reading the list; a metadata push reads it again', async () => {
     const { apps, model, calls, changes } = fixture();
     const [billing] = apps as [Application];

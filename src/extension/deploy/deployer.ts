@@ -101,6 +101,27 @@ export class Deployer extends Disposable {
       });
       this.register({ dispose: () => (listening.dispose(), queue.dispose()) });
     }
+    this.register(s.model.onDidRemoveActions(({ app, ids }) => ids.forEach((id) => this.gone(app, id))));
+  }
+
+  /**
+   * The server no longer lists the action: a held push or a failure of it no longer stands, and its
+   * base checks nothing. A notification already shown cannot be taken back; a click on it finds the
+   * action gone and offers to create it.
+   */
+  private gone(app: Application, id: string): void {
+    this.bases.forget(app, id);
+    const target = this.targets.get(id);
+    if (!target) return;
+    const folder = target.folder.toString();
+    this.status.gone(folder);
+    for (const kind of ['code', 'metadata'] as const) {
+      this.notices.end(`failed:${kind}:${folder}`, `conflict:${kind}:${folder}`);
+      this.retries.delete(`${kind}:${id}`);
+      this.quietly.delete(`${kind}:${id}`);
+      this.writeChecks.delete(`${kind}:${id}`);
+    }
+    this.targets.delete(id);
   }
 
   /** Pushes `text` as the code of the action holding `uri`. */

@@ -23,9 +23,11 @@ const SHOW_PROBLEMS = 'workbench.actions.view.problems';
 export class DeployStatusItem extends Disposable {
   private readonly item = this.register(vscode.window.createStatusBarItem('customActions.deploy', vscode.StatusBarAlignment.Left, 9));
   private readonly busy = new Map<string, string>();
-  private readonly failed = new Map<string, string>();
+  /** Failures and held pushes that still stand, by `<kind>:<slot>`, as they were shown. */
+  private readonly failed = new Map<string, Shown>();
   private hideTimer: ReturnType<typeof setTimeout> | undefined;
   private calmTimer: ReturnType<typeof setTimeout> | undefined;
+  private visible = false;
   /** CALM_MS; tests shorten it. */
   calmMs = CALM_MS;
 
@@ -36,9 +38,9 @@ export class DeployStatusItem extends Disposable {
     this.register({ dispose: () => (clearTimeout(this.hideTimer), clearTimeout(this.calmTimer)) });
   }
 
-  /** The text shown, for tests and the log. */
+  /** The text shown, for tests and the log; empty while the item is hidden. */
   get text(): string {
-    return this.item.text;
+    return this.visible ? this.item.text : '';
   }
 
   /** Whether the item is coloured as a warning or an error, for tests. */
@@ -64,7 +66,7 @@ export class DeployStatusItem extends Disposable {
       }`,
     );
     this.hideTimer = setTimeout(() => {
-      if (this.busy.size === 0 && this.failed.size === 0) this.item.hide();
+      if (this.busy.size === 0 && this.failed.size === 0) this.hide();
     }, SHOWN_AFTER_SUCCESS_MS);
   }
 
@@ -74,28 +76,44 @@ export class DeployStatusItem extends Disposable {
       `$(check) ${capitalize(WHAT[kind])} of ${label} is up to date`,
       `Custom Actions: the server already holds this ${WHAT[kind]} of ${label}; nothing was sent`,
     );
-    this.hideTimer = setTimeout(() => this.item.hide(), SHOWN_AFTER_SUCCESS_MS);
+    this.hideTimer = setTimeout(() => this.hide(), SHOWN_AFTER_SUCCESS_MS);
   }
 
   failedPush(id: string, label: string, kind: PushKind, durationMs: number, reason: string): void {
-    this.busy.delete(`${kind}:${id}`);
-    this.failed.set(`${kind}:${id}`, reason);
-    this.show(
-      `$(error) Push of ${label} failed (${formatDuration(durationMs)})`,
-      `Custom Actions: the ${WHAT[kind]} of ${label} was not pushed: ${reason}\nSave again or run Push Implementation to retry; click to show the log.`,
-      new vscode.ThemeColor('statusBarItem.errorBackground'),
-    );
+    this.stands(`${kind}:${id}`, {
+      text: `$(error) Push of ${label} failed (${formatDuration(durationMs)})`,
+      tooltip: `Custom Actions: the ${WHAT[kind]} of ${label} was not pushed: ${reason}\nSave again or run Push Implementation to retry; click to show the log.`,
+      background: new vscode.ThemeColor('statusBarItem.errorBackground'),
+    });
   }
 
   /** A push held because the action changed on the server; stays until a push of it goes through. */
   conflict(id: string, label: string, kind: PushKind, reason: string): void {
-    this.busy.delete(`${kind}:${id}`);
-    this.failed.set(`${kind}:${id}`, reason);
-    this.show(
-      `$(git-merge) ${label} changed on the server`,
-      `Custom Actions: ${reason}\nUse Compare, Merge or Overwrite in the notification, or Compare with Server on the action. Click to show the log.`,
-      new vscode.ThemeColor('statusBarItem.warningBackground'),
-    );
+    this.stands(`${kind}:${id}`, {
+      text: `$(git-merge) ${label} changed on the server`,
+      tooltip: `Custom Actions: ${reason}\nUse Compare, Merge or Overwrite in the notification, or Compare with Server on the action. Click to show the log.`,
+      background: new vscode.ThemeColor('statusBarItem.warningBackground'),
+    });
+  }
+
+  /**
+   * The action is gone from the server: its failures and held pushes no longer stand. The item shows
+   * the newest one left, or goes when none is left and nothing is being pushed.
+   */
+  gone(id: string): void {
+    const had = [this.failed.delete(`code:${id}`), this.failed.delete(`metadata:${id}`)].some(Boolean);
+    if (!had || this.busy.size > 0) return;
+    const left = [...this.failed.values()].at(-1);
+    if (left) this.show(left.text, left.tooltip, left.background);
+    else this.hide();
+  }
+
+  private stands(key: string, shown: Shown): void {
+    this.busy.delete(key);
+    // Re-inserted, so the newest failure is the last one.
+    this.failed.delete(key);
+    this.failed.set(key, shown);
+    this.show(shown.text, shown.tooltip, shown.background);
   }
 
   /** The action of the active file changed on the server since the last pull or push here; a click compares. */
@@ -155,7 +173,19 @@ export class DeployStatusItem extends Disposable {
     this.item.backgroundColor = background;
     this.item.command = command;
     this.item.show();
+    this.visible = true;
   }
+
+  private hide(): void {
+    this.item.hide();
+    this.visible = false;
+  }
+}
+
+interface Shown {
+  readonly text: string;
+  readonly tooltip: string;
+  readonly background: vscode.ThemeColor;
 }
 
 function capitalize(text: string): string {

@@ -25,6 +25,12 @@ export interface ActionsChange {
   readonly app?: Application;
 }
 
+/** Actions an application's list held when it was last read and holds no more (deleted here or elsewhere). */
+export interface ActionsRemoved {
+  readonly app: Application;
+  readonly ids: readonly string[];
+}
+
 export interface EventsChange {
   readonly app: Application;
   readonly eventsUrl: string;
@@ -52,6 +58,14 @@ export class ActionsModel extends Disposable {
   private readonly drifted = new Set<string>();
   private readonly changed = this.register(new Emitter<ActionsChange>());
   readonly onDidChange = this.changed.event;
+  /** The ids of each application's list as last read, kept across refreshes so the ones gone can be told. */
+  private readonly lastIds = new Map<string, ReadonlySet<string>>();
+  private readonly removedEmitter = this.register(new Emitter<ActionsRemoved>());
+  /**
+   * Actions the server no longer lists, told when the first list without them is read: what other
+   * features hold for them (a held push, a base, a failure in the status bar) no longer stands.
+   */
+  readonly onDidRemoveActions = this.removedEmitter.event;
   private readonly eventsChangedEmitter = this.register(new Emitter<EventsChange>());
   /** New events arrived for an environment of an action. */
   readonly onDidChangeEvents = this.eventsChangedEmitter.event;
@@ -235,8 +249,20 @@ export class ActionsModel extends Disposable {
     // A list that was asked for before the last forget() is an answer about the past: use it, keep it not.
     if (generation !== (this.generations.get(app.id) ?? 0)) return listed;
     this.listed.set(app.id, listed);
+    const gone = this.noteIds(app, actions);
     if (previous && previous.signature !== signature) this.changed.fire({ app });
+    if (gone.length > 0) this.removedEmitter.fire({ app, ids: gone });
     return listed;
+  }
+
+  /** Remembers the ids of a list, and forgets what the model itself held of the ones gone from it. */
+  private noteIds(app: Application, actions: readonly RemoteAction[]): string[] {
+    const now = new Set(actions.map((a) => a.id));
+    const before = this.lastIds.get(app.id);
+    this.lastIds.set(app.id, now);
+    const gone = before ? [...before].filter((id) => !now.has(id)) : [];
+    for (const id of gone) this.drifted.delete(driftKey(app, id));
+    return gone;
   }
 
   /** A server that cannot be reached is everyone's problem, not one application's: everything is shown anew. */

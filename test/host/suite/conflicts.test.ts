@@ -168,6 +168,22 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     await serverHolds(id, local);
   });
 
+  it('lets a held push go from the status bar once the action is deleted on the server, when the list is read again', async () => {
+    const key = 'conflict-deleted';
+    const id = await action(key, codeWith('1', '7'));
+    await colleaguePushes(id, codeWith('1', '70'));
+    await save(await editorOf(mainUri(key)), codeWith('10', '7'));
+    await offered(key);
+    assert.match(deploy.status.text, new RegExp(`${key} changed on the server`));
+    // The colleague deletes the action; the next read of the list (a refresh, the tree) tells the model.
+    await services.connections.call(app, (c) => c.deleteAction(id));
+    services.model.refresh(app);
+    await services.model.actions(app);
+    await eventually(() => (deploy.status.text.includes(key) ? undefined : true), 'the held push gone from the status bar');
+    assert.equal(deploy.bases.get(app, id), undefined, 'no base left to check against');
+    assert.equal(await read(mainUri(key)), codeWith('10', '7'), 'the file is kept');
+  });
+
   it('says in the tree and the status bar when an action changed on the server since the last push, until a push settles it', async () => {
     const id = await action('conflict-drift', codeWith('1', '7'));
     await colleaguePushes(id, codeWith('1', '70'));
