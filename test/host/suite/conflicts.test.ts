@@ -3,7 +3,9 @@ import * as vscode from 'vscode';
 import { LOCAL_SANDBOX, type ActionMetadata } from '../../../src/core/schema';
 import { generateTypes } from '../../../src/core/typegen';
 import { serializeActionYaml } from '../../../src/core/workspace';
+import { type HostMessage, type StateMessage } from '../../../src/core/webview';
 import { type DeployFeature } from '../../../src/extension/deploy';
+import { FormSession } from '../../../src/extension/form/session';
 import { PULLED_SCHEME } from '../../../src/extension/heldTexts';
 import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
@@ -288,6 +290,50 @@ describe('Safe deploy: conflicts with changes on the server', function () {
       return now.name === 'Renamed here' ? now : undefined;
     }, 'the merged metadata pushed');
     assert.deepEqual([after.name, (after.result as { description?: string } | undefined)?.description], ['Renamed here', 'Changed by a colleague.']);
+  });
+
+  it('holds a save made through the metadata form the same way, and the form shows the merged metadata', async () => {
+    const key = 'conflict-form';
+    const id = await action(key, codeWith('1', '7'));
+    assert.equal((await deploy.deployer.pushMetadata(yamlUri(key), { manual: true })).kind, 'accepted');
+    await services.connections.call(app, (c) => c.updateAction(id, metadataOf(key, 'Changed by a colleague.')));
+    // The form's session on action.yaml, with a stand-in for its webview that keeps what the host sends
+    // it; the file is in a tab, as it is when the form shows it (a save with no editor showing the file is
+    // a tool's, and is not pushed).
+    const { document } = await editorOf(yamlUri(key));
+    const posted: HostMessage[] = [];
+    const incoming = new vscode.EventEmitter<unknown>();
+    const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const form = new FormSession(
+      document,
+      { postMessage: (m: HostMessage) => (posted.push(m), Promise.resolve(true)), onDidReceiveMessage: incoming.event },
+      { log, openText: () => Promise.resolve() },
+    );
+    try {
+      form.receive({ type: 'ready' });
+      form.receive({ type: 'edit', version: document.version, seq: 1, value: { ...metadataOf(key), name: 'Renamed in the form' } });
+      await eventually(() => (/Renamed in the form/.test(document.getText()) ? true : undefined), 'the form edit in action.yaml');
+      assert.ok(await document.save(), 'saved');
+      await offered(key, 'metadata');
+      assert.equal((await services.connections.call(app, (c) => c.getAction(id))).name, `Conflict ${key}`, 'the rename was not pushed');
+      assert.match(document.getText(), /Renamed in the form/, 'the form edit is kept');
+
+      (await notification(new RegExp(`${key} changed on the server`))).answer('Merge');
+      const shown = await eventually(() => {
+        const last = posted.filter((m): m is StateMessage => m.type === 'state').at(-1);
+        const value = last?.value as { name?: string; result?: { description?: string } } | undefined;
+        return value?.name === 'Renamed in the form' && value.result?.description === 'Changed by a colleague.' ? last : undefined;
+      }, 'the form given the merged metadata');
+      assert.equal(shown.origin, 'external', 'a change the form did not make');
+      await eventually(async () => ((await document.save()) || !document.isDirty ? true : undefined), 'saved');
+      await eventually(
+        async () => ((await services.connections.call(app, (c) => c.getAction(id))).name === 'Renamed in the form' ? true : undefined),
+        'pushed',
+      );
+    } finally {
+      form.dispose();
+      incoming.dispose();
+    }
   });
 });
 
