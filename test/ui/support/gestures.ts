@@ -3,9 +3,19 @@ import type { Locator, Page } from 'playwright-core';
 
 /** Right-clicks `row` and picks `item` from its context menu (the menu lives in a shadow root, which CSS selectors pierce). */
 export async function contextMenu(page: Page, row: Locator, item: string): Promise<void> {
-  await row.click({ button: 'right' });
   const entry = page.locator('.context-view .monaco-menu .action-item', { hasText: item }).first();
-  await entry.waitFor({ timeout: 10_000 });
+  // A right-click that comes while the focus is leaving a webview (the metadata form) can open no
+  // menu; a person would right-click again, and so does the walk, twice at the most.
+  for (let attempt = 1; ; attempt++) {
+    await row.click({ button: 'right' });
+    const shown = await entry.waitFor({ timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (shown) break;
+    if (attempt === 3) throw new Error(`No "${item}" in the context menu after ${attempt} right-clicks on the row.`);
+    await page.keyboard.press('Escape');
+  }
   await entry.click();
   // A click that lands while the menu is still settling can be dropped: the item it hovered has the
   // focus then, and Enter runs it.
