@@ -19,6 +19,7 @@ import { SandboxManager } from './sandboxManager';
 import { type Services } from './services';
 import { TargetStatusBar } from './statusBar';
 import { TestingFeature } from './testing';
+import { onUnexpectedError } from './unexpectedErrors';
 import { ActionsTreeProvider } from './tree/provider';
 import { WorkspaceTrust } from './trust';
 
@@ -31,7 +32,11 @@ export const VIEW_ID = 'customActions.actions';
  */
 export function activateExtension(context: vscode.ExtensionContext): Services {
   const log = createLog();
-  context.subscriptions.push(log);
+  context.subscriptions.push(
+    log,
+    // A listener or a dispose that throws is caught so the others still run; its error is logged here.
+    onUnexpectedError((error, where) => log.error(`Unexpected error in ${where}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)),
+  );
   let config: Config = readConfig();
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { reportUnexpectedError } from './unexpectedErrors';
 
 /** Owns what it registers and disposes of it with itself, so nothing long-lived leaks. */
 export abstract class Disposable implements vscode.Disposable {
@@ -21,8 +22,9 @@ export abstract class Disposable implements vscode.Disposable {
     for (const d of this.disposables.splice(0).reverse()) {
       try {
         d.dispose();
-      } catch {
-        // One failing disposable must not keep the others alive.
+      } catch (error) {
+        // One failing disposable must not keep the others alive, nor fail without a trace.
+        reportUnexpectedError(error, `disposing of ${this.constructor.name}`);
       }
     }
   }

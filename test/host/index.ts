@@ -6,6 +6,7 @@
 import { appendFileSync } from 'node:fs';
 import Mocha from 'mocha';
 import { suites } from 'virtual:host-test-suites';
+import { UnexpectedErrors } from '../support/unexpectedErrors';
 
 export async function run(): Promise<void> {
   const output = process.env.CUSTOM_ACTIONS_TEST_OUTPUT;
@@ -17,12 +18,22 @@ export async function run(): Promise<void> {
   const grep = process.env.CUSTOM_ACTIONS_TEST_GREP;
   if (grep) mocha.grep(grep);
   if (suites.length === 0) throw new Error('No suite in test/host/suite/*.test.ts was bundled');
+  // A listener or a dispose of the extension that threw fails the test it happened in (its reporters
+  // are shared by every bundle of this extension host); one reported between tests, the next test.
+  const unexpected = new UnexpectedErrors();
+  mocha.suite.afterEach(function (this: Mocha.Context) {
+    unexpected.check(`"${this.currentTest?.fullTitle() ?? 'a test'}"`);
+  });
   for (const load of suites) {
     mocha.suite.emit('pre-require', globalThis, 'suite', mocha);
     load();
   }
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
+  const late = unexpected.take();
+  unexpected.dispose();
+  if (late.length > 0) write(`\n✗ ${late.length} unexpected error(s) reported after the last test:\n${indent(late.join('\n'))}`);
   if (failures > 0) throw new Error(`${failures} extension-host test(s) failed`);
+  if (late.length > 0) throw new Error(`${late.length} unexpected error(s) reported after the last test`);
 }
 
 function lineReporter(write: (line: string) => void) {

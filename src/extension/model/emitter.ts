@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { reportUnexpectedError } from '../unexpectedErrors';
 
 /**
  * An event source with the shape of `vscode.EventEmitter`, without the `vscode` module, so the
@@ -19,8 +20,9 @@ export class Emitter<T> implements vscode.Disposable {
     for (const listener of [...this.listeners]) {
       try {
         listener(value);
-      } catch {
-        // One failing listener must not keep the news from the others.
+      } catch (error) {
+        // One failing listener must not keep the news from the others, nor fail without a trace.
+        reportUnexpectedError(error, 'an event listener');
       }
     }
   }
