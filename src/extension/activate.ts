@@ -51,7 +51,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   const sandbox = own(context, new SandboxManager(context.extensionUri, context.globalStorageUri, keys, log));
   const connections = own(context, new Connections(project, keys, sandbox, getConfig, trust));
   const model = createActionsModel(context, project, connections, trust);
-  const events = own(context, new EventWatchers(connections, getConfig, (app, eventsUrl) => model.eventsChanged(app, eventsUrl)));
+  const events = own(context, new EventWatchers(connections, getConfig));
   const tree = own(context, new ActionsTreeProvider(project, model, events, keys, trust));
   const treeView = own(context, vscode.window.createTreeView(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }));
   const eventDocuments = own(context, new EventDocuments());

@@ -204,14 +204,6 @@ describe('ActionsModel', () => {
     assert.equal(model.unreachable, undefined);
   });
 
-  it('passes news of events on to its listeners', () => {
-    const { apps, model } = fixture();
-    const seen: string[] = [];
-    model.onDidChangeEvents(({ app, eventsUrl }) => seen.push(`${app.id} ${eventsUrl}`));
-    model.eventsChanged(apps[1] as Application, 'http://s/1/test');
-    assert.deepEqual(seen, ['crm http://s/1/test']);
-  });
-
   it('tells of a changed action.yaml the application that holds it', async () => {
     const { apps, model, changes } = fixture();
     await model.localChanged(uri('/ws/crm/a/action.yaml'));

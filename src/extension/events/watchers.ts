@@ -28,6 +28,16 @@ export interface Watch extends WatchTarget {
 export const WATCHING_CONTEXT = 'customActions.watchingEvents';
 
 /**
+ * The events of one environment changed: new ones `arrived` (printed into the channel, kept by the
+ * watch), or its watch began or ended (what `list()` and the watch's `recent` answer changed with it).
+ */
+export interface EventsChange {
+  readonly app: Application;
+  readonly eventsUrl: string;
+  readonly kind: 'arrived' | 'watched' | 'unwatched';
+}
+
+/**
  * Every watched environment, each polled by its own EventsPoller, printed into the one events channel.
  * The tree's Test/Live nodes read from the same pollers, so a watched environment costs one polling
  * loop, and an unwatched one costs one request when its node is expanded, never a loop.
@@ -35,15 +45,16 @@ export const WATCHING_CONTEXT = 'customActions.watchingEvents';
 export class EventWatchers extends Disposable implements RecentEventsSource {
   private readonly watches = new Map<string, Watch>();
   readonly channel = this.register(new EventsChannel());
-  private readonly received = this.register(new vscode.EventEmitter<void>());
-  /** A watch started or stopped, or got new events (the lens of the last failure above `main` listens). */
-  readonly onDidChangeEvents = this.received.event;
+  private readonly changed = this.register(new vscode.EventEmitter<EventsChange>());
+  /**
+   * The one signal that the events of an environment changed, owned here where they arrive: the tree
+   * refreshes that environment's node, the lens of the last failure above `main` reads the watches again.
+   */
+  readonly onDidChangeEvents = this.changed.event;
 
-  /** `eventsArrived` is told of every environment with new events (the model, which the tree listens to). */
   constructor(
     private readonly connections: Connections,
     private readonly config: () => Config,
-    private readonly eventsArrived: (app: Application, eventsUrl: string) => void,
   ) {
     super();
     this.register({ dispose: () => void this.unwatchAll(true) });
@@ -82,7 +93,7 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
     this.watches.set(id, watch);
     this.channel.appendLines([`-- Watching ${label} (${target.app.label})`]);
     poller.start();
-    this.received.fire();
+    this.changed.fire({ app: target.app, eventsUrl: target.eventsUrl, kind: 'watched' });
     void vscode.commands.executeCommand('setContext', WATCHING_CONTEXT, true);
     return watch;
   }
@@ -92,7 +103,7 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
     if (!watch) return;
     this.watches.delete(id);
     await watch.poller.stop();
-    this.received.fire();
+    this.changed.fire({ app: watch.app, eventsUrl: watch.eventsUrl, kind: 'unwatched' });
     if (!quiet) this.channel.appendLines([`-- Stopped watching ${watch.environment} events of ${watch.actionKey}`]);
     this.afterStop();
   }
@@ -147,8 +158,7 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
   private print(target: WatchTarget, events: readonly NormalizedEvent[]): void {
     const lines = events.flatMap((event) => formatEvent(event, { environment: target.environment, actionKey: target.actionKey }));
     this.channel.appendLines(lines);
-    this.eventsArrived(target.app, target.eventsUrl);
-    this.received.fire();
+    this.changed.fire({ app: target.app, eventsUrl: target.eventsUrl, kind: 'arrived' });
   }
 
   private status(id: string, poller: EventsPoller, target: WatchTarget, label: string, status: PollerStatus): void {

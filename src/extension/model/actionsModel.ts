@@ -31,11 +31,6 @@ export interface ActionsRemoved {
   readonly ids: readonly string[];
 }
 
-export interface EventsChange {
-  readonly app: Application;
-  readonly eventsUrl: string;
-}
-
 interface Listed {
   readonly actions: RemoteAction[];
   readonly byKey: Map<string, RemoteAction>;
@@ -66,9 +61,6 @@ export class ActionsModel extends Disposable {
    * features hold for them (a held push, a base, a failure in the status bar) no longer stands.
    */
   readonly onDidRemoveActions = this.removedEmitter.event;
-  private readonly eventsChangedEmitter = this.register(new Emitter<EventsChange>());
-  /** New events arrived for an environment of an action. */
-  readonly onDidChangeEvents = this.eventsChangedEmitter.event;
 
   constructor(
     private readonly sources: ModelSources,
@@ -208,11 +200,6 @@ export class ActionsModel extends Disposable {
   async localChanged(uri: vscode.Uri): Promise<void> {
     const app = await this.applicationOf(uri);
     if (app) this.changed.fire({ app });
-  }
-
-  /** The events watcher has new events of an environment. */
-  eventsChanged(app: Application, eventsUrl: string): void {
-    this.eventsChangedEmitter.fire({ app, eventsUrl });
   }
 
   /**

@@ -6,7 +6,7 @@ import { type WorkspaceTrust } from '../trust';
 import { ActionsModel } from './actionsModel';
 import { ActionLinks } from './links';
 
-export { ActionsModel, type ActionsChange, type ActionsRemoved, type EventsChange } from './actionsModel';
+export { ActionsModel, type ActionsChange, type ActionsRemoved } from './actionsModel';
 export { type ActionEntry, type ActionState, type RemoteAction } from './entries';
 export { type ActionFile } from './locate';
 

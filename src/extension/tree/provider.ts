@@ -10,11 +10,13 @@ import { type ProjectModel, type Application } from '../project';
 import { type WorkspaceTrust } from '../trust';
 import { toTreeItem } from './items';
 import { type HistoryItem } from '../deploy/historyView';
+import { type EventsChange } from '../events/watchers';
 import { type ActionNode, actionNode, type ApplicationNode, type EnvironmentNode, type HistoryNode, type MessageNode, type TreeNode } from './nodes';
 
-/** Where the Test and Live nodes get their recent events; the events watcher provides it, so there is one fetcher. */
+/** Where the Test and Live nodes get their recent events and hear of new ones: the events watchers, so there is one fetcher. */
 export interface RecentEventsSource {
   recent(app: Application, eventsUrl: string): Promise<NormalizedEvent[]>;
+  readonly onDidChangeEvents: vscode.Event<EventsChange>;
 }
 
 /** How long refreshes of everything are gathered into one. */
@@ -54,8 +56,9 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
     this.register({ dispose: () => clearTimeout(this.refreshAll) });
     this.register(model.onDidChange(({ app }) => (app ? this.refreshApplication(app.id) : this.refreshAllSoon())));
     this.register(
-      model.onDidChangeEvents(({ app, eventsUrl }) => {
-        const node = this.envNodes.get(envKey(app, eventsUrl));
+      // A watch that began or ended changes no row: the node shows the same events either way.
+      events.onDidChangeEvents(({ app, eventsUrl, kind }) => {
+        const node = kind === 'arrived' ? this.envNodes.get(envKey(app, eventsUrl)) : undefined;
         if (node) this.changed.fire(node);
       }),
     );
