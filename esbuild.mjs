@@ -115,7 +115,7 @@ const configs = [
     entryPoints: existing({
       sandbox: 'src/sandbox/cli.ts',
       'sandbox-runner': 'src/sandbox/runner/child/index.ts',
-      'run-local': 'src/sandbox/runner/child/local.ts',
+      'run-local': 'src/sandbox/runner/local/harness.ts',
     }),
     outdir: at('dist'),
     plugins: [problemMatcher, pgliteBesideBundle],

@@ -29,7 +29,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', noVscode] },
   },
   {
-    files: ['**/*.mjs', '**/*.js'],
+    files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
     languageOptions: {
       globals: {
         process: 'readonly',

@@ -41,7 +41,7 @@ describe('local debug harness: one run of main on this machine', function () {
     harness = path.join(dir, 'run-local.js');
     const { build } = await import('esbuild');
     await build({
-      entryPoints: [path.resolve('src/sandbox/runner/child/local.ts')],
+      entryPoints: [path.resolve('src/sandbox/runner/local/harness.ts')],
       bundle: true,
       platform: 'node',
       format: 'cjs',

@@ -7,7 +7,7 @@ import { explainUntrusted, UntrustedWorkspaceError } from '../trust';
 
 /**
  * Registers every command package.json contributes. What a command does is in the table of
- * commands/table.ts, which is in the on-demand bundle: it is loaded by the first command run, not at
+ * handlers/table.ts, which is in the on-demand bundle: it is loaded by the first command run, not at
  * activation. The failures of every command are reported here, once.
  */
 export function registerCommands(s: Services): vscode.Disposable[] {

@@ -10,7 +10,7 @@ import { type Services } from '../services';
 import { type EventSource, eventSource } from './eventSource';
 import { type DebugRun } from './localDebug';
 
-/** The debug commands, merged into the command table (commands/table.ts). */
+/** The debug commands, merged into the command table (handlers/table.ts). */
 export const DEBUG_COMMANDS = {
   'customActions.debugMain': debugMain,
   'customActions.debugInputSet': debugInputSet,

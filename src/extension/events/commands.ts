@@ -5,7 +5,7 @@ import { type Services } from '../services';
 import { runAction, runInputSet } from './run';
 import { pickEnvironment, pickTarget, targetsOf } from './targets';
 
-/** The events commands, merged into the command table (commands/table.ts). */
+/** The events commands, merged into the command table (handlers/table.ts). */
 export const EVENT_COMMANDS = {
   'customActions.showEvents': showEvents,
   'customActions.stopWatching': stopWatching,

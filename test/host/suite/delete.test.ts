@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { type ActionMetadata } from '../../../src/core/schema';
 import { serializeActionYaml } from '../../../src/core/workspace';
-import { removeActionFolder } from '../../../src/extension/commands/removeFolder';
+import { removeActionFolder } from '../../../src/extension/handlers/removeFolder';
 import { METADATA_EDITOR_VIEW_TYPE } from '../../../src/extension/form';
 import { type ActionNode, type ApplicationNode, type EnvironmentNode, type TreeNode } from '../../../src/extension/tree/nodes';
 import { api, eventually, workspaceRoot } from '../support';

@@ -13,8 +13,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { type LocalOutcome, type LocalRunRequest, runLocally } from '../local/localRun';
-import { type Run } from './run';
+import { type LocalOutcome, type LocalRunRequest, runLocally } from './localRun';
+import { type Run } from '../child/run';
 
 let current: Run | undefined;
 // A promise of main's context that nobody handled fails the run, as in the sandbox's runner.
