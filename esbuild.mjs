@@ -6,6 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameS
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { EXTENSION_ENTRY, ON_DEMAND_ENTRY } from './scripts/build/onDemandModules.mjs';
 import { buildSplit } from './scripts/build/onDemandSplit.mjs';
 
 const production = process.argv.includes('--production');
@@ -103,8 +104,8 @@ const existingFile = (file) => ({ entry: Object.values(existing({ file }))[0] })
 const extensionPair = {
   root,
   common: { ...node, plugins: undefined, external: ['vscode'] },
-  main: { ...existingFile('src/extension.ts'), outfile: at('dist/extension.js'), plugins: [problemMatcher, undiciOnDemand] },
-  onDemand: { ...existingFile('src/extension/onDemand/index.ts'), outfile: at('dist/on-demand.js'), plugins: [problemMatcher, undiciOnDemand] },
+  main: { ...existingFile(EXTENSION_ENTRY), outfile: at('dist/extension.js'), plugins: [problemMatcher, undiciOnDemand] },
+  onDemand: { ...existingFile(ON_DEMAND_ENTRY), outfile: at('dist/on-demand.js'), plugins: [problemMatcher, undiciOnDemand] },
 };
 
 const configs = [

@@ -10,4 +10,4 @@ export interface SplitBundle {
 export function buildSplit(
   build: typeof esbuild,
   options: { readonly root: string; readonly common: esbuild.BuildOptions; readonly main: SplitBundle; readonly onDemand: SplitBundle },
-): Promise<{ shared: string[]; alone: esbuild.Metafile; final: esbuild.Metafile }>;
+): Promise<{ shared: string[]; alone: esbuild.Metafile; final: esbuild.Metafile; onDemand: esbuild.Metafile }>;

@@ -19,8 +19,8 @@ const KEY = /"@host:([^"#]+)#([^"]+)"/g;
 /**
  * @param {typeof import('esbuild')} esbuild
  * @param {{ root: string, common: object, main: { entry: string, outfile: string, plugins: object[] }, onDemand: { entry: string, outfile: string, plugins: object[] } }} options
- * @returns {Promise<{ shared: string[], alone: object, final: object }>} the names on-demand.js reads from extension.js
- *   (as `file#name`), and the metafiles of extension.js alone and as written
+ * @returns {Promise<{ shared: string[], alone: object, final: object, onDemand: object }>} the names on-demand.js reads from
+ *   extension.js (as `file#name`), and the metafiles of extension.js alone and as written, and of on-demand.js
  */
 export async function buildSplit(esbuild, { root, common, main, onDemand }) {
   const base = { ...common, absWorkingDir: root };
@@ -35,6 +35,7 @@ export async function buildSplit(esbuild, { root, common, main, onDemand }) {
     entryPoints: [onDemand.entry],
     outfile: onDemand.outfile,
     plugins: [fromExtensionBundle(root, loadedAtActivation, exportsOf, path.basename(main.outfile)), ...onDemand.plugins],
+    metafile: true,
     write: false,
   });
   const code = built.outputFiles.find((f) => f.path.endsWith('.js'))?.text ?? '';
@@ -73,7 +74,7 @@ export async function buildSplit(esbuild, { root, common, main, onDemand }) {
     outfile: main.outfile,
     plugins: main.plugins,
   });
-  return { shared, alone: alone.metafile, final: final.metafile };
+  return { shared, alone: alone.metafile, final: final.metafile, onDemand: built.metafile };
 }
 
 /** Resolves each import of the on-demand bundle; one of a module loaded at activation becomes reads of extension.js's export. */

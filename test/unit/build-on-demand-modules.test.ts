@@ -1,0 +1,63 @@
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+import type * as Split from '../../scripts/build/onDemandSplit.mjs';
+import type * as Modules from '../../scripts/build/onDemandModules.mjs';
+
+/**
+ * The extension's own split: no module that belongs to dist/on-demand.js (scripts/build/onDemandModules.mjs)
+ * is bundled into dist/extension.js, where activation would load it.
+ */
+describe('build: what belongs to on-demand.js stays out of extension.js', () => {
+  let modules: typeof Modules;
+  let metafiles: Awaited<ReturnType<typeof Split.buildSplit>>;
+  let out: string;
+
+  before(async function () {
+    // One build of the pair as esbuild.mjs makes it (not minified): about 2 s on a quiet machine.
+    this.timeout(120_000);
+    const split = await import('../../scripts/build/onDemandSplit.mjs');
+    modules = await import('../../scripts/build/onDemandModules.mjs');
+    out = mkdtempSync(path.join(tmpdir(), 'on-demand-modules-'));
+    const undiciApart = {
+      name: 'undici-apart',
+      setup: (b: esbuild.PluginBuild) => b.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true })),
+    };
+    metafiles = await split.buildSplit(esbuild, {
+      root: path.resolve(__dirname, '../..'),
+      common: { bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent', external: ['vscode'] },
+      main: { entry: modules.EXTENSION_ENTRY, outfile: path.join(out, 'extension.js'), plugins: [undiciApart] },
+      onDemand: { entry: modules.ON_DEMAND_ENTRY, outfile: path.join(out, 'on-demand.js'), plugins: [undiciApart] },
+    });
+  });
+
+  after(() => rmSync(out, { recursive: true, force: true }));
+
+  it('puts no on-demand module into extension.js', () => {
+    assert.deepEqual(
+      modules.onDemandModulesInExtension(metafiles),
+      [],
+      'these modules of on-demand.js are bundled into extension.js: an import from eager code brought them there (make it a type import and reach them through onDemand(s))',
+    );
+  });
+
+  it('finds in on-demand.js every listed module that is still there, so the list is not checked in vain', () => {
+    const own = new Set(Object.keys(metafiles.onDemand.inputs));
+    const root = path.resolve(__dirname, '../..');
+    const missing = modules.ON_DEMAND_MODULES.filter((d) => !d.endsWith('/') && existsSync(path.join(root, d)) && !own.has(d));
+    assert.deepEqual(missing, [], 'these listed modules are bundled nowhere, or into extension.js');
+  });
+
+  it('notices a listed module, or a module the entry imports, in extension.js', () => {
+    const meta = (eager: string[]) => ({
+      final: { outputs: { 'extension.js': { inputs: Object.fromEntries(eager.map((f) => [f, {}])) } } },
+      onDemand: { inputs: { [modules.ON_DEMAND_ENTRY]: { imports: [{ path: 'on-demand-host:src/extension/fresh.ts' }] } } },
+    });
+    assert.deepEqual(modules.onDemandModulesInExtension(meta(['src/extension/activate.ts', 'src/extension/handlers/table.ts'])), [
+      'src/extension/handlers/table.ts',
+    ]);
+    assert.deepEqual(modules.onDemandModulesInExtension(meta(['src/extension/fresh.ts'])), ['src/extension/fresh.ts']);
+  });
+});
