@@ -25,7 +25,7 @@ export interface Services {
   readonly project: ProjectModel;
   readonly sandbox: SandboxManager;
   readonly connections: Connections;
-  /** Every application's actions: the one place an action is looked up, told of every change. */
+  /** Every application's actions: where an action is found, told of every change. */
   readonly model: ActionsModel;
   /** A view of the model; nothing reads data from it. */
   readonly tree: ActionsTreeProvider;

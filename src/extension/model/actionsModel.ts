@@ -41,8 +41,8 @@ interface Listed {
  * Every application's actions, merged from the server's list, the workspace's action folders and
  * the id each folder was last seen with. It owns every cache and its invalidation: features tell it
  * what happened (`created`, `deleted`, `pulled`, `pushed`, `refresh`) and it fires a change for
- * exactly the application that changed. The tree is a view of it; commands, deploy and events look
- * actions up here and nowhere else.
+ * exactly the application that changed. The tree is a view of it; commands, deploy and events find
+ * actions here (a feature that knows the folder may read its action.yaml again from disk).
  */
 export class ActionsModel extends Disposable {
   private readonly listed = new Map<string, Listed>();
