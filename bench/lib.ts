@@ -40,6 +40,20 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/**
+ * A 95 % confidence interval of the median of `values`, free of any assumption about their
+ * distribution: the order statistics a binomial(n, ½) count puts on either side of it.
+ */
+export function medianInterval(values: readonly number[]): [number, number] {
+  const sorted = [...values].sort((a, b) => a - b);
+  const n = sorted.length;
+  if (n === 0) return [Number.NaN, Number.NaN];
+  const half = (1.96 * Math.sqrt(n)) / 2;
+  const lowRank = Math.max(1, Math.floor(n / 2 - half));
+  const highRank = Math.min(n, Math.ceil(n / 2 + half + 1));
+  return [sorted[lowRank - 1]!, sorted[highRank - 1]!];
+}
+
 export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
