@@ -64,10 +64,6 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
     );
   }
 
-  get state(): ViewState {
-    return this.viewState;
-  }
-
   /** Everything, or one node and what is below it: an application's list is read anew, a lower node only shown anew. */
   refresh(node?: TreeNode): void {
     if (!node) return this.model.refresh();

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { type RemoteAction } from '../../../src/extension/model';
 import { type ActionNode, type ApplicationNode } from '../../../src/extension/tree/nodes';
+import { type ActionsTreeProvider, type ViewState } from '../../../src/extension/tree/provider';
 import { HOSTILE_APP, type HostileProject, useHostileProject } from '../hostileProject';
 import { NotificationSpy, type Shown } from '../notifications';
 import { api, eventually } from '../support';
@@ -19,6 +20,18 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
   after(async () => {
     (await api()).services.trust.setForTest(true);
   });
+
+  /** The view's state as the tree last announced it (its welcome content follows it), heard from now on. */
+  function viewState(tree: ActionsTreeProvider): { readonly last: ViewState | undefined; dispose(): void } {
+    let last: ViewState | undefined;
+    const subscription = tree.onDidChangeViewState((state) => (last = state));
+    return {
+      get last() {
+        return last;
+      },
+      dispose: () => subscription.dispose(),
+    };
+  }
 
   async function commandsShown(run: () => Promise<void>, answer: (m: Shown) => string | undefined = () => undefined): Promise<Shown[]> {
     const capture = new NotificationSpy(answer);
@@ -51,11 +64,13 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
 
     it('untrusted: the view says why and offers Manage Workspace Trust; no command sends a request, save to deploy is off', async () => {
       const { services } = await api();
+      const view = viewState(services.tree);
       services.trust.setForTest(false);
       const heard = project.server.requests.length;
       services.model.refresh();
       assert.deepEqual(await services.tree.getChildren(), [], 'no rows: the lists wait for trust');
-      assert.equal(services.tree.state, 'untrusted');
+      assert.equal(view.last, 'untrusted');
+      view.dispose();
       assert.equal(services.config().deployOnSave, false, 'save to deploy is off whatever the setting says');
 
       const state = services.project.state;
@@ -104,6 +119,7 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
 
     it('trust granted: the view fills, requests go out with the key, save to deploy follows the setting again', async () => {
       const { services } = await api();
+      const view = viewState(services.tree);
       services.trust.setForTest(false);
       const heard = project.server.requests.length;
       services.trust.setForTest(true);
@@ -111,7 +127,8 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
         async () => (await services.tree.getChildren()).find((n): n is ApplicationNode => n.kind === 'application' && n.app.id === HOSTILE_APP),
         'the application row',
       );
-      assert.equal(services.tree.state, 'ready');
+      assert.equal(view.last, 'ready');
+      view.dispose();
       const rows = await services.tree.getChildren(app);
       assert.ok(
         rows.some((n) => n.kind === 'action' && n.key === 'one'),
@@ -134,6 +151,7 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
       const ensure = sandbox.ensure;
       let starts = 0;
       sandbox.ensure = (...args) => (starts++, ensure.apply(services.sandbox, args));
+      const view = viewState(services.tree);
       try {
         services.trust.setForTest(false);
         const shown = await commandsShown(async () => {
@@ -141,7 +159,7 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
           await assert.rejects(services.connections.baseUrl(), /needs a trusted workspace/);
           // The view showing the sandbox's applications would start it ahead of need, if it showed them.
           assert.deepEqual(await services.tree.getChildren(), []);
-          assert.equal(services.tree.state, 'untrusted');
+          assert.equal(view.last, 'untrusted');
         });
         assert.equal(starts, 0, 'the sandbox, which runs main.ts, was not started');
         assert.ok(
@@ -149,6 +167,7 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
           JSON.stringify(shown),
         );
       } finally {
+        view.dispose();
         sandbox.ensure = ensure;
         services.trust.setForTest(true);
       }
