@@ -49,6 +49,9 @@ export function checkValue(type: ParameterType, value: unknown): string | undefi
   }
 }
 
+/** Characters of an input set file that are read: the inputs of one run, with room to spare. A cloned repository's larger file is refused unread. */
+export const INPUT_SET_MAX_CHARS = 1_000_000;
+
 /** An input set against the declared parameters: every parameter present and fitting, nothing extra. */
 export function checkInputs(parameters: readonly Parameter[], inputs: unknown): string[] {
   if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) return ['the inputs must be a JSON object with one member per parameter'];
