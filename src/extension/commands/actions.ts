@@ -5,7 +5,7 @@ import { ACTION_FILE, GENERATED_FILE, MAIN_FILE, newActionMetadata, newActionTem
 import { serverText } from '../../core/text';
 import { abortOn } from '../cancellation';
 import { createOnServer } from '../deploy/create';
-import { exists } from '../files';
+import { createFolderInsideWorkspace, exists, writeInsideWorkspace } from '../files';
 import { readLocalAction } from '../localActions';
 import { offerPull } from '../pull';
 import { type Services } from '../services';
@@ -172,9 +172,9 @@ export async function openEvent(s: Services, node?: unknown): Promise<void> {
 async function writeActionFolder(folder: vscode.Uri, metadata: ActionMetadata, code: string | undefined): Promise<void> {
   const write = async (name: string, text: string, always: boolean) => {
     const uri = vscode.Uri.joinPath(folder, name);
-    if (always || !(await exists(uri))) await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    if (always || !(await exists(uri))) await writeInsideWorkspace(uri, text);
   };
-  await vscode.workspace.fs.createDirectory(folder);
+  await createFolderInsideWorkspace(folder);
   await write(ACTION_FILE, serializeActionYaml(metadata), true);
   await write(GENERATED_FILE, generateTypes(metadata), true);
   await write(MAIN_FILE, code ?? newActionTemplate(metadata), code !== undefined);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { deleteInsideWorkspace } from '../files';
 
 /** What became of an action folder the user asked to remove. */
 export type FolderRemoval = 'trashed' | 'deleted' | 'kept';
@@ -14,7 +15,7 @@ export const DELETE_PERMANENTLY = 'Delete Permanently';
  */
 export async function removeActionFolder(folder: vscode.Uri, key: string, log?: Pick<vscode.LogOutputChannel, 'info'>): Promise<FolderRemoval> {
   try {
-    await vscode.workspace.fs.delete(folder, { recursive: true, useTrash: true });
+    await deleteInsideWorkspace(folder, { recursive: true, useTrash: true });
     return 'trashed';
   } catch (error) {
     log?.info(`The folder of ${key} could not be moved to the trash: ${error instanceof Error ? error.message : String(error)}`);
@@ -27,7 +28,7 @@ export async function removeActionFolder(folder: vscode.Uri, key: string, log?: 
       DELETE_PERMANENTLY,
     );
     if (choice !== DELETE_PERMANENTLY) return 'kept';
-    await vscode.workspace.fs.delete(folder, { recursive: true, useTrash: false });
+    await deleteInsideWorkspace(folder, { recursive: true, useTrash: false });
     return 'deleted';
   }
 }

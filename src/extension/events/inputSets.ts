@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
-import { checkInputs, inputSetFileName } from '../../core/events';
+import { checkInputs, INPUT_SET_MAX_CHARS, inputSetFileName } from '../../core/events';
 import { type Parameter } from '../../core/schema';
 import { ACTION_FILE, INPUTS_FOLDER } from '../../core/workspace';
+import { writeInsideWorkspace } from '../files';
 import { mayReplaceFile } from '../replaceFile';
 
 /** A named set of inputs, saved as inputs/<name>.json next to the action's action.yaml. */
@@ -21,7 +22,9 @@ export async function readInputSet(uri: vscode.Uri, parameters: readonly Paramet
   const name = decodeURIComponent(uri.path.slice(uri.path.lastIndexOf('/') + 1)).replace(/\.json$/i, '');
   let inputs: unknown;
   try {
-    inputs = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    if (text.length > INPUT_SET_MAX_CHARS) throw new Error(`longer than ${INPUT_SET_MAX_CHARS} characters`);
+    inputs = JSON.parse(text);
   } catch (error) {
     return { name, uri, inputs: undefined, problems: [`not valid JSON (${error instanceof Error ? error.message : String(error)})`] };
   }
@@ -67,6 +70,6 @@ export async function saveInputSet(
   const uri = vscode.Uri.joinPath(inputsFolder(actionFolder), file);
   const text = JSON.stringify(content, null, 2) + '\n';
   if (!(await mayReplaceFile(uri, text, options.title ?? 'Save Inputs as Set'))) return undefined;
-  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  await writeInsideWorkspace(uri, text);
   return uri;
 }
