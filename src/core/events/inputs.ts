@@ -89,3 +89,19 @@ export function inputSetFileName(name: string): string | undefined {
   const base = name.trim().replace(/\.json$/i, '');
   return /^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/.test(base) ? `${base}.json` : undefined;
 }
+
+/**
+ * The members of recorded inputs (an event's, from a server) that name a declared parameter, and the
+ * names of those that do not. Save as Input Set and Pin as Test keep only the first: a member the
+ * action does not declare is text of the server's choosing that would otherwise live on in a file of
+ * the workspace and in every message about it.
+ */
+export function declaredInputs(parameters: readonly Parameter[], inputs: Record<string, unknown>): { kept: Record<string, unknown>; dropped: string[] } {
+  const known = new Set(parameters.map((p) => p.name));
+  const names = Object.keys(inputs);
+  return {
+    // fromEntries defines own members: a kept name can never reach a prototype.
+    kept: Object.fromEntries(names.filter((name) => known.has(name)).map((name) => [name, inputs[name]])),
+    dropped: names.filter((name) => !known.has(name)),
+  };
+}

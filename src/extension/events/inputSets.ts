@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { checkInputs, INPUT_SET_MAX_CHARS, inputSetFileName } from '../../core/events';
 import { type Parameter } from '../../core/schema';
+import { serverText } from '../../core/text';
 import { ACTION_FILE, INPUTS_FOLDER } from '../../core/workspace';
 import { writeInsideWorkspace } from '../files';
 import { mayReplaceFile } from '../replaceFile';
@@ -12,6 +13,16 @@ export interface InputSet {
   readonly inputs: unknown;
   /** Empty when the set fits the parameters. */
   readonly problems: readonly string[];
+}
+
+/**
+ * The one message for a set that does not fit its action's parameters. The problems quote member
+ * names and values of the file, which may have come from a server's event or a cloned repository:
+ * the whole text goes through serverText, so a name shaped like a link is shown, not followed.
+ */
+export function doesNotFit(set: Pick<InputSet, 'name' | 'problems'>, key: string | undefined): string {
+  const of = key === undefined ? '' : ` of ${key}`;
+  return serverText(`The input set ${set.name} does not fit the parameters${of}: ${set.problems.join('; ')}`, 800);
 }
 
 export function inputsFolder(actionFolder: vscode.Uri): vscode.Uri {
