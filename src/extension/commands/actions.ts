@@ -74,7 +74,7 @@ export async function createOnServerCommand(s: Services, node?: unknown): Promis
   if (!action?.local) return;
   const local = await readLocalAction(action.local.folder);
   if (!local?.metadata) {
-    void vscode.window.showErrorMessage(`${ACTION_FILE} of ${action.key} has problems; fix them before creating the action.`, 'Open').then((o) => {
+    void vscode.window.showErrorMessage(`${ACTION_FILE} of ${serverText(action.key, 120)} has problems; fix them before creating the action.`, 'Open').then((o) => {
       if (o && action.local) void vscode.window.showTextDocument(action.local.file);
     });
     return;
@@ -131,7 +131,7 @@ export async function deleteAction(s: Services, node?: unknown, args?: unknown):
     }
     if (choice === REMOVE_FOLDER_TOO && action.local) {
       const removal = await removeActionFolder(action.local.folder, action.key, s.log);
-      if (removal === 'kept') void vscode.window.showInformationMessage(`${action.key} was deleted on the server; its folder stays in the workspace.`);
+      if (removal === 'kept') void vscode.window.showInformationMessage(`${serverText(action.key, 120)} was deleted on the server; its folder stays in the workspace.`);
       else await closeEditorsIn(action.local.folder);
     }
   } finally {
