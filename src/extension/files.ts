@@ -28,8 +28,11 @@ export class OutsideWorkspaceError extends Error {
   constructor(
     readonly uri: vscode.Uri,
     reason: string,
+    done: 'written' | 'deleted' = 'written',
   ) {
-    super(`${vscode.workspace.asRelativePath(uri)} was not written: ${reason}, and a write would follow it. Nothing was changed.`);
+    super(
+      `${vscode.workspace.asRelativePath(uri)} was not ${done}: ${reason}, and a ${done === 'written' ? 'write' : 'delete'} would follow it. Nothing was changed.`,
+    );
     this.name = 'OutsideWorkspaceError';
   }
 }
@@ -41,15 +44,15 @@ export class OutsideWorkspaceError extends Error {
  * A `uri` in no workspace folder is refused too: the extension writes nowhere else through this.
  * Every write of the extension to the workspace calls it first, through the functions below.
  */
-export async function assertInsideWorkspace(uri: vscode.Uri): Promise<void> {
+export async function assertInsideWorkspace(uri: vscode.Uri, done: 'written' | 'deleted' = 'written'): Promise<void> {
   const folder = vscode.workspace.getWorkspaceFolder(uri);
   const paths = folder && pathsToCheck(folder.uri.path, uri.path);
-  if (!folder || !paths) throw new OutsideWorkspaceError(uri, 'it is not inside a folder of the workspace');
+  if (!folder || !paths) throw new OutsideWorkspaceError(uri, 'it is not inside a folder of the workspace', done);
   const check =
     uri.scheme === 'file'
       ? judgeWrite(folder.uri.path, await realpath(folder.uri.fsPath), await Promise.all(paths.map((p) => localFact(uri.with({ path: p })))), isWindows())
       : judgeWrite(folder.uri.path, folder.uri.path, await Promise.all(paths.map((p) => remoteFact(uri.with({ path: p })))));
-  if (!check.ok) throw new OutsideWorkspaceError(uri, check.reason);
+  if (!check.ok) throw new OutsideWorkspaceError(uri, check.reason, done);
 }
 
 /** Writes `content` at `uri` once `assertInsideWorkspace` allows it. */
@@ -62,12 +65,6 @@ export async function writeInsideWorkspace(uri: vscode.Uri, content: string | Ui
 export async function createFolderInsideWorkspace(uri: vscode.Uri): Promise<void> {
   await assertInsideWorkspace(uri);
   await vscode.workspace.fs.createDirectory(uri);
-}
-
-/** Deletes `uri` once `assertInsideWorkspace` allows it: through a linked folder it would delete elsewhere. */
-export async function deleteInsideWorkspace(uri: vscode.Uri, options: { recursive: boolean; useTrash: boolean }): Promise<void> {
-  await assertInsideWorkspace(uri);
-  await vscode.workspace.fs.delete(uri, options);
 }
 
 async function localFact(uri: vscode.Uri): Promise<PathFact> {

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { deleteInsideWorkspace } from '../files';
 
 /** What became of an action folder the user asked to remove. */
 export type FolderRemoval = 'trashed' | 'deleted' | 'kept';
@@ -12,10 +11,11 @@ export const DELETE_PERMANENTLY = 'Delete Permanently';
  * user agrees in a modal that says it cannot be undone. VS Code offers no way to ask a file system
  * whether it has a trash, so the trash is tried first and its refusal is the answer. The refusal's own
  * words name the file system's address scheme (`vscode-remote://…`): they go to the log, not the dialog.
+ * The caller checks first that the folder is inside the workspace (`assertInsideWorkspace`, as Delete does).
  */
 export async function removeActionFolder(folder: vscode.Uri, key: string, log?: Pick<vscode.LogOutputChannel, 'info'>): Promise<FolderRemoval> {
   try {
-    await deleteInsideWorkspace(folder, { recursive: true, useTrash: true });
+    await vscode.workspace.fs.delete(folder, { recursive: true, useTrash: true });
     return 'trashed';
   } catch (error) {
     log?.info(`The folder of ${key} could not be moved to the trash: ${error instanceof Error ? error.message : String(error)}`);
@@ -28,7 +28,7 @@ export async function removeActionFolder(folder: vscode.Uri, key: string, log?: 
       DELETE_PERMANENTLY,
     );
     if (choice !== DELETE_PERMANENTLY) return 'kept';
-    await deleteInsideWorkspace(folder, { recursive: true, useTrash: false });
+    await vscode.workspace.fs.delete(folder, { recursive: true, useTrash: false });
     return 'deleted';
   }
 }
