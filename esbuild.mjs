@@ -47,11 +47,12 @@ const node = {
 /**
  * undici is half a megabyte minified: the extension bundle loads it from its own file on the first
  * request instead of at activation. The client requires it lazily, inside the function that needs it.
+ * re2js (150 KB, the linear-time engine of input sets' error patterns) likewise, on the first pattern.
  */
 const undiciOnDemand = {
   name: 'undici-on-demand',
   setup(build) {
-    build.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true }));
+    build.onResolve({ filter: /^(undici|re2js)$/ }, (args) => ({ path: `./${args.path}.js`, external: true }));
   },
 };
 
@@ -109,7 +110,7 @@ const extensionPair = {
 };
 
 const configs = [
-  { ...node, entryPoints: { undici: 'node_modules/undici/index.js' }, outdir: at('dist') },
+  { ...node, entryPoints: { undici: 'node_modules/undici/index.js', re2js: 'node_modules/re2js/build/index.cjs' }, outdir: at('dist') },
   { ...node, entryPoints: existing({ analysis: 'src/core/analysis/index.ts' }), outdir: at('dist') },
   {
     ...node,

@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile, realpath } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { judgeWrite, type PathFact, pathsToCheck } from '../core/workspace';
 
 /**
  * The text of a file on disk. Files of the `file` scheme are read straight from the file system the
@@ -20,4 +21,84 @@ export async function exists(uri: vscode.Uri): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** A write refused because it would leave the workspace folder through a link; says which file and why. */
+export class OutsideWorkspaceError extends Error {
+  constructor(
+    readonly uri: vscode.Uri,
+    reason: string,
+    done: 'written' | 'deleted' = 'written',
+  ) {
+    super(
+      `${vscode.workspace.asRelativePath(uri)} was not ${done}: ${reason}, and a ${done === 'written' ? 'write' : 'delete'} would follow it. Nothing was changed.`,
+    );
+    this.name = 'OutsideWorkspaceError';
+  }
+}
+
+/**
+ * Throws an `OutsideWorkspaceError` unless a write (or a delete) at `uri` stays inside the workspace
+ * folder that holds it: the real path of `uri`, when it exists, and of every folder above it up to
+ * the workspace folder must be inside the workspace folder's real path (src/core/workspace/writeGuard.ts).
+ * A `uri` in no workspace folder is refused too: the extension writes nowhere else through this.
+ * Every write of the extension to the workspace calls it first, through the functions below.
+ */
+export async function assertInsideWorkspace(uri: vscode.Uri, done: 'written' | 'deleted' = 'written'): Promise<void> {
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  const paths = folder && pathsToCheck(folder.uri.path, uri.path);
+  if (!folder || !paths) throw new OutsideWorkspaceError(uri, 'it is not inside a folder of the workspace', done);
+  const check =
+    uri.scheme === 'file'
+      ? judgeWrite(folder.uri.path, await realpath(folder.uri.fsPath), await Promise.all(paths.map((p) => localFact(uri.with({ path: p })))), isWindows())
+      : judgeWrite(folder.uri.path, folder.uri.path, await Promise.all(paths.map((p) => remoteFact(uri.with({ path: p })))));
+  if (!check.ok) throw new OutsideWorkspaceError(uri, check.reason, done);
+}
+
+/** Writes `content` at `uri` once `assertInsideWorkspace` allows it. */
+export async function writeInsideWorkspace(uri: vscode.Uri, content: string | Uint8Array): Promise<void> {
+  await assertInsideWorkspace(uri);
+  await vscode.workspace.fs.writeFile(uri, typeof content === 'string' ? new TextEncoder().encode(content) : content);
+}
+
+/** Creates the folder `uri` (and those above it) once `assertInsideWorkspace` allows it. */
+export async function createFolderInsideWorkspace(uri: vscode.Uri): Promise<void> {
+  await assertInsideWorkspace(uri);
+  await vscode.workspace.fs.createDirectory(uri);
+}
+
+async function localFact(uri: vscode.Uri): Promise<PathFact> {
+  const path = uri.path;
+  try {
+    await lstat(uri.fsPath);
+  } catch (error) {
+    if (isMissing(error)) return { path, state: 'absent' };
+    throw error;
+  }
+  try {
+    return { path, state: 'present', real: await realpath(uri.fsPath) };
+  } catch (error) {
+    // There (lstat saw it) but not resolvable: a link to nothing, or a loop of links.
+    if (isMissing(error) || (error as NodeJS.ErrnoException).code === 'ELOOP') return { path, state: 'dangling' };
+    throw error;
+  }
+}
+
+/** On a file system the extension host cannot read directly, a link cannot be resolved: none is written through. */
+async function remoteFact(uri: vscode.Uri): Promise<PathFact> {
+  try {
+    const stat = await vscode.workspace.fs.stat(uri);
+    return (stat.type & vscode.FileType.SymbolicLink) !== 0 ? { path: uri.path, state: 'link' } : { path: uri.path, state: 'present', real: uri.path };
+  } catch {
+    return { path: uri.path, state: 'absent' };
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+function isWindows(): boolean {
+  return process.platform === 'win32';
 }

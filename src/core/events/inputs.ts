@@ -49,6 +49,9 @@ export function checkValue(type: ParameterType, value: unknown): string | undefi
   }
 }
 
+/** Characters of an input set file that are read: the inputs of one run, with room to spare. A cloned repository's larger file is refused unread. */
+export const INPUT_SET_MAX_CHARS = 1_000_000;
+
 /** An input set against the declared parameters: every parameter present and fitting, nothing extra. */
 export function checkInputs(parameters: readonly Parameter[], inputs: unknown): string[] {
   if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) return ['the inputs must be a JSON object with one member per parameter'];
@@ -85,4 +88,20 @@ export function describeType(type: ParameterType): string {
 export function inputSetFileName(name: string): string | undefined {
   const base = name.trim().replace(/\.json$/i, '');
   return /^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/.test(base) ? `${base}.json` : undefined;
+}
+
+/**
+ * The members of recorded inputs (an event's, from a server) that name a declared parameter, and the
+ * names of those that do not. Save as Input Set and Pin as Test keep only the first: a member the
+ * action does not declare is text of the server's choosing that would otherwise live on in a file of
+ * the workspace and in every message about it.
+ */
+export function declaredInputs(parameters: readonly Parameter[], inputs: Record<string, unknown>): { kept: Record<string, unknown>; dropped: string[] } {
+  const known = new Set(parameters.map((p) => p.name));
+  const names = Object.keys(inputs);
+  return {
+    // fromEntries defines own members: a kept name can never reach a prototype.
+    kept: Object.fromEntries(names.filter((name) => known.has(name)).map((name) => [name, inputs[name]])),
+    dropped: names.filter((name) => !known.has(name)),
+  };
 }

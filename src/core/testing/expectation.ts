@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { patternMatches } from './pattern';
 
 /** What an input set says its run should give. */
 export type Expectation =
@@ -6,7 +7,7 @@ export type Expectation =
   | { readonly kind: 'result'; readonly value: unknown }
   /** An object result holding at least these members, compared the same way at every depth; arrays whole. */
   | { readonly kind: 'resultContains'; readonly value: Readonly<Record<string, unknown>> }
-  /** The run fails; when given, the error's message matches `message` (a regular expression) and its name is `name`. */
+  /** The run fails; when given, the error's message matches `message` (a regular expression, RE2 syntax: pattern.ts) and its name is `name`. */
   | { readonly kind: 'error'; readonly message?: string; readonly name?: string };
 
 /** How a run ended, from any place a run happens (locally, or an event of the server). */
@@ -34,7 +35,7 @@ export function judge(expectation: Expectation | undefined, outcome: RunOutcome)
         actual: outcome.error.name,
       };
     }
-    if (expectation.message !== undefined && !safeRegExp(expectation.message).test(outcome.error.message)) {
+    if (expectation.message !== undefined && !patternMatches(expectation.message, outcome.error.message)) {
       return {
         pass: false,
         message: `main failed with "${outcome.error.message}", which does not match /${expectation.message}/`,
@@ -81,13 +82,4 @@ function toJson(value: unknown): unknown {
 
 function describeError(error: { name?: string; message: string }): string {
   return `${error.name ?? 'Error'}: ${error.message}`;
-}
-
-/** A pattern from a file: an invalid one is matched as plain text rather than failing the run. */
-function safeRegExp(pattern: string): RegExp {
-  try {
-    return new RegExp(pattern);
-  } catch {
-    return new RegExp(pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  }
 }

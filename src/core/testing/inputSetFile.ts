@@ -1,8 +1,10 @@
 import { LineCounter, parseDocument } from 'yaml';
 import { type Parameter } from '../schema';
-import { checkInputs } from '../events/inputs';
+import { whyUnreadable } from '../client/eventBounds';
+import { checkInputs, INPUT_SET_MAX_CHARS } from '../events/inputs';
 import { type PositionedProblem, rangeOf, rangeOfPath } from '../workspace/positions';
 import { type Expectation } from './expectation';
+import { compilePattern } from './pattern';
 
 /**
  * An input set file (`inputs/<name>.json` beside action.yaml), in one of two forms:
@@ -23,20 +25,27 @@ export interface InputSetFile {
   readonly problems: readonly PositionedProblem[];
 }
 
+/** A file beyond what is read (its size, depth or number of values). */
+class TooLarge extends Error {}
+
 const CASE_MEMBERS = new Set(['$schema', 'inputs', 'expect', 'description']);
 
 export function parseInputSetFile(text: string, parameters: readonly Parameter[] | undefined): InputSetFile {
   const lines = new LineCounter();
   let value: unknown;
   try {
+    // Bounded before anything walks it: the file is a clone's text, read again with every keystroke.
+    if (text.length > INPUT_SET_MAX_CHARS) throw new TooLarge(`longer than ${INPUT_SET_MAX_CHARS} characters`);
     value = JSON.parse(text);
+    const beyond = whyUnreadable(value);
+    if (beyond) throw new TooLarge(beyond);
   } catch (error) {
     // Some syntax errors name their position; for the others VS Code's own JSON support shows the spot.
     const offset = Number(/position (\d+)/.exec(String(error))?.[1] ?? 0);
     lineStarts(lines, text);
     const problem: PositionedProblem = {
       path: [],
-      message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      message: error instanceof TooLarge ? `not read: ${error.message}` : `not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
       range: rangeOf(lines, offset, offset + 1),
       severity: 'error',
     };
@@ -108,22 +117,14 @@ function readExpectation(raw: unknown, at: At, problems: PositionedProblem[]): E
     const { message, name, ...rest } = error as Record<string, unknown>;
     const found = Object.keys(rest).map((key) => at(['expect', 'error', key], `unknown member "${key}" (message or name)`, true));
     if (message !== undefined && typeof message !== 'string') found.push(at(['expect', 'error', 'message'], 'must be a regular expression, as a string'));
-    if (typeof message === 'string' && !validRegExp(message)) found.push(at(['expect', 'error', 'message'], 'is not a valid regular expression'));
+    const compiled = typeof message === 'string' ? compilePattern(message) : undefined;
+    if (compiled && !compiled.ok) found.push(at(['expect', 'error', 'message'], compiled.reason));
     if (name !== undefined && typeof name !== 'string') found.push(at(['expect', 'error', 'name'], 'must be a string, such as "TypeError"'));
     problems.push(...found);
     return found.length === 0 ? { kind: 'error', message: message as string | undefined, name: name as string | undefined } : undefined;
   }
   problems.push(at(['expect', 'error'], 'must be true, or {"message": "regex", "name": "TypeError"}'));
   return undefined;
-}
-
-function validRegExp(pattern: string): boolean {
-  try {
-    new RegExp(pattern);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The line starts of `text`, for positions in a file the YAML parser could not read. */
@@ -162,7 +163,8 @@ export const INPUT_SET_JSON_SCHEMA = {
               additionalProperties: false,
               properties: {
                 error: {
-                  description: 'main fails; optionally with a message matching a regular expression, and an error name.',
+                  description:
+                    'main fails; optionally with a message matching a regular expression (RE2 syntax: no lookahead, lookbehind or backreferences), and an error name.',
                   oneOf: [
                     { const: true },
                     { type: 'object', additionalProperties: false, properties: { message: { type: 'string' }, name: { type: 'string' } } },

@@ -5,3 +5,4 @@ export * from './actionYaml';
 export * from './projectFile';
 export * from './template';
 export * from './actionFolder';
+export * from './writeGuard';

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
+import { declaredInputs } from '../../core/events';
 import { type Parameter } from '../../core/schema';
 import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { askInputs } from '../events/inputForm';
-import { listInputSets, readInputSet, saveInputSet } from '../events/inputSets';
+import { doesNotFit, listInputSets, readInputSet, saveInputSet } from '../events/inputSets';
 import { type InputsOwner, lastInputs, rememberInputs } from '../events/lastInputs';
 import { type LocalAction } from '../localActions';
 import { type Services } from '../services';
@@ -45,7 +46,7 @@ export async function debugInputSet(s: Services, uri?: unknown): Promise<DebugRu
     return undefined;
   }
   const set = await readInputSet(file, parametersOf(local));
-  if (set.problems.length > 0) throw new Error(`The input set ${set.name} does not fit the parameters of ${local.key}: ${set.problems.join('; ')}`);
+  if (set.problems.length > 0) throw new Error(doesNotFit(set, local.key));
   return s.debug.debug({ key: local.key, folder: local.folder, metadata: metadataOf(local), inputs: set.inputs });
 }
 
@@ -93,7 +94,29 @@ export async function eventToKeep(s: Services, arg: unknown): Promise<(EventSour
     void vscode.window.showInformationMessage('This event does not carry the inputs its run received: there is nothing to save.');
     return undefined;
   }
-  return { ...source, local: source.local, inputs: source.inputs };
+  const metadata = source.local.metadata;
+  if (!metadata) {
+    void vscode.window.showWarningMessage(
+      serverText(`The ${ACTION_FILE} of ${source.local.key} has problems: fix them to keep the event's inputs (they are checked against its parameters).`, 300),
+    );
+    return undefined;
+  }
+  // The event's members are the server's text: only those that name a declared parameter are kept.
+  const { kept, dropped } = declaredInputs(metadata.parameters, source.inputs);
+  if (dropped.length > 0) {
+    const names =
+      dropped
+        .slice(0, 5)
+        .map((name) => `"${name}"`)
+        .join(', ') + (dropped.length > 5 ? ` and ${dropped.length - 5} more` : '');
+    void vscode.window.showWarningMessage(
+      serverText(
+        `The event's inputs name ${dropped.length === 1 ? 'a member' : 'members'} that ${source.local.key} does not declare as parameters, left out: ${names}.`,
+        400,
+      ),
+    );
+  }
+  return { ...source, local: source.local, inputs: kept };
 }
 
 /** The server's id of the action holding `file`, through the model; undefined when it has none or the server cannot say. */
@@ -121,7 +144,7 @@ async function chooseInputs(s: Services, local: LocalAction, parameters: Paramet
   const usable = sets.filter((set) => set.problems.length === 0);
   if (usable.length > 0) {
     const picked = await vscode.window.showQuickPick(
-      [{ label: '$(edit) Enter inputs…', set: undefined }, ...usable.map((set) => ({ label: `$(json) ${set.name}`, set }))],
+      [{ label: '$(edit) Enter inputs…', set: undefined }, ...usable.map((set) => ({ label: `$(json) ${serverText(set.name, 120)}`, set }))],
       {
         title,
         placeHolder: 'Inputs: enter them, or debug a saved set',

@@ -47,7 +47,7 @@ export async function showOutcome(results: HeldTexts, target: DebugTarget, outco
   const buttons = ['Open Result', ...(recorded && !same ? ['Compare with Recorded'] : [])];
   const problems =
     outcome.ok && outcome.resultProblems.length > 0
-      ? ` The result does not fit the declared type: ${outcome.resultProblems.map((p) => `${p.path} ${p.message}`).join('; ')}.`
+      ? ` The result does not fit the declared type: ${serverText(outcome.resultProblems.map((p) => `${p.path} ${p.message}`).join('; '), 300)}.`
       : '';
   const text = outcome.ok
     ? `${key} ran locally: ${serverText(JSON.stringify(outcome.result) ?? 'null', 200)}.${problems}${compared}`

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
+import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { askInputs } from '../events/inputForm';
-import { readInputSet } from '../events/inputSets';
+import { doesNotFit, readInputSet } from '../events/inputSets';
 import { type Services } from '../services';
 import { explainUntrusted, UntrustedWorkspaceError } from '../trust';
 import { ASKED, DEBUG_TYPE } from './configType';
@@ -66,7 +67,9 @@ export class ActionDebugRuns implements vscode.DebugConfigurationProvider {
     const actionFolder = resolvePath(folder, asked.action);
     const local = actionFolder && (await this.s.model.localActionAt(vscode.Uri.joinPath(actionFolder, ACTION_FILE)))?.action;
     if (!local?.metadata) {
-      void vscode.window.showErrorMessage(`"action" must name an action folder (with a valid action.yaml); got ${JSON.stringify(asked.action)}.`);
+      void vscode.window.showErrorMessage(
+        serverText(`"action" must name an action folder (with a valid action.yaml); got ${JSON.stringify(asked.action)}.`, 300),
+      );
       return undefined;
     }
     let inputs: unknown = asked.inputs;
@@ -74,12 +77,12 @@ export class ActionDebugRuns implements vscode.DebugConfigurationProvider {
     if (inputs === undefined && setFile) {
       const set = await readInputSet(setFile, local.metadata.parameters);
       if (set.problems.length > 0) {
-        void vscode.window.showErrorMessage(`The input set ${set.name} does not fit the parameters of ${local.key}: ${set.problems.join('; ')}`);
+        void vscode.window.showErrorMessage(doesNotFit(set, local.key));
         return undefined;
       }
       inputs = set.inputs;
     }
-    inputs ??= await askInputs(`Debug ${local.key}`, local.metadata.parameters);
+    inputs ??= await askInputs(`Debug ${serverText(local.key, 120)}`, local.metadata.parameters);
     if (inputs === undefined) return undefined;
     const run = await this.s.debug.launchConfig({ key: local.key, folder: local.folder, metadata: local.metadata, inputs });
     const { [ASKED]: _asked, ...rest } = config;

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
+import { serverText } from '../../core/text';
 import { generateTypes } from '../../core/typegen';
 import { ACTION_FILE, GENERATED_FILE, parseActionYaml } from '../../core/workspace';
+import { OutsideWorkspaceError, writeInsideWorkspace } from '../files';
 import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
 import { isMetadataFile, openDocument, savedText } from './locate';
@@ -14,11 +16,9 @@ const TYPING_PAUSE_MS = 300;
  * anything; it only writes the file when its bytes would differ.
  */
 export class GeneratedTypes extends Disposable {
-  private readonly debounce = this.register(
-    new PerFileDebounce(
-      (uri) => void this.regenerate(uri).catch((error: unknown) => this.s.log.warn(`Regenerating the types of ${uri.path} failed: ${String(error)}`)),
-    ),
-  );
+  private readonly debounce = this.register(new PerFileDebounce((uri) => void this.regenerate(uri).catch((error: unknown) => this.failed(uri, error))));
+  /** Targets whose refused write was shown once: the refusal repeats with every keystroke. */
+  private readonly refusalsShown = new Set<string>();
   private readonly written = this.register(new vscode.EventEmitter<vscode.Uri>());
   /** Fires with the action folder after its generated types were rewritten. */
   readonly onDidWrite = this.written.event;
@@ -36,6 +36,13 @@ export class GeneratedTypes extends Disposable {
     this.register(watcher.onDidCreate((uri) => this.schedule(uri, TYPING_PAUSE_MS)));
   }
 
+  private failed(uri: vscode.Uri, error: unknown): void {
+    this.s.log.warn(`Regenerating the types of ${uri.path} failed: ${String(error)}`);
+    if (!(error instanceof OutsideWorkspaceError) || this.refusalsShown.has(error.uri.toString())) return;
+    this.refusalsShown.add(error.uri.toString());
+    void vscode.window.showWarningMessage(serverText(`The generated types were not updated. ${error.message}`, 600));
+  }
+
   private schedule(uri: vscode.Uri, delayMs: number): void {
     this.debounce.schedule(uri, delayMs);
   }
@@ -51,7 +58,8 @@ export class GeneratedTypes extends Disposable {
     const target = vscode.Uri.joinPath(file.folder, GENERATED_FILE);
     const content = generateTypes(metadata);
     if ((await savedText(target)) === content) return false;
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
+    // A clone may ship the generated file (or a folder above it) as a link: the guard refuses to follow it out.
+    await writeInsideWorkspace(target, content);
     this.written.fire(file.folder);
     return true;
   }

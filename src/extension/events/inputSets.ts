@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
-import { checkInputs, inputSetFileName } from '../../core/events';
+import { checkInputs, INPUT_SET_MAX_CHARS, inputSetFileName } from '../../core/events';
 import { type Parameter } from '../../core/schema';
+import { serverText } from '../../core/text';
 import { ACTION_FILE, INPUTS_FOLDER } from '../../core/workspace';
+import { writeInsideWorkspace } from '../files';
 import { mayReplaceFile } from '../replaceFile';
 
 /** A named set of inputs, saved as inputs/<name>.json next to the action's action.yaml. */
@@ -13,6 +15,16 @@ export interface InputSet {
   readonly problems: readonly string[];
 }
 
+/**
+ * The one message for a set that does not fit its action's parameters. The problems quote member
+ * names and values of the file, which may have come from a server's event or a cloned repository:
+ * the whole text goes through serverText, so a name shaped like a link is shown, not followed.
+ */
+export function doesNotFit(set: Pick<InputSet, 'name' | 'problems'>, key: string | undefined): string {
+  const of = key === undefined ? '' : ` of ${key}`;
+  return serverText(`The input set ${set.name} does not fit the parameters${of}: ${set.problems.join('; ')}`, 800);
+}
+
 export function inputsFolder(actionFolder: vscode.Uri): vscode.Uri {
   return vscode.Uri.joinPath(actionFolder, INPUTS_FOLDER);
 }
@@ -21,7 +33,9 @@ export async function readInputSet(uri: vscode.Uri, parameters: readonly Paramet
   const name = decodeURIComponent(uri.path.slice(uri.path.lastIndexOf('/') + 1)).replace(/\.json$/i, '');
   let inputs: unknown;
   try {
-    inputs = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    if (text.length > INPUT_SET_MAX_CHARS) throw new Error(`longer than ${INPUT_SET_MAX_CHARS} characters`);
+    inputs = JSON.parse(text);
   } catch (error) {
     return { name, uri, inputs: undefined, problems: [`not valid JSON (${error instanceof Error ? error.message : String(error)})`] };
   }
@@ -67,6 +81,6 @@ export async function saveInputSet(
   const uri = vscode.Uri.joinPath(inputsFolder(actionFolder), file);
   const text = JSON.stringify(content, null, 2) + '\n';
   if (!(await mayReplaceFile(uri, text, options.title ?? 'Save Inputs as Set'))) return undefined;
-  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  await writeInsideWorkspace(uri, text);
   return uri;
 }

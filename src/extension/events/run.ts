@@ -9,7 +9,7 @@ import { type Services } from '../services';
 import { type ActionEntry } from '../model';
 import { askInputs } from './inputForm';
 import { lastInputs, rememberInputs } from './lastInputs';
-import { listInputSets, readInputSet, saveInputSet } from './inputSets';
+import { doesNotFit, listInputSets, readInputSet, saveInputSet } from './inputSets';
 import { isEnvironment, pickEnvironment, pickTarget, targetsOf } from './targets';
 
 /** How long a run waits for the watch's first answer before it goes ahead anyway. */
@@ -36,7 +36,7 @@ export async function runAction(s: Services, node?: unknown, environment?: unkno
     // Inputs in parameter order are checked by name like every other set.
     if (Array.isArray(values)) values = Object.fromEntries(parameters.map((p, i) => [p.name, (values as unknown[])[i]]));
     const problems = checkInputs(parameters, values);
-    if (problems.length > 0) throw new Error(`The inputs do not fit the parameters of ${picked.action.key}: ${problems.join('; ')}`);
+    if (problems.length > 0) throw new Error(serverText(`The inputs do not fit the parameters of ${picked.action.key}: ${problems.join('; ')}`, 800));
   }
   return execute(s, picked.action, env, values as Record<string, unknown> | unknown[], entered);
 }
@@ -57,7 +57,7 @@ export async function runInputSet(s: Services, uri?: unknown, environment?: unkn
   const env = isEnvironment(environment) ? environment : (await pickEnvironment(`Run ${serverText(action.key, 120)} in which environment`, false))?.[0];
   if (!env || !(await offersRuns(s, action))) return undefined;
   const set = await readInputSet(file, await parametersOf(s, action));
-  if (set.problems.length > 0) throw new Error(`The input set ${set.name} does not fit the parameters of ${action.key}: ${set.problems.join('; ')}`);
+  if (set.problems.length > 0) throw new Error(doesNotFit(set, action.key));
   return execute(s, action, env, set.inputs as Record<string, unknown>, false);
 }
 
@@ -102,9 +102,9 @@ async function chooseInputs(
     const items = [
       { label: '$(edit) Enter inputs…', set: undefined },
       ...sets.map((set) => ({
-        label: `$(json) ${set.name}`,
+        label: `$(json) ${serverText(set.name, 120)}`,
         description: set.problems.length ? `$(warning) ${set.problems.length} problem(s)` : undefined,
-        detail: set.problems.length ? set.problems.join('; ') : undefined,
+        detail: set.problems.length ? serverText(set.problems.join('; '), 300) : undefined,
         set,
       })),
     ];
@@ -112,10 +112,7 @@ async function chooseInputs(
     if (!picked) return undefined;
     if (picked.set) {
       if (picked.set.problems.length > 0) {
-        const open = await vscode.window.showErrorMessage(
-          `The input set ${picked.set.name} does not fit the parameters: ${picked.set.problems.join('; ')}`,
-          'Open',
-        );
+        const open = await vscode.window.showErrorMessage(doesNotFit(picked.set, undefined), 'Open');
         if (open) await vscode.window.showTextDocument(picked.set.uri);
         return undefined;
       }

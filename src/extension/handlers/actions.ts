@@ -5,7 +5,7 @@ import { ACTION_FILE, GENERATED_FILE, MAIN_FILE, newActionMetadata, newActionTem
 import { serverText } from '../../core/text';
 import { abortOn } from '../cancellation';
 import { createOnServer } from '../deploy/create';
-import { exists } from '../files';
+import { assertInsideWorkspace, createFolderInsideWorkspace, exists, writeInsideWorkspace } from '../files';
 import { readLocalAction } from '../localActions';
 import { offerPull } from '../pull';
 import { type Services } from '../services';
@@ -74,9 +74,11 @@ export async function createOnServerCommand(s: Services, node?: unknown): Promis
   if (!action?.local) return;
   const local = await readLocalAction(action.local.folder);
   if (!local?.metadata) {
-    void vscode.window.showErrorMessage(`${ACTION_FILE} of ${action.key} has problems; fix them before creating the action.`, 'Open').then((o) => {
-      if (o && action.local) void vscode.window.showTextDocument(action.local.file);
-    });
+    void vscode.window
+      .showErrorMessage(`${ACTION_FILE} of ${serverText(action.key, 120)} has problems; fix them before creating the action.`, 'Open')
+      .then((o) => {
+        if (o && action.local) void vscode.window.showTextDocument(action.local.file);
+      });
     return;
   }
   await createOnServer(s, action.app, action.local.folder, local.metadata);
@@ -117,6 +119,8 @@ export async function deleteAction(s: Services, node?: unknown, args?: unknown):
           ...buttons,
         );
   if (!choice) return;
+  // Through a linked folder the removal would delete elsewhere: refused before anything is deleted, here or on the server.
+  if (choice === REMOVE_FOLDER_TOO && action.local) await assertInsideWorkspace(action.local.folder, 'deleted');
   const remote = action.remote;
   const watched = await s.events.stopForDelete(app, Object.values(remote.eventsUrls));
   try {
@@ -131,7 +135,8 @@ export async function deleteAction(s: Services, node?: unknown, args?: unknown):
     }
     if (choice === REMOVE_FOLDER_TOO && action.local) {
       const removal = await removeActionFolder(action.local.folder, action.key, s.log);
-      if (removal === 'kept') void vscode.window.showInformationMessage(`${action.key} was deleted on the server; its folder stays in the workspace.`);
+      if (removal === 'kept')
+        void vscode.window.showInformationMessage(`${serverText(action.key, 120)} was deleted on the server; its folder stays in the workspace.`);
       else await closeEditorsIn(action.local.folder);
     }
   } finally {
@@ -172,9 +177,9 @@ export async function openEvent(s: Services, node?: unknown): Promise<void> {
 async function writeActionFolder(folder: vscode.Uri, metadata: ActionMetadata, code: string | undefined): Promise<void> {
   const write = async (name: string, text: string, always: boolean) => {
     const uri = vscode.Uri.joinPath(folder, name);
-    if (always || !(await exists(uri))) await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    if (always || !(await exists(uri))) await writeInsideWorkspace(uri, text);
   };
-  await vscode.workspace.fs.createDirectory(folder);
+  await createFolderInsideWorkspace(folder);
   await write(ACTION_FILE, serializeActionYaml(metadata), true);
   await write(GENERATED_FILE, generateTypes(metadata), true);
   await write(MAIN_FILE, code ?? newActionTemplate(metadata), code !== undefined);

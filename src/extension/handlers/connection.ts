@@ -3,6 +3,7 @@ import { LOCAL_SANDBOX } from '../../core/schema';
 import { addApplication, PROJECT_FILE, removeApplication } from '../../core/workspace';
 import { count, serverText } from '../../core/text';
 import { enterKey } from '../connections';
+import { assertInsideWorkspace, writeInsideWorkspace } from '../files';
 import { ANY_APPLICATION } from '../keyStore';
 import { requireProject } from '../project';
 import { mayReplaceFile } from '../replaceFile';
@@ -58,7 +59,7 @@ export async function startSandbox(s: Services): Promise<void> {
       return;
     }
     if (!(await mayReplaceFile(target, NEW_SANDBOX_PROJECT, 'Start Local Sandbox'))) return;
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(NEW_SANDBOX_PROJECT));
+    await writeInsideWorkspace(target, NEW_SANDBOX_PROJECT);
     state = await s.project.reload();
   }
   const project = requireProject(state);
@@ -113,7 +114,7 @@ export async function initProject(s: Services): Promise<void> {
     text = `# The server and the applications of this workspace. Keys are kept in VS Code's secret storage, never here.\nbaseUrl: ${baseUrl.trim()}\napplications: []\n`;
   }
   if (!(await mayReplaceFile(target, text, 'Create Project File'))) return;
-  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+  await writeInsideWorkspace(target, text);
   await s.project.reload();
   await vscode.window.showTextDocument(target);
 }
@@ -164,6 +165,8 @@ export async function openProjectFile(s: Services): Promise<void> {
 
 /** Edits through a WorkspaceEdit so the change is undoable and respects an open, dirty editor of the file. */
 async function editProjectFile(uri: vscode.Uri, change: (text: string) => string): Promise<void> {
+  // The save below is the extension's own write.
+  await assertInsideWorkspace(uri);
   const document = await vscode.workspace.openTextDocument(uri);
   const next = change(document.getText());
   const edit = new vscode.WorkspaceEdit();

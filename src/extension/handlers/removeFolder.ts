@@ -11,6 +11,7 @@ export const DELETE_PERMANENTLY = 'Delete Permanently';
  * user agrees in a modal that says it cannot be undone. VS Code offers no way to ask a file system
  * whether it has a trash, so the trash is tried first and its refusal is the answer. The refusal's own
  * words name the file system's address scheme (`vscode-remote://…`): they go to the log, not the dialog.
+ * The caller checks first that the folder is inside the workspace (`assertInsideWorkspace`, as Delete does).
  */
 export async function removeActionFolder(folder: vscode.Uri, key: string, log?: Pick<vscode.LogOutputChannel, 'info'>): Promise<FolderRemoval> {
   try {

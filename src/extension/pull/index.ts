@@ -6,7 +6,7 @@ import { generateTypes } from '../../core/typegen';
 import { ACTION_FILE, checkServerKey, GENERATED_FILE, MAIN_FILE, newActionTemplate, serializeActionYaml, updateActionYaml } from '../../core/workspace';
 import { abortOn } from '../cancellation';
 import { pickAction } from '../commands/pick';
-import { readText } from '../files';
+import { assertInsideWorkspace, createFolderInsideWorkspace, readText, writeInsideWorkspace } from '../files';
 import { type Services } from '../services';
 import { type ActionEntry } from '../model';
 import { confirmReplace, type PlannedFile, readLocalFiles, unchangedSince } from './localFiles';
@@ -62,6 +62,8 @@ export async function pullAction(s: Services, node?: unknown): Promise<void> {
   const local = await readLocalFiles(folder, files);
   if (local.links.length > 0)
     throw new Error(`${serverText(remote.key, 120)} was not pulled: ${local.links.join(', ')}, and a write would follow it elsewhere.`);
+  // The application's folder, or any folder above the action, may be a link: refused before anything is asked or written.
+  for (const file of files) await assertInsideWorkspace(file.uri);
   if (local.unsaved.length > 0) {
     const names = local.unsaved.map((f) => f.name).join(', ');
     const show = await vscode.window.showWarningMessage(
@@ -80,9 +82,9 @@ export async function pullAction(s: Services, node?: unknown): Promise<void> {
       return;
     }
   }
-  await vscode.workspace.fs.createDirectory(folder);
+  await createFolderInsideWorkspace(folder);
   for (const file of files) {
-    if (local.onDisk.get(file.uri.toString()) !== file.text) await vscode.workspace.fs.writeFile(file.uri, new TextEncoder().encode(file.text));
+    if (local.onDisk.get(file.uri.toString()) !== file.text) await writeInsideWorkspace(file.uri, file.text);
   }
   // The folder holds the server's versions now: the next pushes are checked against them.
   s.deploy.bases.record(app, remote.id, 'metadata', fetched.metadataBase);

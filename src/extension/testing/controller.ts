@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { serverText } from '../../core/text';
 import { INPUTS_FOLDER, MAIN_FILE } from '../../core/workspace';
 import { Disposable } from '../lifecycle';
 import { type LocalAction, readLocalAction } from '../localActions';
@@ -148,14 +149,26 @@ export class ActionTestTree extends Disposable {
     uri: vscode.Uri,
     action: LocalAction | undefined,
   ): Promise<vscode.TestItem> {
-    const item = this.item(uri.toString(), caseName(uri), uri, { kind: 'case', app: data.app, folder: data.folder, uri }, parent.children.get(uri.toString()));
+    const item = this.item(
+      uri.toString(),
+      serverText(caseName(uri), 120),
+      uri,
+      { kind: 'case', app: data.app, folder: data.folder, uri },
+      parent.children.get(uri.toString()),
+    );
     try {
       const testCase = await readCase(uri, action);
       this.diagnostics.show(testCase);
-      item.description = testCase.file.description ?? (testCase.file.expect ? undefined : 'no expectation: passes when main does not throw');
-      item.error = testCase.file.problems.length > 0 ? testCase.file.problems.map((p) => p.message).join('; ') : undefined;
+      // The description and problems are the file's text (a clone's, or a server's event pinned): shown, not obeyed.
+      item.description =
+        testCase.file.description !== undefined
+          ? serverText(testCase.file.description, 200)
+          : testCase.file.expect
+            ? undefined
+            : 'no expectation: passes when main does not throw';
+      item.error = testCase.file.problems.length > 0 ? serverText(testCase.file.problems.map((p) => p.message).join('; '), 800) : undefined;
     } catch (error) {
-      item.error = `Could not be read: ${error instanceof Error ? error.message : String(error)}`;
+      item.error = serverText(`Could not be read: ${error instanceof Error ? error.message : String(error)}`, 800);
     }
     return item;
   }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { visibleLine } from '../../core/text';
+import { serverText, visibleLine } from '../../core/text';
 import { mainFrameOf } from '../../core/events';
 import { diffText, type Expectation, judgeCase, type RunOutcome } from '../../core/testing';
 import { type ActionMetadata } from '../../core/schema';
@@ -65,7 +65,7 @@ export function reportProblems(run: vscode.TestRun, item: vscode.TestItem, testC
   run.errored(
     item,
     testCase.file.problems.map((p) => {
-      const message = new vscode.TestMessage(`${testCase.name}: ${p.message}`);
+      const message = new vscode.TestMessage(serverText(`${testCase.name}: ${p.message}`, 800));
       message.location = new vscode.Location(testCase.uri, toRange(p.range));
       return message;
     }),
