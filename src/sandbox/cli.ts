@@ -1,5 +1,6 @@
 /**
  * `node dist/sandbox.js [--port N] [--data DIR] [--demo] [--json] [--ensure-app ID[:NAME]]…`
+ * plus the options of a team's shared sandbox (cliNetwork.ts: --host, TLS, rate and size limits)
  * (or `npm run sandbox -- …`). With --json, stdout carries exactly one line once the sandbox is
  * ready: {"url", "applications": [{id, name, key}]}; everything else goes to stderr.
  */
@@ -7,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { NETWORK_FLAGS, NETWORK_USAGE, networkOptions } from './cliNetwork';
 import { startSandbox } from './index';
 
-const USAGE = `usage: sandbox [--port N] [--data DIR] [--demo] [--json] [--ensure-app ID[:NAME]]...
+const USAGE = `usage: sandbox [--port N] [--data DIR] [--demo] [--json] [--ensure-app ID[:NAME]]... [--host ADDR] [--tls-cert FILE --tls-key FILE] [--rate-limit N] [--max-json-bytes N] [--max-code-bytes N]
   --port N              port (0 or absent: a free one)
   --data DIR            keep the data in DIR (absent: in memory, gone on exit)
   --demo                create the demo applications demo-crm and demo-helpdesk with example actions
@@ -55,7 +56,8 @@ async function main(): Promise<void> {
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ url: sandbox.url, applications: sandbox.applications })}\n`);
   } else {
-    process.stderr.write(`Custom actions sandbox listening on ${sandbox.url}${values.data ? ` (data in ${values.data})` : ' (in memory)'}\n`);
+    const bound = network.host ? ` (bound to ${network.host})` : '';
+    process.stderr.write(`Custom actions sandbox listening on ${sandbox.url}${bound}${values.data ? ` (data in ${values.data})` : ' (in memory)'}\n`);
     for (const app of sandbox.applications) process.stderr.write(`  ${app.id} (${app.name}): Authorization: Bearer ${app.key}\n`);
   }
   let stopping = false;

@@ -22,8 +22,9 @@ export const NETWORK_USAGE = `  --host ADDR           listen on ADDR (default 12
   --rate-limit N        at most N requests a minute per key (per address without one); 0: no limit
   --max-json-bytes N    largest JSON request body (default 262144)
   --max-code-bytes N    largest implementation (default 524288)
-  Each can come from the environment instead: CUSTOM_ACTIONS_SANDBOX_HOST, _TLS_CERT, _TLS_KEY,
-  _RATE_LIMIT, _MAX_JSON_BYTES, _MAX_CODE_BYTES (all after CUSTOM_ACTIONS_SANDBOX).`;
+  Each can come from the environment instead (the flag wins): CUSTOM_ACTIONS_SANDBOX_HOST,
+  CUSTOM_ACTIONS_SANDBOX_TLS_CERT, CUSTOM_ACTIONS_SANDBOX_TLS_KEY, CUSTOM_ACTIONS_SANDBOX_RATE_LIMIT,
+  CUSTOM_ACTIONS_SANDBOX_MAX_JSON_BYTES, CUSTOM_ACTIONS_SANDBOX_MAX_CODE_BYTES`;
 
 type Flag = keyof typeof NETWORK_FLAGS;
 const ENV_PREFIX = 'CUSTOM_ACTIONS_SANDBOX_';
