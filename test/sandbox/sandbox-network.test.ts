@@ -129,6 +129,35 @@ describe('sandbox network edges', function () {
       }
     });
 
+    it("the extension's client reaches it over HTTPS when its process trusts the certificate (NODE_EXTRA_CA_CERTS)", async () => {
+      const sandbox = await withSandbox({ tls: { cert, key } });
+      try {
+        // The client trusts what Node trusts, read when its process starts: so it runs in a child process.
+        const script = `require('./src/core/client').createClient({ baseUrl: process.env.URL, getKey: async () => process.env.KEY })
+          .listActions('app-a').then((list) => { console.log(JSON.stringify(list)); process.exit(0); }, (error) => { console.log(error.message); process.exit(1); });`;
+        const run = (trust: boolean) =>
+          new Promise<{ code: number | null; out: string }>((resolve) => {
+            const env = {
+              ...process.env,
+              URL: sandbox.url,
+              KEY: sandbox.applications[0]!.key,
+              ...(trust ? { NODE_EXTRA_CA_CERTS: path.join(dir, 'cert.pem') } : {}),
+            };
+            if (!trust) delete env.NODE_EXTRA_CA_CERTS;
+            const child = spawn(process.execPath, ['--require', 'tsx/cjs', '-e', script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+            let out = '';
+            child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+            child.once('exit', (code) => resolve({ code, out: out.trim() }));
+          });
+        const [trusted, untrusted] = await Promise.all([run(true), run(false)]);
+        assert.deepEqual(trusted, { code: 0, out: '[]' });
+        assert.equal(untrusted.code, 1, 'without the certificate trusted, the client refuses the server');
+        assert.match(untrusted.out, /certificate|TLS/i);
+      } finally {
+        await sandbox.close();
+      }
+    });
+
     it('the command line reads the certificate and key from files, and refuses one without the other', () => {
       const options = networkOptions({ host: '0.0.0.0', 'tls-cert': path.join(dir, 'cert.pem'), 'tls-key': path.join(dir, 'key.pem') }, {});
       assert.equal(options.host, '0.0.0.0');
