@@ -1,17 +1,20 @@
 /**
  * `node dist/sandbox.js [--port N] [--data DIR] [--demo] [--json] [--ensure-app ID[:NAME]]…`
+ * plus the options of a team's shared sandbox (cliNetwork.ts: --host, TLS, rate and size limits)
  * (or `npm run sandbox -- …`). With --json, stdout carries exactly one line once the sandbox is
  * ready: {"url", "applications": [{id, name, key}]}; everything else goes to stderr.
  */
 import { parseArgs } from 'node:util';
+import { NETWORK_FLAGS, NETWORK_USAGE, networkOptions } from './cliNetwork';
 import { startSandbox } from './index';
 
-const USAGE = `usage: sandbox [--port N] [--data DIR] [--demo] [--json] [--ensure-app ID[:NAME]]...
-  --port N              port on 127.0.0.1 (0 or absent: a free one)
+const USAGE = `usage: sandbox [--port N] [--data DIR] [--demo] [--json] [--ensure-app ID[:NAME]]... [--host ADDR] [--tls-cert FILE --tls-key FILE] [--rate-limit N] [--max-json-bytes N] [--max-code-bytes N]
+  --port N              port (0 or absent: a free one)
   --data DIR            keep the data in DIR (absent: in memory, gone on exit)
   --demo                create the demo applications demo-crm and demo-helpdesk with example actions
   --ensure-app ID:NAME  create the application (or rename it) and mint a new key for it; repeatable
-  --json                print one JSON line {"url", "applications"} when ready, nothing else on stdout`;
+  --json                print one JSON line {"url", "applications"} when ready, nothing else on stdout
+${NETWORK_USAGE}`;
 
 async function main(): Promise<void> {
   let values;
@@ -24,6 +27,7 @@ async function main(): Promise<void> {
         json: { type: 'boolean', default: false },
         'ensure-app': { type: 'string', multiple: true, default: [] },
         help: { type: 'boolean', short: 'h', default: false },
+        ...NETWORK_FLAGS,
       },
       strict: true,
     }));
@@ -42,11 +46,18 @@ async function main(): Promise<void> {
     const name = colon < 0 ? '' : spec.slice(colon + 1);
     return { id, name };
   });
-  const sandbox = await startSandbox({ port, dataDir: values.data, demo: values.demo, applications });
+  let network;
+  try {
+    network = networkOptions(values, process.env);
+  } catch (error) {
+    return usage(error instanceof Error ? error.message : String(error));
+  }
+  const sandbox = await startSandbox({ port, dataDir: values.data, demo: values.demo, applications, ...network });
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ url: sandbox.url, applications: sandbox.applications })}\n`);
   } else {
-    process.stderr.write(`Custom actions sandbox listening on ${sandbox.url}${values.data ? ` (data in ${values.data})` : ' (in memory)'}\n`);
+    const bound = network.host ? ` (bound to ${network.host})` : '';
+    process.stderr.write(`Custom actions sandbox listening on ${sandbox.url}${bound}${values.data ? ` (data in ${values.data})` : ' (in memory)'}\n`);
     for (const app of sandbox.applications) process.stderr.write(`  ${app.id} (${app.name}): Authorization: Bearer ${app.key}\n`);
   }
   let stopping = false;

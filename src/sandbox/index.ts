@@ -5,7 +5,9 @@
  */
 import { type AddressInfo } from 'node:net';
 import { Changes } from './http/changes';
-import { createSandboxServer } from './http/server';
+import { RateLimiter } from './http/rateLimit';
+import { createSandboxServer, type TlsFiles } from './http/server';
+import { isLoopback, urlHost } from './network';
 import { DEFAULT_LIMITS, type SandboxLimits } from './limits';
 import { ProcessPool } from './runner/pool';
 import { openDatabase } from './store/database';
@@ -13,10 +15,19 @@ import { Store } from './store/store';
 import { seedDemo } from './demo/seed';
 
 export { DEFAULT_LIMITS, type SandboxLimits } from './limits';
+export { type TlsFiles } from './http/server';
 
 export interface SandboxOptions {
-  /** Port on 127.0.0.1; 0 or absent picks a free one. */
+  /** Port; 0 or absent picks a free one. */
   port?: number;
+  /**
+   * The address to listen on; absent: 127.0.0.1, this machine only. Anything else (0.0.0.0, ::, an
+   * interface's address) makes the sandbox reachable from the network, which only a team's shared
+   * sandbox asks for; without `tls` that is logged as a warning.
+   */
+  host?: string;
+  /** Serve HTTPS with this certificate and key instead of HTTP. */
+  tls?: TlsFiles;
   /** Data directory; absent keeps everything in memory (gone on close). */
   dataDir?: string;
   /** Ensure the demo applications and their actions (and events) exist. */
@@ -35,7 +46,7 @@ export interface SandboxApplicationKey {
 }
 
 export interface Sandbox {
-  /** Base URL, such as http://127.0.0.1:41234 (no trailing slash). */
+  /** Base URL, such as http://127.0.0.1:41234 (no trailing slash); https when serving TLS. */
   url: string;
   /** The applications ensured at start (demo ones first), each with a new key. */
   applications: SandboxApplicationKey[];
@@ -60,7 +71,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
   const store = new Store(database, { log });
   const changes = new Changes();
-  const server = createSandboxServer({ store, runner, limits, changes, log });
+  const rateLimiter = limits.requestsPerMinute > 0 ? new RateLimiter(limits.requestsPerMinute) : undefined;
+  const host = options.host ?? '127.0.0.1';
+  const server = createSandboxServer({ store, runner, limits, changes, log, ...(rateLimiter ? { rateLimiter } : {}) }, options.tls);
   const closeAll = async () => {
     changes.notifyAll();
     await runner.close();
@@ -82,15 +95,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.listen(options.port ?? 0, host, () => {
         server.off('error', reject);
         resolve();
       });
     });
     const { port } = server.address() as AddressInfo;
+    if (!isLoopback(host) && !options.tls) {
+      log(
+        `sandbox: listening on ${host} without TLS: keys, code and events cross the network in clear text. Give --tls-cert and --tls-key, or put a TLS proxy in front.`,
+      );
+    }
     let closing: Promise<void> | undefined;
     return {
-      url: `http://127.0.0.1:${port}`,
+      url: `${options.tls ? 'https' : 'http'}://${urlHost(host)}:${port}`,
       applications,
       createApplication,
       close: () =>

@@ -27,6 +27,8 @@ export interface SandboxLimits {
   readonly resultBytes: number;
   /** Runs at once; more wait in line. */
   readonly concurrentRuns: number;
+  /** Requests a minute per key, or per client address without a known key; 0: no limit. */
+  readonly requestsPerMinute: number;
 }
 
 export const DEFAULT_LIMITS: SandboxLimits = {
@@ -43,4 +45,5 @@ export const DEFAULT_LIMITS: SandboxLimits = {
   logMessageChars: 8_192,
   resultBytes: 256 * 1024,
   concurrentRuns: 4,
+  requestsPerMinute: 0,
 };

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import {
   type ActionResource,
   type ActionVersion,
@@ -24,6 +25,7 @@ import { listEvents } from './events';
 import { clientOf, etagOf, expectedFrom } from './preconditions';
 import { HttpProblem, notFound, sendProblem } from './problem';
 import { sendEmpty, sendJson, sendJsonText } from './respond';
+import { addressClient, keyClient, type RateLimiter } from './rateLimit';
 import { type Match, route } from './router';
 
 export interface ServerContext {
@@ -32,15 +34,25 @@ export interface ServerContext {
   limits: SandboxLimits;
   changes: Changes;
   log: (message: string) => void;
+  /** Absent: no rate limit (the local sandbox of one developer). */
+  rateLimiter?: RateLimiter;
+}
+
+/** A certificate chain and its private key, PEM: the sandbox then speaks HTTPS itself. */
+export interface TlsFiles {
+  cert: string | Buffer;
+  key: string | Buffer;
 }
 
 /** Media types accepted for the implementation: the spec's, and plain text for clients that know no better. */
 export const CODE_MEDIA_TYPES = [MEDIA_TYPES.typescript, 'text/typescript', 'application/x-typescript', 'text/plain'];
 
-export function createSandboxServer(ctx: ServerContext): Server {
-  const server = createServer((req, res) => {
+export function createSandboxServer(ctx: ServerContext, tls?: TlsFiles): Server {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     void handle(ctx, req, res);
-  });
+  };
+  // An https.Server is an http.Server to everything that uses it here (timeouts, closing connections).
+  const server: Server = tls ? createTlsServer({ cert: tls.cert, key: tls.key }, listener) : createServer(listener);
   // Long polls last up to maxWaitSeconds; the default request timeout must not cut them.
   server.requestTimeout = (ctx.limits.maxWaitSeconds + 30) * 1000;
   server.headersTimeout = 60_000;
@@ -51,8 +63,17 @@ export function createSandboxServer(ctx: ServerContext): Server {
 async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
-    const match = route(req.method ?? 'GET', url.pathname);
-    if (match.name === 'index') return sendJson(res, 200, capabilityIndex(ctx.limits));
+    let match: Match;
+    try {
+      match = route(req.method ?? 'GET', url.pathname);
+    } catch (error) {
+      limitRate(ctx, req, addressClient(req.socket.remoteAddress));
+      throw error;
+    }
+    if (match.name === 'index') {
+      limitRate(ctx, req, addressClient(req.socket.remoteAddress));
+      return sendJson(res, 200, capabilityIndex(ctx.limits));
+    }
     const applicationId = await authenticate(ctx, req);
     await dispatch(ctx, req, res, url, match, applicationId);
   } catch (error) {
@@ -66,12 +87,30 @@ async function authenticate(ctx: ServerContext, req: IncomingMessage): Promise<s
   const header = req.headers.authorization;
   const token = bearerToken(header);
   const applicationId = token ? await ctx.store.applicationOfKey(token) : undefined;
-  if (applicationId) return applicationId;
+  if (applicationId) {
+    limitRate(ctx, req, keyClient(token!));
+    return applicationId;
+  }
+  limitRate(ctx, req, addressClient(req.socket.remoteAddress));
   // Answer before the body arrives; the connection closes so an unread body does not linger.
   req.resume();
   throw new HttpProblem(401, 'unauthorized', header ? 'the API key is not known' : 'send Authorization: Bearer <key>', undefined, {
     'WWW-Authenticate': header ? 'Bearer realm="custom-actions", error="invalid_token"' : 'Bearer realm="custom-actions"',
   });
+}
+
+/** Refuses the request with 429 when its client has used up its allowance (ctx.rateLimiter). */
+function limitRate(ctx: ServerContext, req: IncomingMessage, client: string): void {
+  const waitSeconds = ctx.rateLimiter?.take(client);
+  if (waitSeconds === undefined) return;
+  req.resume();
+  throw new HttpProblem(
+    429,
+    'too-many-requests',
+    `more than ${ctx.limits.requestsPerMinute} requests a minute from this client; try again in ${waitSeconds} s`,
+    undefined,
+    { 'Retry-After': String(waitSeconds) },
+  );
 }
 
 async function dispatch(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, url: URL, match: Match, applicationId: string): Promise<void> {
