@@ -6,6 +6,7 @@ import { type ActionsModel } from '../model';
 import { type Application } from '../project';
 import { caseName, readCase } from './cases';
 import { type InputSetDiagnostics, isInputSetPath } from './diagnostics';
+import { OutdatedVerdicts } from './outdated';
 
 /** What a test item stands for. Items are found again by id; the data never comes from the view. */
 export type ItemData =
@@ -27,6 +28,8 @@ export class ActionTestTree extends Disposable {
   private readonly data = new WeakMap<vscode.TestItem, ItemData>();
   /** Ids of the items whose children have been read (the root as ''). */
   private readonly resolved = new Set<string>();
+  /** Made when the view first reads the applications: before that there is no item to mark. */
+  private outdated: OutdatedVerdicts | undefined;
 
   constructor(
     private readonly model: ActionsModel,
@@ -61,6 +64,7 @@ export class ActionTestTree extends Disposable {
     if (this.resolved.has(id)) return;
     this.resolved.add(id);
     if (item) item.busy = true;
+    if (!item) this.outdated ??= this.register(new OutdatedVerdicts(this.controller, (folder, file) => this.itemFor(folder, file)));
     try {
       if (!item) await this.loadApplications();
       else {
@@ -92,6 +96,13 @@ export class ActionTestTree extends Disposable {
     const roots: vscode.TestItem[] = [];
     this.controller.items.forEach((item) => roots.push(item));
     return (await Promise.all(roots.map((root) => this.casesUnder(root)))).flat();
+  }
+
+  /** The item of the action in `folder`, or of its case in `file`, when they have been read. */
+  itemFor(folder: vscode.Uri, file?: vscode.Uri): vscode.TestItem | undefined {
+    let action: vscode.TestItem | undefined;
+    this.controller.items.forEach((app) => (action ??= app.children.get(`action:${folder.toString()}`)));
+    return file ? action?.children.get(file.toString()) : action;
   }
 
   private async loadApplications(): Promise<void> {
