@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { normalizeEvent } from '../../core/client';
+import { formatWhen } from '../../core/events';
 import { type Parameter } from '../../core/schema';
 import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
@@ -30,9 +32,12 @@ export async function debugMain(s: Services, uri?: unknown, inputs?: unknown): P
     return undefined;
   }
   const parameters = parametersOf(local);
-  const values = inputs ?? (await chooseInputs(s, local, parameters, { remoteId: await remoteIdOf(s, file), key: local.key }));
-  if (values === undefined) return undefined;
-  return s.debug.debug({ key: local.key, folder: local.folder, metadata: metadataOf(local), inputs: values });
+  const chosen =
+    inputs !== undefined
+      ? { inputs, label: 'given inputs' }
+      : await chooseInputs(s, local, parameters, { remoteId: await remoteIdOf(s, file), key: local.key });
+  if (chosen === undefined) return undefined;
+  return s.debug.debug({ key: local.key, folder: local.folder, metadata: metadataOf(local), inputs: chosen.inputs, label: chosen.label });
 }
 
 /** Debug above an input set file. */
@@ -46,7 +51,7 @@ export async function debugInputSet(s: Services, uri?: unknown): Promise<DebugRu
   }
   const set = await readInputSet(file, parametersOf(local));
   if (set.problems.length > 0) throw new Error(`The input set ${set.name} does not fit the parameters of ${local.key}: ${set.problems.join('; ')}`);
-  return s.debug.debug({ key: local.key, folder: local.folder, metadata: metadataOf(local), inputs: set.inputs });
+  return s.debug.debug({ key: local.key, folder: local.folder, metadata: metadataOf(local), inputs: set.inputs, label: `input set ${set.name}` });
 }
 
 /** Replays an event's inputs under the debugger, on main.ts as it is in the editor, and compares with what was recorded. */
@@ -69,7 +74,9 @@ export async function debugEvent(s: Services, arg?: unknown): Promise<DebugRun |
     inputs = await askRemembered(s, `Debug ${serverText(local.key, 120)}`, parametersOf(local), { remoteId: source.actionId, key: local.key });
     if (inputs === undefined) return undefined;
   }
-  return s.debug.debug({ key: local.key, folder: local.folder, metadata: metadataOf(local), inputs, recorded: source.recorded });
+  const at = normalizeEvent(source.raw).startTime;
+  const label = at === undefined ? 'recorded event' : `recorded event ${formatWhen(at, false)}`;
+  return s.debug.debug({ key: local.key, folder: local.folder, metadata: metadataOf(local), inputs, recorded: source.recorded, label });
 }
 
 /** Saves the inputs of an event as an input set of its action. */
@@ -115,7 +122,12 @@ function metadataOf(local: LocalAction): NonNullable<LocalAction['metadata']> {
 }
 
 /** A saved set, or the typed input form (prefilled with the inputs last entered for the action). */
-async function chooseInputs(s: Services, local: LocalAction, parameters: Parameter[], owner: InputsOwner): Promise<unknown> {
+async function chooseInputs(
+  s: Services,
+  local: LocalAction,
+  parameters: Parameter[],
+  owner: InputsOwner,
+): Promise<{ inputs: unknown; label: string } | undefined> {
   const title = `Debug ${serverText(local.key, 120)}`;
   const sets = await listInputSets(local.folder, parameters);
   const usable = sets.filter((set) => set.problems.length === 0);
@@ -128,9 +140,10 @@ async function chooseInputs(s: Services, local: LocalAction, parameters: Paramet
       },
     );
     if (!picked) return undefined;
-    if (picked.set) return picked.set.inputs;
+    if (picked.set) return { inputs: picked.set.inputs, label: `input set ${picked.set.name}` };
   }
-  return askRemembered(s, title, parameters, owner);
+  const entered = await askRemembered(s, title, parameters, owner);
+  return entered === undefined ? undefined : { inputs: entered, label: 'entered inputs' };
 }
 
 /** The typed input form, starting from the inputs last entered for the action (in Run or Debug), which it remembers. */

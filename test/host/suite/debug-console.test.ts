@@ -1,0 +1,86 @@
+import * as assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import * as vscode from 'vscode';
+import { type DebugRun } from '../../../src/extension/debug/localDebug';
+import { createDebugAction, type DebugAction, finish, StopTracker } from '../debugAction';
+import { NotificationSpy } from '../notifications';
+import { EXTENSION_ID, eventually } from '../support';
+
+const write = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+
+interface Output {
+  readonly session: vscode.DebugSession;
+  /** The message's body as the adapter sent it; read once the run ended, after every tracker saw it. */
+  readonly body: { category?: string; output?: string };
+}
+
+describe('Debug as the user sees it: the session named after the action, a Debug Console without this machine’s paths, a test case’s inputs', function () {
+  this.timeout(180_000);
+  let fixture: DebugAction;
+  let tracker: StopTracker;
+  let spy: NotificationSpy;
+  const outputs: Output[] = [];
+  const names = new Map<string, string>();
+  const started: vscode.DebugSession[] = [];
+  let watching: vscode.Disposable[] = [];
+
+  before(async () => {
+    fixture = await createDebugAction('debug-console-test');
+    tracker = new StopTracker();
+    spy = new NotificationSpy();
+    watching = [
+      vscode.debug.registerDebugAdapterTrackerFactory('*', {
+        createDebugAdapterTracker: (session) => ({
+          onDidSendMessage: (message: { type?: string; event?: string; body?: Output['body'] }) => {
+            if (message.type === 'event' && message.event === 'output' && message.body) outputs.push({ session, body: message.body });
+          },
+        }),
+      }),
+      vscode.debug.onDidStartDebugSession((session) => started.push(session)),
+      // The names the workbench showed while the sessions ran.
+      vscode.debug.onDidTerminateDebugSession((session) => names.set(session.id, session.name)),
+    ];
+  });
+
+  after(async () => {
+    for (const d of watching) d.dispose();
+    tracker?.dispose();
+    spy?.dispose();
+    await fixture?.remove();
+  });
+
+  const ofRun = (run: DebugRun) => (session: vscode.DebugSession) => session.id === run.session.id || session.parentSession?.id === run.session.id;
+
+  it('debugs the inputs of a test case file, in a session named after the action and the set, with no path of this machine in the Debug Console', async () => {
+    // A pinned test: inputs and what they should give, as the Testing view reads it.
+    const set = vscode.Uri.joinPath(fixture.folder, 'inputs', 'seven case.json');
+    await write(set, JSON.stringify({ description: 'doubles seven', inputs: { n: 7, mode: 'ok' }, expect: { result: 14 } }, null, 2));
+    const run = await vscode.commands.executeCommand<DebugRun | undefined>('customActions.debugInputSet', set);
+    assert.ok(run, `the debugger started: ${JSON.stringify(spy.shown)}`);
+    const outcome = await finish(run, tracker);
+    assert.ok(outcome?.ok, JSON.stringify(outcome));
+    assert.equal(outcome.result, 14);
+
+    const expected = 'debug-console-test (input set seven case)';
+    assert.equal(run.session.name, expected);
+    // js-debug runs the program in a child session, the one the Call Stack and the toolbar show.
+    const ours = ofRun(run);
+    const child = await eventually(() => started.find((s) => s.parentSession?.id === run.session.id && names.has(s.id)), 'the child session ended');
+    assert.equal(names.get(child.id), expected, `every session of the run has the action's name: ${JSON.stringify([...names.values()])}`);
+
+    const lines = outputs.filter((o) => ours(o.session)).map((o) => o.body.output ?? '');
+    const text = lines.join('');
+    assert.match(text, /Debugging debug-console-test \(input set seven case\) on this machine: main\.ts as it is in the editor\./, text);
+    assert.match(text, /doubled is 14/, 'main’s log');
+    const machinePaths = [tmpdir(), process.execPath, vscode.extensions.getExtension(EXTENSION_ID)!.extensionUri.fsPath, 'run-local.js', 'request.json'];
+    for (const path of machinePaths) assert.ok(!text.includes(path), `the Debug Console shows ${path}:\n${text}`);
+  });
+
+  it('names a Debug Event session after the action and the recorded event', async () => {
+    const recorded = await fixture.runOnSandbox(3, 'ok');
+    const run = await vscode.commands.executeCommand<DebugRun | undefined>('customActions.debugEvent', await fixture.eventNode(recorded));
+    assert.ok(run);
+    await finish(run, tracker);
+    assert.match(run.session.name, /^debug-console-test \(recorded event \d{1,2}:\d{2}(:\d{2})?/, run.session.name);
+  });
+});
