@@ -18,6 +18,8 @@ export const DEBUG_COMMANDS = {
   'customActions.debugInputSet': debugInputSet,
   'customActions.debugEvent': debugEvent,
   'customActions.saveEventAsInputSet': saveEventAsInputSet,
+  'customActions.openLocalRunResult': openLocalRunResult,
+  'customActions.compareLocalRunWithRecorded': compareLocalRunWithRecorded,
 } satisfies Record<string, (s: Services, ...args: never[]) => unknown>;
 
 const ENTER_INPUTS = 'Enter Inputs…';
@@ -77,6 +79,18 @@ export async function debugEvent(s: Services, arg?: unknown): Promise<DebugRun |
   const at = normalizeEvent(source.raw).startTime;
   const label = at === undefined ? 'recorded event' : `recorded event ${formatWhen(at, false)}`;
   return s.debug.debug({ key: local.key, folder: local.folder, metadata: metadataOf(local), inputs, recorded: source.recorded, label });
+}
+
+/** The result of the last local run, after its notification closed. */
+export async function openLocalRunResult(s: Services): Promise<void> {
+  if (!(await s.debug.openLastResult()))
+    void vscode.window.showInformationMessage('No local run has ended yet: Debug an action, an input set or an event first.');
+}
+
+/** The last local run beside the recorded event it replayed, after its notification closed. */
+export async function compareLocalRunWithRecorded(s: Services): Promise<void> {
+  if (!(await s.debug.compareLastWithRecorded()))
+    void vscode.window.showInformationMessage('The last local run replayed no recorded event: Debug Event compares a run with the event it replays.');
 }
 
 /** Saves the inputs of an event as an input set of its action. */

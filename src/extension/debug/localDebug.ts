@@ -14,7 +14,7 @@ import { type WorkspaceTrust } from '../trust';
 import { consoleEchoTracker } from './consoleEcho';
 import { harnessLaunchConfig, RUN_ID } from './launchConfig';
 import { harnessPath, localRunRequest } from './localHarness';
-import { type Recorded, showOutcome } from './outcome';
+import { compareWithRecorded, type LastLocalRun, openResult, type Recorded, rememberRun, showOutcome } from './outcome';
 
 /** One local run to debug: an action folder, the inputs, and what the server recorded, when replayed from an event. */
 export interface DebugTarget {
@@ -60,6 +60,8 @@ export const localDebug = (s: Services): LocalDebug => new LocalDebug(s.context.
 export class LocalDebug extends Disposable {
   private readonly pending = new Map<string, Pending>();
   private readonly sessions = new Map<string, string>();
+  /** The last run debugged from a command or F5 that ended with an outcome (the Testing view reports its own). */
+  private last: LastLocalRun | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -129,6 +131,20 @@ export class LocalDebug extends Disposable {
     });
   }
 
+  /** The last local run's result in an editor; false when there was none. */
+  async openLastResult(): Promise<boolean> {
+    if (!this.last) return false;
+    await openResult(this.results, this.last);
+    return true;
+  }
+
+  /** The last local run beside the event it replayed; false when there is no such run. */
+  async compareLastWithRecorded(): Promise<boolean> {
+    if (!this.last?.recorded) return false;
+    await compareWithRecorded(this.results, this.last);
+    return true;
+  }
+
   /** Starts the debugger on one run; undefined when VS Code did not start it. */
   async debug(target: DebugTarget): Promise<DebugRun | undefined> {
     const config = await this.launchConfig(target);
@@ -171,7 +187,9 @@ export class LocalDebug extends Disposable {
     }
     await this.forget(runId);
     pending.ended(outcome);
-    if (!pending.target.quiet) void showOutcome(this.results, pending.target, outcome);
+    const run = outcome && !pending.target.quiet ? rememberRun(pending.target, outcome) : undefined;
+    if (run) this.last = run;
+    if (!pending.target.quiet) void showOutcome(this.results, pending.target, outcome, run);
   }
 
   private async forget(runId: string): Promise<void> {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import * as vscode from 'vscode';
 import { type DebugRun } from '../../../src/extension/debug/localDebug';
-import { createDebugAction, type DebugAction, finish, StopTracker } from '../debugAction';
+import { createDebugAction, DEBUG_CODE, type DebugAction, finish, StopTracker } from '../debugAction';
 import { NotificationSpy } from '../notifications';
 import { EXTENSION_ID, eventually } from '../support';
 
@@ -82,5 +82,36 @@ describe('Debug as the user sees it: the session named after the action, a Debug
     assert.ok(run);
     await finish(run, tracker);
     assert.match(run.session.name, /^debug-console-test \(recorded event \d{1,2}:\d{2}(:\d{2})?/, run.session.name);
+  });
+
+  it('keeps the result and the comparison with the recorded event one command away after the notification closed', async () => {
+    const recorded = await fixture.runOnSandbox(4, 'ok');
+    // The code changed since the event was recorded: the local run gives 12, not 8.
+    await write(fixture.main, DEBUG_CODE.replace('n * 2', 'n * 3'));
+    try {
+      const run = await vscode.commands.executeCommand<DebugRun | undefined>('customActions.debugEvent', await fixture.eventNode(recorded));
+      assert.ok(run);
+      const outcome = await finish(run, tracker);
+      assert.ok(outcome?.ok && outcome.result === 12, JSON.stringify(outcome));
+      const told = await eventually(() => spy.shown.find((m) => m.message.includes('ran locally: 12')), 'the outcome told');
+      assert.match(told.message, /The recorded event differs\./);
+      assert.deepEqual(told.items, ['Open Result', 'Compare with Recorded']);
+      // The notification is left unanswered, as when it closes; its two choices are commands.
+      await vscode.commands.executeCommand('customActions.compareLocalRunWithRecorded');
+      const diff = await eventually(() => {
+        const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+        return input instanceof vscode.TabInputTextDiff ? vscode.window.tabGroups.activeTabGroup.activeTab : undefined;
+      }, 'the diff of the recorded event and the local run');
+      assert.equal(diff.label, 'debug-console-test: recorded ↔ local run');
+      await vscode.commands.executeCommand('customActions.openLocalRunResult');
+      const result = await eventually(() => {
+        const document = vscode.window.activeTextEditor?.document;
+        return document?.uri.path.endsWith('(local run).json') ? document : undefined;
+      }, 'the result in an editor');
+      assert.deepEqual(JSON.parse(result.getText()), { result: 12 });
+    } finally {
+      await write(fixture.main, DEBUG_CODE);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
   });
 });
