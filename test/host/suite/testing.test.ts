@@ -332,6 +332,7 @@ describe('Testing view: input sets as tests of their action', function () {
       };
       assert.equal(trace.stackFrames[0]?.line, 2);
       assert.ok(trace.stackFrames[0]?.source?.path?.endsWith('/main.ts'));
+      assert.equal(stop.session.name, `${KEY} (test doubles)`, 'the session the Call Stack shows is named after the action and the case');
       await stop.session.customRequest('continue', { threadId: stop.threadId });
       const result = await running;
       assert.equal(
