@@ -28,8 +28,6 @@ export class ActionTestTree extends Disposable {
   private readonly data = new WeakMap<vscode.TestItem, ItemData>();
   /** Ids of the items whose children have been read (the root as ''). */
   private readonly resolved = new Set<string>();
-  /** Made when the view first reads the applications: before that there is no item to mark. */
-  private outdated: OutdatedVerdicts | undefined;
 
   constructor(
     private readonly model: ActionsModel,
@@ -46,6 +44,9 @@ export class ActionTestTree extends Disposable {
     this.register(watcher.onDidCreate((uri) => void this.inputSetChanged(uri, true)));
     this.register(watcher.onDidChange((uri) => void this.inputSetChanged(uri, false)));
     this.register(watcher.onDidDelete((uri) => void this.inputSetChanged(uri, true)));
+    // Made with the tree, as its own watcher is: a glob watcher made later (once the view had read the
+    // applications) got no events after the project file was switched and switched back (host tests).
+    this.register(new OutdatedVerdicts(this.controller, (folder, file) => this.itemFor(folder, file)));
     // An unsaved edit of an input set changes what a run would use: its description and problems follow it.
     this.register(
       vscode.workspace.onDidChangeTextDocument((e) => {
@@ -64,7 +65,6 @@ export class ActionTestTree extends Disposable {
     if (this.resolved.has(id)) return;
     this.resolved.add(id);
     if (item) item.busy = true;
-    if (!item) this.outdated ??= this.register(new OutdatedVerdicts(this.controller, (folder, file) => this.itemFor(folder, file)));
     try {
       if (!item) await this.loadApplications();
       else {
