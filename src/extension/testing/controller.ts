@@ -44,8 +44,8 @@ export class ActionTestTree extends Disposable {
     this.register(watcher.onDidCreate((uri) => void this.inputSetChanged(uri, true)));
     this.register(watcher.onDidChange((uri) => void this.inputSetChanged(uri, false)));
     this.register(watcher.onDidDelete((uri) => void this.inputSetChanged(uri, true)));
-    // Made with the tree, as its own watcher is: a glob watcher made later (once the view had read the
-    // applications) got no events after the project file was switched and switched back (host tests).
+    // Made with the tree, as its own watcher is: made later (once the view had read the applications),
+    // the view's watchers got no events after the project file was switched and back (host tests).
     this.register(new OutdatedVerdicts(this.controller, (folder, file) => this.itemFor(folder, file)));
     // An unsaved edit of an input set changes what a run would use: its description and problems follow it.
     this.register(
