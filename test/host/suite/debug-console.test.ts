@@ -114,4 +114,30 @@ describe('Debug as the user sees it: the session named after the action, a Debug
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     }
   });
+
+  for (const autoSave of ['off', 'afterDelay'] as const) {
+    it(`runs main.ts as it is in the editor, as the Debug Console says before it runs (auto-save ${autoSave})`, async () => {
+      const files = vscode.workspace.getConfiguration('files');
+      await files.update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
+      const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(fixture.main));
+      try {
+        await editor.edit((e) => e.replace(new vscode.Range(1, 0, 1, 100), '  const doubled: number = n * 5;'));
+        const run = await vscode.commands.executeCommand<DebugRun | undefined>('customActions.debugMain', fixture.main, { n: 2, mode: 'ok' });
+        assert.ok(run);
+        const outcome = await finish(run, tracker);
+        assert.ok(outcome?.ok && outcome.result === 10, `the editor's code ran: ${JSON.stringify(outcome)}`);
+        const text = outputs
+          .filter((o) => ofRun(run)(o.session))
+          .map((o) => o.body.output ?? '')
+          .join('');
+        const said = text.indexOf('Debugging debug-console-test (given inputs) on this machine: main.ts as it is in the editor.\n');
+        assert.ok(said >= 0 && said < text.indexOf('doubled is 10'), `said before main ran:\n${text}`);
+      } finally {
+        await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+        await write(fixture.main, DEBUG_CODE);
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      }
+    });
+  }
 });
