@@ -4,9 +4,10 @@
  */
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { eventually } from '../support/eventually';
+import { eventually, staysTrue } from '../support/eventually';
 import { inlineAction } from './support/gestures';
 import { notification } from './support/notifications';
 import { readmeScreenshot, readmeScreenshotDir } from './support/readmeScreenshots';
@@ -28,6 +29,8 @@ function pictureRatio(): number {
 }
 
 describe('Debug Event in the workbench (browser)', function () {
+  // A whole walk through the debugger, on a machine other builds share.
+  this.timeout(300_000);
   let wb: Workbench | undefined;
 
   afterEach(async function () {
@@ -82,11 +85,19 @@ describe('Debug Event in the workbench (browser)', function () {
     if ((await local.getAttribute('aria-expanded')) === 'false') await local.click();
     await page.locator('.debug-variables .monaco-list-row', { hasText: 'responseMinutes' }).first().waitFor({ timeout: 30_000 });
     await screenshot(page, 'debug-02-paused');
+    // The session has the action's name, not the harness's, and the Debug Console says what runs, with no path of this machine.
+    await page.locator('.debug-call-stack .monaco-list-row', { hasText: 'response-stats (recorded event' }).first().waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator('.debug-call-stack .monaco-list-row', { hasText: 'run-local' }).count(), 0, 'no session named after the harness');
+    const debugConsole = page.locator('.repl .monaco-list-rows');
+    await debugConsole.getByText('Debugging response-stats (recorded event').first().waitFor({ timeout: 30_000 });
+    const printed = await debugConsole.innerText();
+    // (main.ts's own path may show, in the stack of the error: it is the user's file, and a link to it.)
+    for (const path of ['custom-actions-debug-', 'run-local.js', os.homedir(), repoRoot])
+      assert.ok(!printed.includes(path), `the Debug Console shows ${path}:\n${printed}`);
     // The empty Watch view folded, so the picture shows the paused call stack under the variables.
     const watch = page.locator('.part.sidebar .pane-header', { hasText: /^\s*watch/i }).first();
     if ((await watch.getAttribute('aria-expanded')) === 'true') await watch.click();
-    // The README's picture: the debugger's views and the editor, not the panel below (the Debug
-    // Console echoes the command line, with this machine's paths).
+    // The README's picture: the debugger's views and the editor, not the panel below.
     const top = (await page.locator('.part.sidebar').boundingBox())?.y ?? 0;
     const editorPart = await page.locator('.part.editor').boundingBox();
     assert.ok(editorPart, 'the editor part is on screen');
@@ -102,6 +113,17 @@ describe('Debug Event in the workbench (browser)', function () {
     assert.match(said, /response-stats failed locally: Error: no response times given\. Same as the recorded event\./, said);
     await toolbar.waitFor({ state: 'hidden', timeout: 30_000 });
     await screenshot(page, 'debug-03-ended');
+    // The run opens no port VS Code would forward: its inspector port is the JavaScript debugger's own,
+    // which it keeps out of the Ports view. (VS Code forwards the other new ports it finds on the machine,
+    // whoever opened them: on a shared machine the Ports tab may count other programs' servers.)
+    await runCommand(page, 'Ports: Focus on Ports View');
+    await page.locator('.part.panel .pane-header, .part.panel .composite-bar .action-item.checked', { hasText: /ports/i }).first().waitFor({ timeout: 30_000 });
+    const ports = page.locator('.part.panel .monaco-table-tr');
+    await staysTrue(
+      async () => (await ports.allInnerTexts()).every((row) => !/run-local|custom-actions-debug/.test(row)),
+      'no port of the debug run is forwarded',
+      3_000,
+    );
   });
 
   it('the walkthrough’s Debug step shows the picture of a paused Debug Event', async () => {

@@ -3,7 +3,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readmeScreenshot } from './support/readmeScreenshots';
 import { greetWorkspace, type StandIn, standInServer } from './support/standIn';
-import { openWorkbench, runCommand, screenshot, type Workbench } from './support/workbench';
+import { eventually } from '../support/eventually';
+import { openWorkbench, quickOpen, runCommand, screenshot, type Workbench } from './support/workbench';
 
 describe('Testing view in the workbench (browser)', function () {
   let fixture: string;
@@ -66,5 +67,37 @@ describe('Testing view in the workbench (browser)', function () {
     // The README's picture: the Testing view and the failure's peek, the panel left out.
     const shot = await readmeScreenshot(page, 'testing-view', { regions: [page.locator('.part.sidebar'), page.locator('.part.editor')], maxHeight: 420 });
     assert.ok(shot.endsWith('.png'));
+  });
+
+  it('marks a case that passed as outdated once its action’s main.ts changes (auto-save on)', async () => {
+    wb ??= await openWorkbench({ fixture });
+    const page = wb.page;
+    await runCommand(page, 'Testing: Focus on Test Explorer View');
+    const rows = page.locator('.test-explorer .monaco-list-row');
+    const row = (label: string) => rows.filter({ hasText: label }).first();
+    for (const label of ['UI App', 'greet']) {
+      await row(label).waitFor({ timeout: 60_000 });
+      if ((await row(label).getAttribute('aria-expanded')) !== 'true') await row(label).locator('.monaco-tl-twistie').click();
+    }
+    // Verdicts of this session, current: polite passed, loud failed (the test above may have run them already).
+    await row('greet').hover();
+    await row('greet').locator('.action-label[aria-label^="Run Test"]').click({ timeout: 10_000 });
+    await row('polite').locator('.codicon-testing-passed-icon:not(.retired)').waitFor({ timeout: 60_000 });
+    await row('loud').locator('.codicon-testing-failed-icon:not(.retired)').waitFor({ timeout: 30_000 });
+
+    // The user changes main.ts so that the case would now fail; VS Code for the Web saves it by itself.
+    await quickOpen(page, 'greet/main.ts');
+    const editor = page.locator('.editor-instance .monaco-editor').first();
+    await editor.locator('.view-line', { hasText: "return 'hello'" }).first().click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Shift+Home');
+    await page.keyboard.type("return 'goodbye';");
+    const tab = page.locator('.tabs-container .tab', { hasText: 'main.ts' }).first();
+    await eventually(async () => ((await tab.getAttribute('class'))?.includes('dirty') ? undefined : true), 'main.ts saved by auto-save', 30_000);
+
+    // Outdated, as VS Code shows a result that no longer holds: the same icon, faded.
+    await row('polite').locator('.codicon-testing-passed-icon.retired').waitFor({ timeout: 30_000 });
+    await row('loud').locator('.codicon-testing-failed-icon.retired').waitFor({ timeout: 30_000 });
+    await screenshot(page, 'testing-view-outdated');
   });
 });

@@ -3,3 +3,4 @@ export * from './inputSetFile';
 export * from './resultCheck';
 export * from './caseRun';
 export * from './pattern';
+export * from './outdated';

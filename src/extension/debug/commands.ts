@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { declaredInputs } from '../../core/events';
+import { normalizeEvent } from '../../core/client';
+import { declaredInputs, formatWhen } from '../../core/events';
 import { type Parameter } from '../../core/schema';
 import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
@@ -17,6 +18,8 @@ export const DEBUG_COMMANDS = {
   'customActions.debugInputSet': debugInputSet,
   'customActions.debugEvent': debugEvent,
   'customActions.saveEventAsInputSet': saveEventAsInputSet,
+  'customActions.openLocalRunResult': openLocalRunResult,
+  'customActions.compareLocalRunWithRecorded': compareLocalRunWithRecorded,
 } satisfies Record<string, (s: Services, ...args: never[]) => unknown>;
 
 const ENTER_INPUTS = 'Enter Inputs…';
@@ -31,9 +34,12 @@ export async function debugMain(s: Services, uri?: unknown, inputs?: unknown): P
     return undefined;
   }
   const parameters = parametersOf(local);
-  const values = inputs ?? (await chooseInputs(s, local, parameters, { remoteId: await remoteIdOf(s, file), key: local.key }));
-  if (values === undefined) return undefined;
-  return s.debug.debug({ key: local.key, folder: local.folder, metadata: metadataOf(local), inputs: values });
+  const chosen =
+    inputs !== undefined
+      ? { inputs, label: 'given inputs' }
+      : await chooseInputs(s, local, parameters, { remoteId: await remoteIdOf(s, file), key: local.key });
+  if (chosen === undefined) return undefined;
+  return s.debug.debug({ key: local.key, folder: local.folder, metadata: metadataOf(local), inputs: chosen.inputs, label: chosen.label });
 }
 
 /** Debug above an input set file. */
@@ -47,7 +53,7 @@ export async function debugInputSet(s: Services, uri?: unknown): Promise<DebugRu
   }
   const set = await readInputSet(file, parametersOf(local));
   if (set.problems.length > 0) throw new Error(doesNotFit(set, local.key));
-  return s.debug.debug({ key: local.key, folder: local.folder, metadata: metadataOf(local), inputs: set.inputs });
+  return s.debug.debug({ key: local.key, folder: local.folder, metadata: metadataOf(local), inputs: set.inputs, label: `input set ${set.name}` });
 }
 
 /** Replays an event's inputs under the debugger, on main.ts as it is in the editor, and compares with what was recorded. */
@@ -70,7 +76,21 @@ export async function debugEvent(s: Services, arg?: unknown): Promise<DebugRun |
     inputs = await askRemembered(s, `Debug ${serverText(local.key, 120)}`, parametersOf(local), { remoteId: source.actionId, key: local.key });
     if (inputs === undefined) return undefined;
   }
-  return s.debug.debug({ key: local.key, folder: local.folder, metadata: metadataOf(local), inputs, recorded: source.recorded });
+  const at = normalizeEvent(source.raw).startTime;
+  const label = at === undefined ? 'recorded event' : `recorded event ${formatWhen(at, false)}`;
+  return s.debug.debug({ key: local.key, folder: local.folder, metadata: metadataOf(local), inputs, recorded: source.recorded, label });
+}
+
+/** The result of the last local run, after its notification closed. */
+export async function openLocalRunResult(s: Services): Promise<void> {
+  if (!(await s.debug.openLastResult()))
+    void vscode.window.showInformationMessage('No local run has ended yet: Debug an action, an input set or an event first.');
+}
+
+/** The last local run beside the recorded event it replayed, after its notification closed. */
+export async function compareLocalRunWithRecorded(s: Services): Promise<void> {
+  if (!(await s.debug.compareLastWithRecorded()))
+    void vscode.window.showInformationMessage('The last local run replayed no recorded event: Debug Event compares a run with the event it replays.');
 }
 
 /** Saves the inputs of an event as an input set of its action. */
@@ -138,7 +158,12 @@ function metadataOf(local: LocalAction): NonNullable<LocalAction['metadata']> {
 }
 
 /** A saved set, or the typed input form (prefilled with the inputs last entered for the action). */
-async function chooseInputs(s: Services, local: LocalAction, parameters: Parameter[], owner: InputsOwner): Promise<unknown> {
+async function chooseInputs(
+  s: Services,
+  local: LocalAction,
+  parameters: Parameter[],
+  owner: InputsOwner,
+): Promise<{ inputs: unknown; label: string } | undefined> {
   const title = `Debug ${serverText(local.key, 120)}`;
   const sets = await listInputSets(local.folder, parameters);
   const usable = sets.filter((set) => set.problems.length === 0);
@@ -151,9 +176,10 @@ async function chooseInputs(s: Services, local: LocalAction, parameters: Paramet
       },
     );
     if (!picked) return undefined;
-    if (picked.set) return picked.set.inputs;
+    if (picked.set) return { inputs: picked.set.inputs, label: `input set ${picked.set.name}` };
   }
-  return askRemembered(s, title, parameters, owner);
+  const entered = await askRemembered(s, title, parameters, owner);
+  return entered === undefined ? undefined : { inputs: entered, label: 'entered inputs' };
 }
 
 /** The typed input form, starting from the inputs last entered for the action (in Run or Debug), which it remembers. */

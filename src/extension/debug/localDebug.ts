@@ -11,9 +11,10 @@ import { type HeldTexts } from '../heldTexts';
 import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
 import { type WorkspaceTrust } from '../trust';
+import { consoleEchoTracker } from './consoleEcho';
 import { harnessLaunchConfig, RUN_ID } from './launchConfig';
 import { harnessPath, localRunRequest } from './localHarness';
-import { type Recorded, showOutcome } from './outcome';
+import { compareWithRecorded, type LastLocalRun, openResult, type Recorded, rememberRun, showOutcome } from './outcome';
 
 /** One local run to debug: an action folder, the inputs, and what the server recorded, when replayed from an event. */
 export interface DebugTarget {
@@ -22,6 +23,11 @@ export interface DebugTarget {
   readonly metadata: ActionMetadata;
   readonly inputs: unknown;
   readonly recorded?: Recorded;
+  /**
+   * Where the inputs come from, for the session's name ("greeter (input set polite)") and the Debug
+   * Console's first line: `input set polite`, `entered inputs`, `recorded event 10:42`, `test polite`.
+   */
+  readonly label?: string;
   /** No notification at the end: the caller reports the outcome (the Testing view's Debug profile). */
   readonly quiet?: boolean;
 }
@@ -35,6 +41,7 @@ export interface DebugRun {
 interface Pending {
   readonly target: DebugTarget;
   readonly dir: string;
+  readonly requestFile: string;
   readonly outcomeFile: string;
   /** The breakpoint this run added on the line its recorded failure threw from, removed when it ends. */
   readonly breakpoint: vscode.SourceBreakpoint | undefined;
@@ -53,6 +60,8 @@ export const localDebug = (s: Services): LocalDebug => new LocalDebug(s.context.
 export class LocalDebug extends Disposable {
   private readonly pending = new Map<string, Pending>();
   private readonly sessions = new Map<string, string>();
+  /** The last run debugged from a command or F5 that ended with an outcome (the Testing view reports its own). */
+  private last: LastLocalRun | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -63,6 +72,16 @@ export class LocalDebug extends Disposable {
     super();
     this.register(vscode.debug.onDidStartDebugSession((session) => this.started(session)));
     this.register(vscode.debug.onDidTerminateDebugSession((session) => void this.terminated(session)));
+    this.register(
+      vscode.debug.registerDebugAdapterTrackerFactory('*', {
+        createDebugAdapterTracker: (session) => {
+          const runId = session.configuration[RUN_ID] as unknown;
+          const pending = typeof runId === 'string' ? this.pending.get(runId) : undefined;
+          if (!pending) return undefined;
+          return consoleEchoTracker(pending.requestFile, `Debugging ${session.name} on this machine: main.ts as it is in the editor.`);
+        },
+      }),
+    );
   }
 
   /**
@@ -100,9 +119,9 @@ export class LocalDebug extends Disposable {
     const outcomeFile = path.join(dir, 'outcome.json');
     const breakpoint = failureBreakpoint(target, vscode.Uri.file(request.mainPath), request.code);
     if (breakpoint) vscode.debug.addBreakpoints([breakpoint]);
-    this.pending.set(runId, { target, dir, outcomeFile, breakpoint, started: () => undefined, ended, done });
+    this.pending.set(runId, { target, dir, requestFile, outcomeFile, breakpoint, started: () => undefined, ended, done });
     return harnessLaunchConfig({
-      name: `Debug ${target.key}`,
+      name: sessionName(target),
       harness: this.harnessPath(),
       requestFile,
       outcomeFile,
@@ -110,6 +129,20 @@ export class LocalDebug extends Disposable {
       runId,
       runtimeExecutable: this.config().debugRuntimeExecutable,
     });
+  }
+
+  /** The last local run's result in an editor; false when there was none. */
+  async openLastResult(): Promise<boolean> {
+    if (!this.last) return false;
+    await openResult(this.results, this.last);
+    return true;
+  }
+
+  /** The last local run beside the event it replayed; false when there is no such run. */
+  async compareLastWithRecorded(): Promise<boolean> {
+    if (!this.last?.recorded) return false;
+    await compareWithRecorded(this.results, this.last);
+    return true;
   }
 
   /** Starts the debugger on one run; undefined when VS Code did not start it. */
@@ -129,6 +162,10 @@ export class LocalDebug extends Disposable {
   }
 
   private started(session: vscode.DebugSession): void {
+    // js-debug runs the program in a child session named after the harness ("run-local.js [pid]"),
+    // the one the Call Stack and the toolbar show: it takes the name of the run.
+    const parent = session.parentSession;
+    if (parent && this.sessions.has(parent.id)) session.name = parent.name;
     const runId = session.configuration[RUN_ID] as unknown;
     const pending = typeof runId === 'string' ? this.pending.get(runId) : undefined;
     if (!pending || typeof runId !== 'string') return;
@@ -150,7 +187,9 @@ export class LocalDebug extends Disposable {
     }
     await this.forget(runId);
     pending.ended(outcome);
-    if (!pending.target.quiet) void showOutcome(this.results, pending.target, outcome);
+    const run = outcome && !pending.target.quiet ? rememberRun(pending.target, outcome) : undefined;
+    if (run) this.last = run;
+    if (!pending.target.quiet) void showOutcome(this.results, pending.target, outcome, run);
   }
 
   private async forget(runId: string): Promise<void> {
@@ -159,6 +198,11 @@ export class LocalDebug extends Disposable {
     if (pending?.breakpoint) vscode.debug.removeBreakpoints([pending.breakpoint]);
     if (pending) await rm(pending.dir, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/** The session's name: the action, and where its inputs come from. */
+export function sessionName(target: Pick<DebugTarget, 'key' | 'label'>): string {
+  return target.label ? `${target.key} (${target.label})` : target.key;
 }
 
 /**

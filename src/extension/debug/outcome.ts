@@ -34,8 +34,43 @@ export function sameAsRecorded(outcome: LocalOutcome, recorded: Recorded): boole
   return !outcome.ok && !recorded.ok && messageOf(outcome) === recorded.error.message;
 }
 
-/** Tells how the local run ended, with its result one click away and, from an event, the comparison. */
-export async function showOutcome(results: HeldTexts, target: DebugTarget, outcome: LocalOutcome | undefined): Promise<void> {
+/** The last local run that ended with an outcome: its result and comparison stay reachable after the notification closes. */
+export interface LastLocalRun {
+  readonly key: string;
+  readonly outcome: LocalOutcome;
+  readonly recorded: Recorded | undefined;
+}
+
+/** Set while there is a last local run: `differs` when it has a recorded event it does not match, else `done`. */
+export const LAST_RUN_CONTEXT = 'customActions.lastLocalRun';
+
+export const OPEN_RESULT = 'Open Result';
+export const COMPARE_WITH_RECORDED = 'Compare with Recorded';
+
+export function rememberRun(target: DebugTarget, outcome: LocalOutcome): LastLocalRun {
+  const run = { key: target.key, outcome, recorded: target.recorded };
+  const differs = run.recorded !== undefined && !sameAsRecorded(outcome, run.recorded);
+  void vscode.commands.executeCommand('setContext', LAST_RUN_CONTEXT, differs ? 'differs' : 'done');
+  return run;
+}
+
+export async function openResult(results: HeldTexts, run: LastLocalRun): Promise<void> {
+  await vscode.window.showTextDocument(runDocument(results, `${run.key} (local run)`, outcomeValue(run.outcome)), { preview: true });
+}
+
+export async function compareWithRecorded(results: HeldTexts, run: LastLocalRun): Promise<void> {
+  if (!run.recorded) return;
+  const local = runDocument(results, `${run.key} (local run)`, outcomeValue(run.outcome));
+  const server = runDocument(results, `${run.key} (recorded event)`, outcomeValue(run.recorded));
+  await vscode.commands.executeCommand('vscode.diff', server, local, `${run.key}: recorded ↔ local run`);
+}
+
+/**
+ * Tells how the local run ended, with its result one click away and, from an event, the comparison.
+ * Both stay reachable once the notification is gone: Custom Actions: Open Last Local Run's Result and
+ * Compare Last Local Run with Recorded Event (`run` is what they act on).
+ */
+export async function showOutcome(results: HeldTexts, target: DebugTarget, outcome: LocalOutcome | undefined, run?: LastLocalRun): Promise<void> {
   const key = serverText(target.key, 120);
   if (!outcome) {
     void vscode.window.showInformationMessage(`The local run of ${key} was stopped before main finished.`);
@@ -44,7 +79,7 @@ export async function showOutcome(results: HeldTexts, target: DebugTarget, outco
   const recorded = target.recorded;
   const same = recorded ? sameAsRecorded(outcome, recorded) : undefined;
   const compared = same === undefined ? '' : same ? ' Same as the recorded event.' : ' The recorded event differs.';
-  const buttons = ['Open Result', ...(recorded && !same ? ['Compare with Recorded'] : [])];
+  const buttons = [OPEN_RESULT, ...(recorded && !same ? [COMPARE_WITH_RECORDED] : [])];
   const problems =
     outcome.ok && outcome.resultProblems.length > 0
       ? ` The result does not fit the declared type: ${serverText(outcome.resultProblems.map((p) => `${p.path} ${p.message}`).join('; '), 300)}.`
@@ -54,10 +89,7 @@ export async function showOutcome(results: HeldTexts, target: DebugTarget, outco
     : `${key} failed locally: ${serverText(`${outcome.error.name}: ${outcome.error.message}`, 300)}.${compared}`;
   const choice =
     outcome.ok && !problems ? await vscode.window.showInformationMessage(text, ...buttons) : await vscode.window.showWarningMessage(text, ...buttons);
-  const local = runDocument(results, `${target.key} (local run)`, outcomeValue(outcome));
-  if (choice === 'Open Result') await vscode.window.showTextDocument(local, { preview: true });
-  if (choice === 'Compare with Recorded' && recorded) {
-    const server = runDocument(results, `${target.key} (recorded event)`, outcomeValue(recorded));
-    await vscode.commands.executeCommand('vscode.diff', server, local, `${target.key}: recorded ↔ local run`);
-  }
+  const shown = run ?? { key: target.key, outcome, recorded };
+  if (choice === OPEN_RESULT) await openResult(results, shown);
+  if (choice === COMPARE_WITH_RECORDED) await compareWithRecorded(results, shown);
 }

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
-import { checkInputs, INPUT_SET_MAX_CHARS, inputSetFileName } from '../../core/events';
+import { inputSetFileName } from '../../core/events';
 import { type Parameter } from '../../core/schema';
+import { parseInputSetFile } from '../../core/testing';
 import { serverText } from '../../core/text';
 import { ACTION_FILE, INPUTS_FOLDER } from '../../core/workspace';
-import { writeInsideWorkspace } from '../files';
+import { readText, writeInsideWorkspace } from '../files';
 import { mayReplaceFile } from '../replaceFile';
 
 /** A named set of inputs, saved as inputs/<name>.json next to the action's action.yaml. */
@@ -29,17 +30,24 @@ export function inputsFolder(actionFolder: vscode.Uri): vscode.Uri {
   return vscode.Uri.joinPath(actionFolder, INPUTS_FOLDER);
 }
 
+/**
+ * A set as the editor has it (unsaved edits included, as Local runs and the Testing view read it), in
+ * either form: the inputs themselves, or a test case whose `inputs` they are. What the case expects
+ * does not stop a run or a debug of its inputs; the Testing view reports those problems.
+ */
 export async function readInputSet(uri: vscode.Uri, parameters: readonly Parameter[] | undefined): Promise<InputSet> {
   const name = decodeURIComponent(uri.path.slice(uri.path.lastIndexOf('/') + 1)).replace(/\.json$/i, '');
-  let inputs: unknown;
+  let text: string;
   try {
-    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-    if (text.length > INPUT_SET_MAX_CHARS) throw new Error(`longer than ${INPUT_SET_MAX_CHARS} characters`);
-    inputs = JSON.parse(text);
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    text = open ? open.getText() : await readText(uri);
   } catch (error) {
-    return { name, uri, inputs: undefined, problems: [`not valid JSON (${error instanceof Error ? error.message : String(error)})`] };
+    return { name, uri, inputs: undefined, problems: [`could not be read (${error instanceof Error ? error.message : String(error)})`] };
   }
-  return { name, uri, inputs, problems: parameters ? checkInputs(parameters, inputs) : [] };
+  const file = parseInputSetFile(text, parameters);
+  const judged = (p: (typeof file.problems)[number]) => file.form === 'case' && (p.path[0] === 'expect' || p.path[0] === 'description');
+  const problems = file.problems.filter((p) => !judged(p)).map((p) => p.message);
+  return { name, uri, inputs: file.inputs, problems };
 }
 
 export async function listInputSets(actionFolder: vscode.Uri, parameters: readonly Parameter[] | undefined): Promise<InputSet[]> {

@@ -66,6 +66,11 @@ export async function confirmReplace(key: string, local: LocalFiles, versions: H
     const server = versions.hold(file.uri.path, file.text);
     await vscode.commands.executeCommand('vscode.diff', file.uri, server, `${file.name}: local ↔ server (${serverText(key, 80)})`, { preview: false });
   }
-  const after = await vscode.window.showWarningMessage(`Replace the local ${names} of "${serverText(key, 80)}" with the server's?`, REPLACE, 'Keep Local');
+  // Closing the question keeps the local files, as Keep Local does; the pull is the way back to it.
+  const after = await vscode.window.showWarningMessage(
+    `Replace the local ${names} of "${serverText(key, 80)}" with the server's? Closing this keeps them; pulling again asks again.`,
+    REPLACE,
+    'Keep Local',
+  );
   return after === REPLACE;
 }

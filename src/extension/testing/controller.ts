@@ -7,6 +7,7 @@ import { type ActionsModel } from '../model';
 import { type Application } from '../project';
 import { caseName, readCase } from './cases';
 import { type InputSetDiagnostics, isInputSetPath } from './diagnostics';
+import { OutdatedVerdicts } from './outdated';
 
 /** What a test item stands for. Items are found again by id; the data never comes from the view. */
 export type ItemData =
@@ -44,6 +45,9 @@ export class ActionTestTree extends Disposable {
     this.register(watcher.onDidCreate((uri) => void this.inputSetChanged(uri, true)));
     this.register(watcher.onDidChange((uri) => void this.inputSetChanged(uri, false)));
     this.register(watcher.onDidDelete((uri) => void this.inputSetChanged(uri, true)));
+    // Made with the tree, as its own watcher is: made later (once the view had read the applications),
+    // the view's watchers got no events after the project file was switched and back (host tests).
+    this.register(new OutdatedVerdicts(this.controller, (folder, file) => this.itemFor(folder, file)));
     // An unsaved edit of an input set changes what a run would use: its description and problems follow it.
     this.register(
       vscode.workspace.onDidChangeTextDocument((e) => {
@@ -93,6 +97,13 @@ export class ActionTestTree extends Disposable {
     const roots: vscode.TestItem[] = [];
     this.controller.items.forEach((item) => roots.push(item));
     return (await Promise.all(roots.map((root) => this.casesUnder(root)))).flat();
+  }
+
+  /** The item of the action in `folder`, or of its case in `file`, when they have been read. */
+  itemFor(folder: vscode.Uri, file?: vscode.Uri): vscode.TestItem | undefined {
+    let action: vscode.TestItem | undefined;
+    this.controller.items.forEach((app) => (action ??= app.children.get(`action:${folder.toString()}`)));
+    return file ? action?.children.get(file.toString()) : action;
   }
 
   private async loadApplications(): Promise<void> {

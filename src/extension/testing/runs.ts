@@ -162,7 +162,14 @@ export class TestRuns {
     for (const c of cases) {
       if (token.isCancellationRequested) return;
       run.started(c.item);
-      const debugRun = await this.s.debug.debug({ key: c.key, folder: c.folder, metadata: c.metadata, inputs: c.inputs, quiet: true });
+      const debugRun = await this.s.debug.debug({
+        key: c.key,
+        folder: c.folder,
+        metadata: c.metadata,
+        inputs: c.inputs,
+        label: `test ${c.testCase.name}`,
+        quiet: true,
+      });
       if (!debugRun) {
         run.errored(c.item, new vscode.TestMessage('The debugger did not start.'));
         counted(c.item);

@@ -138,6 +138,23 @@ describe('Security: Pull writes only inside the workspace and never over local w
     assert.equal(await read(main), SERVER_CODE, 'replaced once the user said so');
   });
 
+  it('Compare, then the question closed: the local files stay, as it says, and pulling again asks again', async () => {
+    const main = vscode.Uri.joinPath(project.appFolder, 'compare-later', 'main.ts');
+    await write(main, LOCAL_CODE);
+    project.server.actions = [{ id: 'h-compare-later', key: 'compare-later', metadata: metadata('compare-later'), code: SERVER_CODE }];
+    const closed = await pull(await nodeOf('h-compare-later'), (m) => (m.modal ? 'Compare' : undefined));
+    const question = closed.find((m) => !m.modal && m.items.includes('Replace'));
+    assert.ok(question, `asked after Compare: ${JSON.stringify(closed)}`);
+    assert.match(question.message, /Closing this keeps them; pulling again asks again\./);
+    assert.equal(await read(main), LOCAL_CODE, 'closed: the local main.ts is kept');
+    const again = await pull(await nodeOf('h-compare-later'), (m) => (m.modal ? 'Replace' : undefined));
+    assert.ok(
+      again.some((m) => m.modal && m.items.includes('Replace')),
+      'pulling again asks again',
+    );
+    assert.equal(await read(main), SERVER_CODE, 'replaced once the user said so');
+  });
+
   it('does not write through a symbolic link planted where the action’s folder goes', async () => {
     const elsewhere = vscode.Uri.joinPath(workspaceRoot(), '..', 'link-target');
     await vscode.workspace.fs.createDirectory(elsewhere);

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { type NormalizedEvent } from '../../../src/core/client';
 import { type ActionMetadata } from '../../../src/core/schema';
@@ -7,7 +8,7 @@ import { type ProfileKind } from '../../../src/extension/testing/runs';
 import { type ActionNode, type ApplicationNode, type EnvironmentNode, type EventNode } from '../../../src/extension/tree/nodes';
 import { HOSTILE_APP, type HostileProject, useHostileProject } from '../hostileProject';
 import { NotificationSpy } from '../notifications';
-import { api, EXTENSION_ID, eventually, workspaceRoot } from '../support';
+import { api, EXTENSION_ID, eventually, staysTrue, workspaceRoot } from '../support';
 
 const KEY = 'testing-host-test';
 const metadata: ActionMetadata = {
@@ -227,6 +228,55 @@ describe('Testing view: input sets as tests of their action', function () {
     }
   });
 
+  it('marks the verdicts of an action’s cases outdated when its main.ts or action.yaml changes, in the editor or on disk, and only those', async () => {
+    const { tree } = await testing();
+    const action = await item(appId, actionItemId());
+    const doubles = await caseItem('doubles');
+    const demo = await item(appId, `action:${demoFolder().toString()}`);
+    await tree.controller.resolveHandler?.(demo);
+    // The Testing API has no reader for outdated results: the controller's call is watched instead.
+    const marked: string[][] = [];
+    const original = tree.controller.invalidateTestResults;
+    tree.controller.invalidateTestResults = (items) => {
+      marked.push((items === undefined ? [] : Array.isArray(items) ? items : [items as vscode.TestItem]).map((i) => i.id));
+      original.call(tree.controller, items);
+    };
+    const markedSince = (count: number) => marked.slice(count).flat();
+    const main = vscode.Uri.joinPath(folder(), 'main.ts');
+    const yaml = vscode.Uri.joinPath(folder(), 'action.yaml');
+    try {
+      // An input set: that case only, not its action's other cases.
+      let count = marked.length;
+      await writeFile(caseUri('doubles').fsPath, JSON.stringify({ ...(CASES.doubles as object), description: 'doubles two, again' }, null, 2) + '\n');
+      await eventually(() => (markedSince(count).includes(doubles.id) ? true : undefined), 'the case outdated by its input set');
+      await staysTrue(() => !markedSince(count).includes(action.id), 'its action’s other cases keep their verdicts', 1_000);
+
+      // An unsaved edit in the editor: a Local run would take it, so the verdicts are outdated at once.
+      count = marked.length;
+      const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(main));
+      await editor.edit((e) => e.insert(new vscode.Position(0, 0), '// edited\n'));
+      await eventually(() => (markedSince(count).includes(action.id) ? true : undefined), 'the action’s verdicts outdated by the edit');
+      await revertMain();
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
+      // Behind VS Code's back (a git pull, another program): main.ts, then action.yaml, on disk.
+      for (const [file, text] of [
+        [main, CODE + '// pulled\n'],
+        [yaml, serializeActionYaml({ ...metadata, description: 'Pulled from elsewhere' })],
+      ] as const) {
+        count = marked.length;
+        await writeFile(file.fsPath, text);
+        await eventually(() => (markedSince(count).includes(action.id) ? true : undefined), `the action’s verdicts outdated by ${file.path}`);
+      }
+      assert.ok(!marked.flat().includes(demo.id), `another action keeps its verdicts: ${JSON.stringify(marked)}`);
+    } finally {
+      tree.controller.invalidateTestResults = original;
+      await write(main, CODE);
+      await write(yaml, serializeActionYaml(metadata));
+      await write(caseUri('doubles'), JSON.stringify(CASES.doubles, null, 2) + '\n');
+    }
+  });
+
   it('shows an input set’s problems at their place, and keeps the tree in step as files change', async () => {
     const bad = caseUri('bad-pattern');
     await write(bad, '{\n  "inputs": { "n": 1, "mode": "fail" },\n  "expect": { "error": { "message": "(" } }\n}\n');
@@ -282,6 +332,7 @@ describe('Testing view: input sets as tests of their action', function () {
       };
       assert.equal(trace.stackFrames[0]?.line, 2);
       assert.ok(trace.stackFrames[0]?.source?.path?.endsWith('/main.ts'));
+      assert.equal(stop.session.name, `${KEY} (test doubles)`, 'the session the Call Stack shows is named after the action and the case');
       await stop.session.customRequest('continue', { threadId: stop.threadId });
       const result = await running;
       assert.equal(
