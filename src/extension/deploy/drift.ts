@@ -22,8 +22,6 @@ export class DriftWatch extends Disposable {
     private readonly s: Services,
     private readonly bases: BaseStore,
     private readonly status: DeployStatusItem,
-    /** Whether a held push of the action in this folder stands: its mark stays until that push is settled. */
-    private readonly held: (folder: vscode.Uri) => boolean = () => false,
   ) {
     super();
     this.register(vscode.window.onDidChangeActiveTextEditor((e) => e && void this.checkFile(e.document.uri)));
@@ -49,9 +47,6 @@ export class DriftWatch extends Disposable {
       this.checked.set(key, Date.now());
       const changed = await this.changedOnServer(action.app, action.remote.id);
       if (changed === undefined) return undefined;
-      // A held push is offered (Merge, Overwrite in the tree) until it is settled, even once a Merge
-      // made the base the server's version.
-      if (!changed && action.local && this.held(action.local.folder)) return true;
       this.s.model.serverChanged(action.app, action.remote.id, changed);
       if (changed && vscode.window.activeTextEditor?.document.uri.toString() === uri.toString()) this.status.outOfStep(action.key);
       return changed;

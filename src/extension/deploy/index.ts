@@ -45,7 +45,7 @@ export class DeployFeature extends Disposable {
     this.bases = new BaseStore(s.context.workspaceState, () => currentServer(s.project));
     this.history = this.register(new DeployHistoryStore(s.context.globalStorageUri, s.log));
     this.deployer = this.register(new Deployer(s, this.diagnostics, this.status, this.bases, this.history));
-    this.drift = this.register(new DriftWatch(s, this.bases, this.status, (folder) => this.deployer.standingParts(folder).length > 0));
+    this.drift = this.register(new DriftWatch(s, this.bases, this.status));
     // Every push, redeploy and merge that the server accepts adds an entry: the History row follows at once.
     this.register(this.history.onDidRecord((entry) => s.tree.historyChanged(entry.appId, entry.actionId)));
     this.register(this.generated.onDidWrite((folder) => this.diagnostics.schedule(vscode.Uri.joinPath(folder, ACTION_FILE), 0)));

@@ -84,6 +84,13 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     await eventually(async () => ((await e.document.save()) || !e.document.isDirty ? true : undefined), 'the file saved');
   }
 
+  /** Ctrl+S on the document, as the user saves by hand, once an auto-save of it (on by default here) is done. */
+  async function saveByHand(document: vscode.TextDocument): Promise<void> {
+    await eventually(() => (!document.isDirty ? true : undefined), 'auto-saved');
+    await vscode.window.showTextDocument(document, { preview: false });
+    await vscode.commands.executeCommand('workbench.action.files.save');
+  }
+
   const serverHolds = (id: string, code: string) =>
     eventually(async () => ((await onServer(id)) === code ? true : undefined), 'the server holds the pushed code');
 
@@ -368,7 +375,8 @@ describe('Safe deploy: conflicts with changes on the server', function () {
       () => (/Changed by a colleague/.test(e.document.getText()) && /Renamed here/.test(e.document.getText()) ? true : undefined),
       'both in action.yaml',
     );
-    await eventually(async () => ((await e.document.save()) || !e.document.isDirty ? true : undefined), 'saved');
+    // A merge is pushed by a save by hand only (auto-saves of it are held): Ctrl+S once auto-save is done.
+    await saveByHand(e.document);
     const after = await eventually(async () => {
       const now = await services.connections.call(app, (c) => c.getAction(id));
       return now.name === 'Renamed here' ? now : undefined;
@@ -409,7 +417,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
         return value?.name === 'Renamed in the form' && value.result?.description === 'Changed by a colleague.' ? last : undefined;
       }, 'the form given the merged metadata');
       assert.equal(shown.origin, 'external', 'a change the form did not make');
-      await eventually(async () => ((await document.save()) || !document.isDirty ? true : undefined), 'saved');
+      await saveByHand(document);
       await eventually(
         async () => ((await services.connections.call(app, (c) => c.getAction(id))).name === 'Renamed in the form' ? true : undefined),
         'pushed',
