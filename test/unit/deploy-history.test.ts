@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { addEntry, type HistoryEntry, readEntries } from '../../src/core/deploy/history';
+import { addEntry, entriesIn, type HistoryEntry, readEntries } from '../../src/core/deploy/history';
 
 const entry = (actionId: string, n: number, content = `code ${n}`): HistoryEntry => ({
   id: `${actionId}-${n}`,
@@ -44,5 +44,33 @@ describe('deploy history: bounds', () => {
   it('reads back only well-formed entries from storage', () => {
     assert.deepEqual(readEntries({ not: 'a list' }), []);
     assert.deepEqual(readEntries([entry('a', 1), { id: 'x' }, null, { ...entry('a', 2), part: 'other' }]), [entry('a', 1)]);
+  });
+});
+
+describe('deploy history: scoped to the server and the application', () => {
+  const at = (target: string, appId: string, n: number): HistoryEntry => ({ ...entry('a', n), target, appId });
+
+  it('offers an action only the entries pushed to the same server and application, trailing slashes aside', () => {
+    const entries = [
+      at('https://one.example/', 'app', 1),
+      at('https://two.example', 'app', 2),
+      at('https://one.example', 'other', 3),
+      at('https://one.example', 'app', 4),
+    ];
+    assert.deepEqual(
+      entriesIn(entries, { server: 'https://one.example', appId: 'app' }, 'a').map((e) => e.id),
+      ['a-1', 'a-4'],
+    );
+    assert.deepEqual(entriesIn(entries, { server: 'https://three.example', appId: 'app' }, 'a'), []);
+  });
+
+  it("bounds an action's entries per server: another server's pushes of the same ids do not push them out", () => {
+    const limits = { perAction: 2, total: 50, totalChars: 10_000 };
+    let entries: HistoryEntry[] = [at('https://one.example', 'app', 1)];
+    for (let n = 2; n <= 4; n++) entries = addEntry(entries, at('https://two.example', 'app', n), limits);
+    assert.deepEqual(
+      entries.map((e) => e.id),
+      ['a-1', 'a-3', 'a-4'],
+    );
   });
 });

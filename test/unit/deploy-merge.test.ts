@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { hasConflictMarkers, mergeTexts } from '../../src/core/deploy/merge';
+import { codeHash } from '../../src/core/deploy/base';
+import { hasConflictMarkers, mergeTexts, trustedBase } from '../../src/core/deploy/merge';
 
 const labels = { local: 'local', base: 'base', server: 'server' };
 const merge = (base: string, server: string, local: string) => mergeTexts(base, server, local, labels);
@@ -67,5 +68,30 @@ describe('three-way merge of deploys (base ↔ server ↔ local)', () => {
     const result = merge(many.join(''), server.join(''), local.join(''));
     assert.equal(result.conflicts, 0);
     assert.ok(result.text.includes('server\n') && result.text.includes('local\n'));
+  });
+});
+
+describe('the base a merge trusts', () => {
+  const recorded = { text: 'a\nb\nc\n', hash: codeHash('a\nb\nc\n') };
+
+  it('is the fetched text when its hash is the one recorded here', () => {
+    assert.equal(trustedBase(recorded.hash, recorded), recorded.text);
+  });
+
+  it("is empty when the server hands another text: the user's change shows as a conflict, never silently dropped", () => {
+    // The server makes up a base equal to the user's text: merged against it, the user's change would vanish.
+    const local = 'a\nMINE\nc\n';
+    const server = 'a\nb\nc\nTHEIRS\n';
+    const madeUp = { text: local, hash: codeHash(local) };
+    const base = trustedBase(recorded.hash, madeUp);
+    assert.equal(base, '');
+    const merged = merge(base, server, local);
+    assert.ok(merged.conflicts > 0 && merged.text.includes('MINE'), merged.text);
+  });
+
+  it('is empty without a recorded hash (an Overwrite records none) or without a fetched base', () => {
+    assert.equal(trustedBase(undefined, recorded), '');
+    assert.equal(trustedBase('', recorded), '');
+    assert.equal(trustedBase(recorded.hash, undefined), '');
   });
 });

@@ -4,6 +4,8 @@
  * it can live in one small file; the oldest go first.
  */
 
+import { normalizeOrigin, type Scope } from './scope';
+
 export type HistoryPart = 'implementation' | 'metadata';
 
 export interface HistoryEntry {
@@ -35,10 +37,21 @@ export interface HistoryLimits {
 
 export const HISTORY_LIMITS: HistoryLimits = { perAction: 30, total: 400, totalChars: 4_000_000 };
 
+/**
+ * The entries of one action of one application on one server, oldest first. An entry names the server
+ * it was pushed to (`target`), so entries written before the history was scoped are attributed without
+ * guessing; an entry of another server is never offered, however its ids match.
+ */
+export function entriesIn(entries: readonly HistoryEntry[], scope: Scope, actionId: string): HistoryEntry[] {
+  const server = normalizeOrigin(scope.server);
+  return entries.filter((e) => e.appId === scope.appId && e.actionId === actionId && normalizeOrigin(e.target) === server);
+}
+
 /** Adds `entry` (newest last) and drops the oldest entries beyond the limits. */
 export function addEntry(entries: readonly HistoryEntry[], entry: HistoryEntry, limits: HistoryLimits = HISTORY_LIMITS): HistoryEntry[] {
   let kept = [...entries, entry];
-  const sameAction = (e: HistoryEntry) => e.appId === entry.appId && e.actionId === entry.actionId;
+  const sameAction = (e: HistoryEntry) =>
+    e.appId === entry.appId && e.actionId === entry.actionId && normalizeOrigin(e.target) === normalizeOrigin(entry.target);
   const ofAction = kept.filter(sameAction).length;
   if (ofAction > limits.perAction) {
     let drop = ofAction - limits.perAction;

@@ -68,6 +68,16 @@ export function mergeTexts(base: string, server: string, local: string, labels: 
   return { text: out.join(''), conflicts };
 }
 
+/**
+ * The text to merge against as the common base: the one the server returned for the base, only when
+ * its hash is the hash recorded here when the local copy was derived from it. A server cannot make up
+ * a base (one that makes the user's change look like the base, so the merge silently drops it): any
+ * other text, or none, gives the empty base, with which every difference shows as a conflict.
+ */
+export function trustedBase(recordedHash: string | undefined, fetched: { readonly text: string; readonly hash: string } | undefined): string {
+  return fetched !== undefined && recordedHash !== undefined && recordedHash !== '' && fetched.hash === recordedHash ? fetched.text : '';
+}
+
 /** Whether `text` still holds a conflict region as mergeTexts (or git) writes it. */
 export function hasConflictMarkers(text: string): boolean {
   return /^<<<<<<<( |\r?$)/m.test(text) && /^=======\r?$/m.test(text) && /^>>>>>>>( |\r?$)/m.test(text);

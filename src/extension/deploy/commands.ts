@@ -1,7 +1,11 @@
 import * as vscode from 'vscode';
 import { type VersionedResource } from '../../core/client';
 import { ACTION_FILE } from '../../core/workspace';
-import { pickAction } from '../commands/pick';
+import { isNode, pickAction } from '../commands/pick';
+import { type ActionEntry } from '../model';
+import { COMPARE, MERGE, type MergeOutcome, OVERWRITE } from './conflicts';
+import { PUSH_NOW, TAKE_INTO_EDITOR } from './deployer';
+import { localFileOf } from './serverCopy';
 import { pullAction } from '../pull';
 import { PULLED_SCHEME } from '../heldTexts';
 import { type Services } from '../services';
@@ -13,6 +17,11 @@ export const DEPLOY_COMMANDS = {
   'customActions.pullFromDiff': pullFromDiff,
   'customActions.deployHistory': deployHistory,
   'customActions.openHistoryVersion': openHistoryVersion,
+  'customActions.mergeWithServer': mergeWithServer,
+  'customActions.overwriteServer': overwriteServer,
+  'customActions.resolveConflict': resolveConflict,
+  'customActions.heldSaveChoices': heldSaveChoices,
+  'customActions.refusedSaveChoices': refusedSaveChoices,
 } satisfies Record<string, (s: Services, ...args: never[]) => unknown>;
 
 /**
@@ -29,6 +38,108 @@ export async function compareWithServer(s: Services, arg?: unknown): Promise<rea
     if (await s.deploy.deployer.conflicts.compare(action.app, action.local.folder, action.remote.id, part, action.key)) shown.push(part);
   }
   return shown;
+}
+
+/**
+ * The action and the parts a Merge or an Overwrite is about: a file (the diff editor's title hands its
+ * local side) names its part; an action of the tree, the parts with a held push standing, else both.
+ */
+async function partsOf(s: Services, arg: unknown): Promise<{ action: ActionEntry; folder: vscode.Uri; id: string; parts: VersionedResource[] } | undefined> {
+  const file = arg instanceof vscode.Uri ? (arg.scheme === PULLED_SCHEME ? localSideOf(arg) : arg) : isNode(arg) ? undefined : activeLocalFile();
+  const action = await pickAction(s, file ?? arg, (a) => a.local !== undefined && a.remote !== undefined);
+  if (!action?.local || !action.remote) return undefined;
+  const folder = action.local.folder;
+  if (file) return { action, folder, id: action.remote.id, parts: [file.path.endsWith(`/${ACTION_FILE}`) ? 'metadata' : 'implementation'] };
+  const standing = s.deploy.deployer.standingParts(folder);
+  return { action, folder, id: action.remote.id, parts: standing.length > 0 ? standing : ['implementation', 'metadata'] };
+}
+
+/** The local file of the active editor or diff, when it is one. */
+function activeLocalFile(): vscode.Uri | undefined {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  if (input instanceof vscode.TabInputTextDiff) return input.modified;
+  if (input instanceof vscode.TabInputText) return input.uri;
+  return undefined;
+}
+
+/** Merge with Server: from the diff's title, the status bar or the tree; a part already in step says so once. */
+export async function mergeWithServer(s: Services, arg?: unknown): Promise<MergeOutcome[]> {
+  const target = await partsOf(s, arg);
+  if (!target) return [];
+  const outcomes: MergeOutcome[] = [];
+  for (const part of target.parts)
+    outcomes.push(await s.deploy.deployer.merge({ app: target.action.app, folder: target.folder, id: target.id, part, label: target.action.key }));
+  return outcomes;
+}
+
+/** Overwrite Server Version: over the version the held push was told about (a push checked as any save, when none stands). */
+export async function overwriteServer(s: Services, arg?: unknown): Promise<void> {
+  const target = await partsOf(s, arg);
+  if (!target) return;
+  for (const part of target.parts) await s.deploy.deployer.overwrite(target.folder, part);
+}
+
+/** The status bar item of a held push, clicked: Compare, Merge or Overwrite, in a quick pick. */
+export async function resolveConflict(s: Services, folder?: unknown, kind?: unknown): Promise<string | undefined> {
+  if (typeof folder !== 'string' || (kind !== 'code' && kind !== 'metadata')) return undefined;
+  const part: VersionedResource = kind === 'code' ? 'implementation' : 'metadata';
+  const conflict = s.deploy.deployer.standingConflict(vscode.Uri.parse(folder), part);
+  if (!conflict) {
+    void vscode.window.showInformationMessage('No push is held any more: a later push went through.');
+    return undefined;
+  }
+  const file = localFileOf(conflict.folder, part);
+  const picked = await vscode.window.showQuickPick(
+    [
+      { label: COMPARE, detail: "The server's version beside yours, in the diff editor" },
+      { label: MERGE, detail: 'Both changes into your editor (not pushed until you save by hand)' },
+      { label: OVERWRITE, detail: 'Your file replaces the version the server holds now' },
+    ],
+    { placeHolder: `${conflict.label} changed on the server: what now?` },
+  );
+  if (picked?.label === COMPARE) await s.deploy.deployer.conflicts.compare(conflict.app, conflict.folder, conflict.id, part, conflict.label);
+  if (picked?.label === MERGE) await mergeWithServer(s, file);
+  if (picked?.label === OVERWRITE) await overwriteServer(s, file);
+  return picked?.label;
+}
+
+/** The status bar item of a file held from auto-save, clicked: its choices, in a quick pick. */
+export async function heldSaveChoices(s: Services, folder?: unknown, kind?: unknown): Promise<string | undefined> {
+  if (typeof folder !== 'string' || (kind !== 'code' && kind !== 'metadata')) return undefined;
+  const file = localFileOf(vscode.Uri.parse(folder), kind === 'code' ? 'implementation' : 'metadata');
+  const choices = s.deploy.deployer.heldChoices(file);
+  if (choices.length === 0) return undefined;
+  const details: Record<string, string> = {
+    [TAKE_INTO_EDITOR]: 'The version the server runs now replaces the editor text (undoable)',
+    [COMPARE]: "The server's version beside yours, in the diff editor",
+    [PUSH_NOW]: 'Push the file as it is now, as a save by hand does',
+  };
+  const picked = await vscode.window.showQuickPick(
+    choices.map((label) => ({ label, detail: details[label] })),
+    { placeHolder: `${basename(file)} is not pushed by auto-save: what now?` },
+  );
+  if (picked) await s.deploy.deployer.heldChoice(file, picked.label);
+  return picked?.label;
+}
+
+/** The status bar item of a save by hand refused on errors, clicked: its notification's choices, in a quick pick. */
+export async function refusedSaveChoices(s: Services, file?: unknown): Promise<string | undefined> {
+  if (typeof file !== 'string') return undefined;
+  const uri = vscode.Uri.parse(file);
+  const picked = await vscode.window.showQuickPick(
+    [
+      { label: 'Show Problems', detail: 'The errors that kept it from being pushed' },
+      { label: 'Push Anyway', detail: 'Push the file as it is now, errors and all' },
+    ],
+    { placeHolder: `${basename(uri)} was not pushed: it has errors` },
+  );
+  if (picked?.label === 'Push Anyway') await s.deploy.deployer.pushAsItIs(uri, 'code', { manual: false, anyway: true });
+  if (picked?.label === 'Show Problems') await vscode.commands.executeCommand('workbench.actions.view.problems');
+  return picked?.label;
+}
+
+function basename(uri: vscode.Uri): string {
+  return uri.path.slice(uri.path.lastIndexOf('/') + 1);
 }
 
 /**

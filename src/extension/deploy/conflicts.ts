@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { type VersionConflictError, type VersionedResource } from '../../core/client';
-import { mergeTexts } from '../../core/deploy/merge';
+import { mergeTexts, trustedBase } from '../../core/deploy/merge';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { type Application } from '../project';
 import { type Services } from '../services';
@@ -39,6 +39,11 @@ export class Conflicts {
     private readonly bases: BaseStore,
     /** Pushes the file as it is now (a push by hand), through the same conflict check. */
     private readonly push: (file: vscode.Uri, part: VersionedResource) => Promise<unknown>,
+    /**
+     * Holds the file's auto-saves until a save by hand, from before the merge goes into the editor
+     * (an auto-save comes a second after the edit); returns what lets go of it if the edit fails.
+     */
+    private readonly holdFromAutoSave: (target: { folder: vscode.Uri; part: VersionedResource; label: string }) => () => void,
   ) {}
 
   /** Compare: the server's text now ↔ the local file, in VS Code's diff editor. */
@@ -75,8 +80,12 @@ export class Conflicts {
     }
     const local = await currentText(uri);
     if (local === undefined) return this.unavailable(`${nameOf(part)} of ${label} cannot be read, so it cannot be merged.`);
-    // Without the base's text every difference is one both sides made: the markers show both.
-    const baseText = (await readBaseCopy(this.s, app, folder, id, part, base?.etag).catch(() => undefined)) ?? '';
+    // The base's text only as recorded here (its hash): without it every difference is one both sides
+    // made, and the markers show both. A base the server made up never decides what the user loses.
+    const fetched = await readBaseCopy(this.s, app, folder, id, part, base?.etag).catch(() => undefined);
+    const baseText = trustedBase(base?.hash, fetched);
+    if (fetched && baseText === '' && fetched.text !== '')
+      this.s.log.warn(`The server's base of ${label} is not the version recorded here (its hash differs): merged with no common base.`);
     const merged = mergeTexts(baseText, server.text, local, {
       local: `Local (your ${nameOf(part)})`,
       base: 'Base (your last pull or push)',
@@ -85,13 +94,18 @@ export class Conflicts {
     const document = await vscode.workspace.openTextDocument(uri);
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, document.validateRange(new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0)), merged.text);
-    if (!(await vscode.workspace.applyEdit(edit))) return this.unavailable(`${nameOf(part)} of ${label} could not be edited; nothing was changed.`);
+    const release = this.holdFromAutoSave({ folder, part, label });
+    if (!(await vscode.workspace.applyEdit(edit))) {
+      release();
+      return this.unavailable(`${nameOf(part)} of ${label} could not be edited; nothing was changed.`);
+    }
     this.bases.record(app, id, part, { etag: server.etag, hash: server.hash });
     await vscode.window.showTextDocument(document, { preview: false });
+    // What the message says happens next is exactly what the deployer does: the hold above.
     void vscode.window.showInformationMessage(
       merged.conflicts === 0
-        ? `Merged the server's ${nameOf(part)} of ${label} into yours. Review it, then save to push.`
-        : `${merged.conflicts} conflict${merged.conflicts === 1 ? '' : 's'} marked in ${nameOf(part)} of ${label}: resolve ${merged.conflicts === 1 ? 'it' : 'them'} (Accept Current, Incoming or Both above each), then save to push. Nothing is pushed while markers remain.`,
+        ? `Merged the server's ${nameOf(part)} of ${label} into yours, in the editor. Nothing is pushed yet, and auto-save does not push it: review it, then save by hand (Ctrl+S) to push.`
+        : `${merged.conflicts} conflict${merged.conflicts === 1 ? '' : 's'} marked in ${nameOf(part)} of ${label}: resolve ${merged.conflicts === 1 ? 'it' : 'them'} (Accept Current, Incoming or Both above each), then save by hand (Ctrl+S) to push. Nothing is pushed while markers remain, and auto-save does not push the merge.`,
     );
     return { kind: 'merged', conflicts: merged.conflicts, etag: server.etag };
   }

@@ -13,12 +13,13 @@ import { type Services } from '../services';
 import { type BaseStore } from './baseStore';
 import { type DeployHistoryStore } from './historyStore';
 import { CodeChecks } from './codeCheck';
-import { COMPARE, type Conflict, Conflicts, MERGE, OVERWRITE } from './conflicts';
+import { COMPARE, type Conflict, Conflicts, MERGE, type MergeOutcome, OVERWRITE } from './conflicts';
 import { createOnServer } from './create';
 import { type CodeDiagnostics } from './diagnostics';
-import { type ActionFile, isMetadataFile, readActionYaml, savedText } from './locate';
+import { type ActionFile, currentText, isMetadataFile, readActionYaml, savedText } from './locate';
 import { Notices } from './notices';
 import { RefusedSaves } from './refusedSaves';
+import { localFileOf, readServerCopy } from './serverCopy';
 import { type DeployStatusItem, type PushKind } from './statusItem';
 
 export interface PushOptions {
@@ -76,6 +77,13 @@ export class Deployer extends Disposable {
   /** How the last accepted write of `<kind>:<id>` was checked against the server's version. */
   private readonly writeChecks = new Map<string, WriteCheck>();
   readonly conflicts: Conflicts;
+  /**
+   * Held pushes that still stand, by `<kind>:<folder>`, as last told: what the status bar, the diff
+   * editor's title and the tree offer Compare, Merge and Overwrite for once the notification is gone.
+   */
+  private readonly standing = new Map<string, Conflict>();
+  /** Files whose auto-saves are not pushed until a save by hand (after a Merge or a Redeploy), by URI. */
+  private readonly holds = new Map<string, Hold>();
 
   constructor(
     private readonly s: Services,
@@ -87,7 +95,12 @@ export class Deployer extends Disposable {
     super();
     this.checks = new CodeChecks(s, diagnostics);
     this.notices = new Notices(s.log);
-    this.conflicts = new Conflicts(s, bases, (uri, part) => this.pushAsItIs(uri, part === 'implementation' ? 'code' : 'metadata', { manual: true }));
+    this.conflicts = new Conflicts(
+      s,
+      bases,
+      (uri, part) => this.pushAsItIs(uri, part === 'implementation' ? 'code' : 'metadata', { manual: true }),
+      (target) => this.holdMerged(target),
+    );
     this.refused = this.register(new RefusedSaves((uri, text) => this.pushCode(uri, text, { manual: false, quiet: true }), s.log));
     this.code = new PushQueue({ send: (id, content, signal) => this.write(id, 'code', content, signal) });
     this.metadata = new PushQueue({ send: (id, content, signal) => this.write(id, 'metadata', content, signal) });
@@ -116,7 +129,9 @@ export class Deployer extends Disposable {
     const folder = target.folder.toString();
     this.status.gone(folder);
     for (const kind of ['code', 'metadata'] as const) {
-      this.notices.end(`failed:${kind}:${folder}`, `conflict:${kind}:${folder}`);
+      this.notices.end(`failed:${kind}:${folder}`, `conflict:${kind}:${folder}`, `redeployed:${kind}:${folder}`);
+      this.settle(kind, folder);
+      this.holds.delete(localFileOf(target.folder, PART[kind]).toString());
       this.retries.delete(`${kind}:${id}`);
       this.quietly.delete(`${kind}:${id}`);
       this.writeChecks.delete(`${kind}:${id}`);
@@ -148,6 +163,7 @@ export class Deployer extends Disposable {
     if (check.kind === 'not-code') return this.skip(options, `${basename(uri)} is not the code of an action folder.`);
     const { file } = check;
     if (hasConflictMarkers(text)) return this.refuseMarkers(file, basename(file.folder), options);
+    if (this.heldBack(file, 'code', codeHash(text), options)) return { kind: 'not-pushed', reason: this.holdReason(file) };
     if (check.kind === 'no-main') {
       const reason = `${file.name} defines no function main, so it was not pushed.`;
       if (options.quiet && file.name === MAIN_FILE) this.status.editing(file.name, reason);
@@ -203,6 +219,7 @@ export class Deployer extends Disposable {
       return { kind: 'not-pushed', reason };
     }
     const metadata = yaml.metadata;
+    if (this.heldBack(file, 'metadata', metadataHashOr(metadata), options)) return { kind: 'not-pushed', reason: this.holdReason(file) };
     return this.withTarget(file, metadata.key, turn, options, (id) => this.metadata.push(id, JSON.stringify(metadata), { force: options.manual }), 'metadata');
   }
 
@@ -242,6 +259,7 @@ export class Deployer extends Disposable {
         `${kind === 'code' ? 'errors' : 'invalid'}:${file.uri.toString()}`,
         `create:${folder}`,
       );
+      this.settle(kind, folder);
     }
     if (outcome.kind === 'accepted') {
       // The server holds this workspace's version now.
@@ -286,7 +304,7 @@ export class Deployer extends Disposable {
       this.status.editing(key, reason, { problems: true });
       return { kind: 'not-pushed', reason };
     }
-    this.status.notPushed(key, `${reason} It is pushed as soon as a save passes the checks.`, { problems: true });
+    this.status.notPushed(key, `${reason} It is pushed as soon as a save passes the checks.`, { problems: true, pushAnyway: file.uri.toString() });
     const ask = () => vscode.window.showWarningMessage(`${reason} (customActions.pushWithErrors is off.)`, 'Push Anyway', 'Show Problems');
     this.notices.show(`errors:${file.uri.toString()}`, ask, async (choice) => {
       if (choice === 'Push Anyway') await this.pushAsItIs(file.uri, 'code', { ...options, anyway: true });
@@ -350,16 +368,181 @@ export class Deployer extends Disposable {
 
   /**
    * Pushes `content` (a version from the history) as the action's code or metadata, through the same
-   * queue and the same conflict check as a save: a change on the server since the base is held.
+   * queue and the same conflict check as a save: a change on the server since the base is held. When
+   * the file differs from the version, its auto-saves are held from the moment the redeploy is sent,
+   * so the next keystroke cannot push the newer text back over the version the user chose.
    */
   async redeploy(app: Application, folder: vscode.Uri, id: string, label: string, part: VersionedResource, content: string): Promise<PushOutcome> {
     const kind: PushKind = part === 'implementation' ? 'code' : 'metadata';
+    const file = localFileOf(folder, part);
     this.targets.set(id, { app, label, folder });
     this.retries.set(`${kind}:${id}`, () => this.redeploy(app, folder, id, label, part, content));
     this.quietly.set(`${kind}:${id}`, false);
+    const hash = part === 'implementation' ? codeHash(content) : metadataHashOfJson(content);
+    const differs = (await this.fileHash(folder, part)) !== hash;
+    const hold: Hold = { kind, folder, label, why: 'redeploy', hash };
+    if (differs) this.holds.set(file.toString(), hold);
     const outcome = await (kind === 'code' ? this.code : this.metadata).push(id, content, { force: true });
+    if (outcome.kind === 'failed') {
+      // Nothing was redeployed: the file's saves push as before.
+      if (this.holds.get(file.toString()) === hold) this.holds.delete(file.toString());
+      return outcome;
+    }
+    this.settle(kind, folder.toString());
     if (outcome.kind === 'accepted') this.s.model.pushed(app, folder, id, kind);
+    if (differs && this.holds.get(file.toString()) === hold) this.toldRedeployed(file, hold);
     return outcome;
+  }
+
+  /**
+   * After a redeploy the editor and the server differ: said in a notification and in the status bar,
+   * which keeps the choices (take the version into the editor, compare, push the editor's text).
+   */
+  private toldRedeployed(file: vscode.Uri, hold: Hold): void {
+    const name = PART_FILE[hold.kind];
+    const text = `${name} of ${hold.label} differs from the server`;
+    const tooltip = `You redeployed a version of the ${name} of ${hold.label}; the server runs it now, and your editor holds other text. Auto-save does not push it over the redeploy: save by hand (Ctrl+S) to push it, or take the redeployed version into the editor.`;
+    this.status.holding(hold.folder.toString(), hold.kind, text, tooltip);
+    const ask = () =>
+      vscode.window.showInformationMessage(
+        `Redeployed the chosen version of ${name} of ${hold.label}: the server runs it now. Your editor still holds other text, which auto-save will not push over it: save by hand (Ctrl+S) to push it, or take the redeployed version into the editor.`,
+        TAKE_INTO_EDITOR,
+        COMPARE,
+      );
+    this.notices.show(`redeployed:${hold.kind}:${hold.folder.toString()}`, ask, (choice) => this.heldChoice(file, choice));
+  }
+
+  /** Merge put the server's text into the file (not saved): auto-saves of it are held until a save by hand. */
+  private holdMerged(target: { readonly folder: vscode.Uri; readonly part: VersionedResource; readonly label: string }): () => void {
+    const kind: PushKind = target.part === 'implementation' ? 'code' : 'metadata';
+    const file = localFileOf(target.folder, target.part);
+    const hold: Hold = { kind, folder: target.folder, label: target.label, why: 'merge', hash: undefined };
+    this.holds.set(file.toString(), hold);
+    const name = PART_FILE[kind];
+    this.status.holding(
+      target.folder.toString(),
+      kind,
+      `Merged ${name} of ${target.label}: save by hand to push`,
+      `The merge of the server's ${name} of ${target.label} with yours is in the editor, not pushed. Auto-save does not push it: review it, then save by hand (Ctrl+S) to push it. Nothing is pushed while conflict markers remain.`,
+    );
+    // The merge could not be applied after all: nothing to hold.
+    return () => {
+      if (this.holds.get(file.toString()) !== hold) return;
+      this.holds.delete(file.toString());
+      this.status.released(target.folder.toString(), kind);
+    };
+  }
+
+  /**
+   * Whether a push of `file` is held back: an auto-save of a file held until a save by hand, unless the
+   * file is the server's version again (the hold's hash). A save by hand, or the server's version, ends the hold.
+   */
+  private heldBack(file: ActionFile, kind: PushKind, hash: string | undefined, options: PushOptions): boolean {
+    const key = file.uri.toString();
+    const hold = this.holds.get(key);
+    if (!hold) return false;
+    if (options.quiet && (hold.hash === undefined || hash !== hold.hash)) {
+      this.s.log.info(
+        `${file.name} of ${hold.label} was auto-saved: not pushed, ${hold.why === 'merge' ? 'a merge' : 'a redeploy'} is held until a save by hand.`,
+      );
+      return true;
+    }
+    this.holds.delete(key);
+    this.status.released(hold.folder.toString(), kind);
+    return false;
+  }
+
+  private holdReason(file: ActionFile): string {
+    const hold = this.holds.get(file.uri.toString());
+    return hold?.why === 'redeploy'
+      ? `${file.name} differs from the version just redeployed: an auto-save does not push it; a save by hand does.`
+      : `${file.name} holds a merge: an auto-save does not push it; a save by hand does.`;
+  }
+
+  /** Whether auto-saves of `file` are held until a save by hand (for tests and the quick pick). */
+  heldFile(file: vscode.Uri): 'merge' | 'redeploy' | undefined {
+    return this.holds.get(file.toString())?.why;
+  }
+
+  /** The choices about a held file, from the notification or the status bar's quick pick. */
+  async heldChoice(file: vscode.Uri, choice: string): Promise<unknown> {
+    const hold = this.holds.get(file.toString());
+    const action = await this.s.model.actionAt(file);
+    if (!action?.remote || !action.local) return undefined;
+    const part: VersionedResource = file.path.endsWith(`/${ACTION_FILE}`) ? 'metadata' : 'implementation';
+    if (choice === COMPARE) return this.conflicts.compare(action.app, action.local.folder, action.remote.id, part, action.key);
+    if (choice === PUSH_NOW) return this.pushAsItIs(file, part === 'implementation' ? 'code' : 'metadata', { manual: true });
+    if (choice !== TAKE_INTO_EDITOR) return undefined;
+    // The server's version as it is when clicked: what the user takes is what the server runs.
+    const server = await readServerCopy(this.s, action.app, action.local.folder, action.remote.id, part);
+    if (!server) {
+      void vscode.window.showWarningMessage(
+        `The server cannot return the ${PART_FILE[part === 'implementation' ? 'code' : 'metadata']} of ${action.key}; the editor is unchanged.`,
+      );
+      return undefined;
+    }
+    const document = await vscode.workspace.openTextDocument(file);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(file, document.validateRange(new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0)), server.text);
+    if (!(await vscode.workspace.applyEdit(edit))) return undefined;
+    // The editor holds the server's version now: its saves may go again.
+    if (hold && this.holds.get(file.toString()) === hold) {
+      this.holds.delete(file.toString());
+      this.status.released(hold.folder.toString(), hold.kind);
+    }
+    await vscode.window.showTextDocument(document, { preview: false });
+    return server;
+  }
+
+  /** What the status bar item of a held file offers. */
+  heldChoices(file: vscode.Uri): string[] {
+    const why = this.heldFile(file);
+    if (why === 'redeploy') return [TAKE_INTO_EDITOR, COMPARE, PUSH_NOW];
+    if (why === 'merge') return [PUSH_NOW, COMPARE];
+    return [];
+  }
+
+  /** The held push of `part` of the action in `folder` that still stands, as last told. */
+  standingConflict(folder: vscode.Uri, part: VersionedResource): Conflict | undefined {
+    return this.standing.get(`${part === 'implementation' ? 'code' : 'metadata'}:${folder.toString()}`);
+  }
+
+  /** The parts of the action in `folder` with a held push that still stands. */
+  standingParts(folder: vscode.Uri): VersionedResource[] {
+    return (['implementation', 'metadata'] as const).filter((part) => this.standingConflict(folder, part) !== undefined);
+  }
+
+  /** Merge, from any of the places that offer it: the held push told, or else the action's part as it is. */
+  merge(target: Pick<Conflict, 'app' | 'folder' | 'id' | 'part' | 'label'>): Promise<MergeOutcome> {
+    return this.conflicts.merge(target);
+  }
+
+  /**
+   * Overwrite, from any of the places that offer it: over the version the held push was told about; with
+   * no held push standing, the file is pushed by hand, checked as a save is (a change is held and told).
+   */
+  overwrite(folder: vscode.Uri, part: VersionedResource): Promise<unknown> {
+    const conflict = this.standingConflict(folder, part);
+    if (conflict) return this.conflicts.overwrite(conflict);
+    return this.pushAsItIs(localFileOf(folder, part), part === 'implementation' ? 'code' : 'metadata', { manual: true });
+  }
+
+  /** A push of `kind` of the action in `folder` went through: no held push of it stands any more. */
+  private settle(kind: PushKind, folder: string): void {
+    if (this.standing.delete(`${kind}:${folder}`)) this.conflictsChanged();
+  }
+
+  private conflictsChanged(): void {
+    void vscode.commands.executeCommand('setContext', CONFLICT_HELD, this.standing.size > 0);
+  }
+
+  private async fileHash(folder: vscode.Uri, part: VersionedResource): Promise<string | undefined> {
+    if (part === 'implementation') {
+      const text = await currentText(localFileOf(folder, part));
+      return text === undefined ? undefined : codeHash(text);
+    }
+    const yaml = await readActionYaml(folder, 'current');
+    return yaml?.metadata ? metadataHashOr(yaml.metadata) : undefined;
   }
 
   /** How the last accepted write of the part was checked (for the status bar and tests). */
@@ -416,9 +599,17 @@ export class Deployer extends Disposable {
     const what = kind === 'code' ? 'code' : 'metadata';
     const reason = `${conflict.label} changed on the server since your last pull or push: your ${what} was not pushed, and your file is unchanged.`;
     this.s.log.warn(`The ${what} of ${conflict.label} (${conflict.id}) was held: ${conflict.error.message}`);
+    this.standing.set(`${kind}:${conflict.folder.toString()}`, conflict);
+    this.conflictsChanged();
     this.status.conflict(conflict.folder.toString(), conflict.label, kind, reason);
     this.s.model.serverChanged(conflict.app, conflict.id, true);
-    const ask = () => vscode.window.showWarningMessage(`${reason} Compare, merge, or overwrite the server's version?`, COMPARE, MERGE, OVERWRITE);
+    const ask = () =>
+      vscode.window.showWarningMessage(
+        `${reason} Compare, merge, or overwrite the server's version? (The same choices stay in the status bar, the diff's title and the action's menu.)`,
+        COMPARE,
+        MERGE,
+        OVERWRITE,
+      );
     this.notices.show(`conflict:${kind}:${conflict.folder.toString()}`, ask, async (choice) => {
       if (choice === COMPARE) await this.conflicts.compare(conflict.app, conflict.folder, conflict.id, conflict.part, conflict.label);
       if (choice === MERGE) await this.conflicts.merge(conflict);
@@ -464,6 +655,40 @@ export class Deployer extends Disposable {
     if (options.manual) void vscode.window.showWarningMessage(reason);
     else this.s.log.info(reason);
     return { kind: 'not-pushed', reason };
+  }
+}
+
+/** The context key the diff editor's title shows Merge and Overwrite on: some held push stands. */
+export const CONFLICT_HELD = 'customActions.conflictHeld';
+export const TAKE_INTO_EDITOR = 'Take into Editor';
+export const PUSH_NOW = 'Push Now';
+
+const PART_FILE: Record<PushKind, string> = { code: MAIN_FILE, metadata: ACTION_FILE };
+
+/** A file whose auto-saves are held until a save by hand. */
+interface Hold {
+  readonly kind: PushKind;
+  readonly folder: vscode.Uri;
+  readonly label: string;
+  readonly why: 'merge' | 'redeploy';
+  /** The hash of the server's version: a save of exactly it is harmless and ends the hold. */
+  readonly hash: string | undefined;
+}
+
+/** The hash of metadata, or undefined when it cannot be hashed (nested too deep): then it matches nothing. */
+function metadataHashOr(metadata: object): string | undefined {
+  try {
+    return metadataHash(metadata);
+  } catch {
+    return undefined;
+  }
+}
+
+function metadataHashOfJson(content: string): string | undefined {
+  try {
+    return metadataHashOr(JSON.parse(content) as object);
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { addEntry, type HistoryEntry, type HistoryLimits, HISTORY_LIMITS, readEntries } from '../../core/deploy/history';
+import { addEntry, entriesIn, type HistoryEntry, type HistoryLimits, HISTORY_LIMITS, readEntries } from '../../core/deploy/history';
+import { type Scope } from '../../core/deploy/scope';
 
 const FILE = 'deploy-history.json';
 
@@ -9,6 +10,9 @@ const FILE = 'deploy-history.json';
  * order, and never awaited by the push it records.
  */
 export class DeployHistoryStore {
+  private readonly recorded = new vscode.EventEmitter<Omit<HistoryEntry, 'id'>>();
+  /** An entry was added (in memory; the file follows): the views that list its action read them again. */
+  readonly onDidRecord = this.recorded.event;
   private loaded: Promise<HistoryEntry[]> | undefined;
   private writing: Promise<void> = Promise.resolve();
   private counter = 0;
@@ -23,9 +27,9 @@ export class DeployHistoryStore {
     return vscode.Uri.joinPath(this.storage, FILE);
   }
 
-  /** The entries of one action, newest first. */
-  async entries(appId: string, actionId: string): Promise<HistoryEntry[]> {
-    return (await this.load()).filter((e) => e.appId === appId && e.actionId === actionId).reverse();
+  /** The entries of one action of one application on one server, newest first. */
+  async entries(scope: Scope, actionId: string): Promise<HistoryEntry[]> {
+    return entriesIn(await this.load(), scope, actionId).reverse();
   }
 
   /**
@@ -39,6 +43,7 @@ export class DeployHistoryStore {
         const made = await entry;
         const next = addEntry(await this.load(), { ...made, id: `${made.time}#${counter}` }, this.limits);
         this.loaded = Promise.resolve(next);
+        this.recorded.fire(made);
         await vscode.workspace.fs.createDirectory(this.storage);
         await vscode.workspace.fs.writeFile(this.file, new TextEncoder().encode(JSON.stringify(next)));
       } catch (error) {
@@ -46,6 +51,10 @@ export class DeployHistoryStore {
       }
     });
     return this.writing;
+  }
+
+  dispose(): void {
+    this.recorded.dispose();
   }
 
   /** Whatever was recorded so far is on disk (for tests). */

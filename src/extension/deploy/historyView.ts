@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { type VersionedResource } from '../../core/client';
+import { type VersionedResource, type VersionEntry } from '../../core/client';
 import { type PushOutcome } from '../../core/deploy/pushQueue';
 import { formatWhen } from '../../core/events';
 import { serverText } from '../../core/text';
@@ -8,6 +8,7 @@ import { isNode, pickAction } from '../commands/pick';
 import { type ActionEntry } from '../model';
 import { type Services } from '../services';
 import { type VersionNode } from '../tree/nodes';
+import { currentServer } from './scope';
 import { localFileOf, metadataText } from './serverCopy';
 
 export const REDEPLOY = 'Redeploy This Version';
@@ -78,23 +79,17 @@ async function locate(s: Services, arg: unknown): Promise<Located | undefined> {
   return { action: { ...action, local: action.local, remote: action.remote }, parts };
 }
 
-/** The versions of the parts, newest first: the local history's and, where the server keeps them, its own. */
+/**
+ * The versions of the parts, newest first: the local history's (of this server and application only)
+ * and, where the server keeps them, its own. A push from here is one row: the server's version it
+ * made (the same tag) adds its number and writer to the local entry's row instead of a row of its own.
+ */
 export async function historyItems(s: Services, { action, parts }: Located): Promise<HistoryItem[]> {
   const { app } = action;
   const id = action.remote.id;
-  const local: HistoryItem[] = (await s.deploy.history.entries(app.id, id))
-    .filter((e) => parts.includes(e.part))
-    .map((e) => ({
-      source: 'local',
-      part: e.part,
-      time: e.time,
-      label: `$(history) ${when(e.time)}`,
-      description: `${nameOf(e.part)} · pushed from this machine to ${serverText(e.target, 120)}`,
-      row: { label: nameOf(e.part), description: `${when(e.time)} · pushed from here` },
-      detail: `${size(e.content)}${e.checked ? '' : ' · not checked for changes by others'}`,
-      content: () => Promise.resolve(e.content),
-    }));
-  const server = await s.connections
+  const server = currentServer(s.project);
+  const entries = server === undefined ? [] : (await s.deploy.history.entries({ server, appId: app.id }, id)).filter((e) => parts.includes(e.part));
+  const versions = await s.connections
     .call(app, async (client) => {
       if (!(await client.capabilities()).versions) return [];
       return (await client.listVersions(id)).filter((v) => parts.includes(v.kind));
@@ -103,23 +98,45 @@ export async function historyItems(s: Services, { action, parts }: Located): Pro
       s.log.warn(`The server's versions of ${action.key} could not be read: ${String(error)}`);
       return [];
     });
-  const kept: HistoryItem[] = server.map((v) => ({
-    source: 'server',
-    part: v.kind,
-    time: v.createdAt,
-    label: `$(cloud) ${v.createdAt ? when(v.createdAt) : `version ${serverText(String(v.version), 20)}`}`,
-    description: `${nameOf(v.kind)} · server version ${serverText(String(v.version), 20)}${v.client ? ` by ${serverText(v.client, 80)}` : ''}`,
-    row: {
-      label: nameOf(v.kind),
-      description: `${v.createdAt ? `${when(v.createdAt)} · ` : ''}server version ${serverText(String(v.version), 20)}${v.client ? ` by ${serverText(v.client, 80)}` : ''}`,
-    },
-    detail: v.size === undefined ? undefined : `${serverText(String(v.size), 20)} bytes`,
-    content: async () => {
-      const content = await s.connections.call(app, (client) => client.getVersion(id, v.kind, v.version));
-      return content.kind === 'implementation' ? content.code : JSON.stringify(content.metadata);
-    },
-  }));
+  const made = new Map<string, VersionEntry>();
+  for (const v of versions) if (v.etag !== undefined) made.set(`${v.kind}\u0000${v.etag}`, v);
+  const matched = new Set<VersionEntry>();
+  const local: HistoryItem[] = entries.map((e) => {
+    const v = e.etag === undefined ? undefined : made.get(`${e.part}\u0000${e.etag}`);
+    if (v) matched.add(v);
+    const kept = v ? ` · ${serverVersion(v)}` : '';
+    return {
+      source: 'local',
+      part: e.part,
+      time: e.time,
+      label: `$(history) ${when(e.time)}`,
+      description: `${nameOf(e.part)} · pushed from this machine to ${serverText(e.target, 120)}${kept}`,
+      row: { label: nameOf(e.part), description: `${when(e.time)} · pushed from here${kept}` },
+      detail: `${size(e.content)}${e.checked ? '' : ' · not checked for changes by others'}`,
+      content: () => Promise.resolve(e.content),
+    };
+  });
+  const kept: HistoryItem[] = versions
+    .filter((v) => !matched.has(v))
+    .map((v) => ({
+      source: 'server',
+      part: v.kind,
+      time: v.createdAt,
+      label: `$(cloud) ${v.createdAt ? when(v.createdAt) : `version ${serverText(String(v.version), 20)}`}`,
+      description: `${nameOf(v.kind)} · ${serverVersion(v)}`,
+      row: { label: nameOf(v.kind), description: `${v.createdAt ? `${when(v.createdAt)} · ` : ''}${serverVersion(v)}` },
+      detail: v.size === undefined ? undefined : `${serverText(String(v.size), 20)} bytes`,
+      content: async () => {
+        const content = await s.connections.call(app, (client) => client.getVersion(id, v.kind, v.version));
+        return content.kind === 'implementation' ? content.code : JSON.stringify(content.metadata);
+      },
+    }));
   return [...local, ...kept].sort((a, b) => (b.time ?? '').localeCompare(a.time ?? ''));
+}
+
+/** "server version N by W": the server's number and writer, as text. */
+function serverVersion(v: VersionEntry): string {
+  return `server version ${serverText(String(v.version), 20)}${v.client ? ` by ${serverText(v.client, 80)}` : ''}`;
 }
 
 /** The version ↔ the current file in the diff editor, then Redeploy This Version or Restore to Editor. */

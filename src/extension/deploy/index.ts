@@ -13,6 +13,7 @@ import { isInEditorTab } from './editorTabs';
 import { GeneratedTypes } from './generatedTypes';
 import { isCodeFile, isMetadataFile, mainOf, openDocument, savedText } from './locate';
 import { MetadataQuickFixes } from './quickFixes';
+import { currentServer } from './scope';
 import { DeployStatusItem } from './statusItem';
 
 /**
@@ -41,10 +42,12 @@ export class DeployFeature extends Disposable {
     super();
     this.diagnostics = this.register(new CodeDiagnostics(s));
     this.generated = this.register(new GeneratedTypes(s));
-    this.bases = new BaseStore(s.context.workspaceState);
-    this.history = new DeployHistoryStore(s.context.globalStorageUri, s.log);
+    this.bases = new BaseStore(s.context.workspaceState, () => currentServer(s.project));
+    this.history = this.register(new DeployHistoryStore(s.context.globalStorageUri, s.log));
     this.deployer = this.register(new Deployer(s, this.diagnostics, this.status, this.bases, this.history));
     this.drift = this.register(new DriftWatch(s, this.bases, this.status));
+    // Every push, redeploy and merge that the server accepts adds an entry: the History row follows at once.
+    this.register(this.history.onDidRecord((entry) => s.tree.historyChanged(entry.appId, entry.actionId)));
     this.register(this.generated.onDidWrite((folder) => this.diagnostics.schedule(vscode.Uri.joinPath(folder, ACTION_FILE), 0)));
     this.register(
       vscode.languages.registerCodeActionsProvider({ language: 'typescript', pattern: '**/*.ts' }, new MetadataQuickFixes(s), MetadataQuickFixes.metadata),

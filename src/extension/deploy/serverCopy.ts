@@ -38,7 +38,8 @@ export async function readServerCopy(s: Services, app: Application, folder: vsco
 
 /**
  * The content of the kept version the local copy was derived from (the one tagged `etag`), as file
- * text, when the server keeps versions and still has it; else undefined.
+ * text with the hash of the content the server returned, when the server keeps versions and still has
+ * it; else undefined. Nothing here trusts it: Merge compares the hash with the base's (trustedBase).
  */
 export async function readBaseCopy(
   s: Services,
@@ -47,14 +48,16 @@ export async function readBaseCopy(
   id: string,
   part: VersionedResource,
   etag: string | undefined,
-): Promise<string | undefined> {
+): Promise<{ text: string; hash: string } | undefined> {
   if (etag === undefined) return undefined;
   return s.connections.call(app, async (client) => {
     if (!(await client.capabilities()).versions) return undefined;
     const entry = (await client.listVersions(id)).find((v) => v.kind === part && v.etag === etag);
     if (!entry) return undefined;
     const content = await client.getVersion(id, part, entry.version);
-    return content.kind === 'implementation' ? content.code : metadataText(folder, content.metadata);
+    return content.kind === 'implementation'
+      ? { text: content.code, hash: codeHash(content.code) }
+      : { text: await metadataText(folder, content.metadata), hash: metadataHash(content.metadata) };
   });
 }
 

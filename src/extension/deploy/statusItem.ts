@@ -13,6 +13,12 @@ const SHOWN_AFTER_SUCCESS_MS = 10_000;
 export const CALM_MS = 20_000;
 const SHOW_LOG = 'customActions.showLog';
 const SHOW_PROBLEMS = 'workbench.actions.view.problems';
+/** Compare, Merge or Overwrite a held push, in a quick pick (commands.ts). */
+export const RESOLVE_CONFLICT = 'customActions.resolveConflict';
+/** Show Problems or Push Anyway for a save by hand refused on errors, in a quick pick (commands.ts). */
+export const REFUSED_CHOICES = 'customActions.refusedSaveChoices';
+/** What can be done about a file held from auto-save, in a quick pick (commands.ts). */
+export const HELD_CHOICES = 'customActions.heldSaveChoices';
 
 /**
  * One status bar item for every push: spinning while requests are in flight, then what happened and
@@ -87,13 +93,37 @@ export class DeployStatusItem extends Disposable {
     });
   }
 
-  /** A push held because the action changed on the server; stays until a push of it goes through. */
+  /**
+   * A push held because the action changed on the server; stays until a push of it goes through. A
+   * click offers Compare, Merge and Overwrite (the notification that offered them may be gone).
+   */
   conflict(id: string, label: string, kind: PushKind, reason: string): void {
     this.stands(`${kind}:${id}`, {
       text: `$(git-merge) ${label} changed on the server`,
-      tooltip: `Custom Actions: ${reason}\nUse Compare, Merge or Overwrite in the notification, or Compare with Server on the action. Click to show the log.`,
+      tooltip: `Custom Actions: ${reason}\nClick to Compare, Merge or Overwrite; the same choices are in the title of the diff editor and on the action in the Custom Actions view.`,
       background: new vscode.ThemeColor('statusBarItem.warningBackground'),
+      command: { command: RESOLVE_CONFLICT, title: 'Resolve', arguments: [id, kind] },
     });
+  }
+
+  /**
+   * A file whose auto-saves are not pushed until the user saves it by hand (after a Merge, after a
+   * Redeploy): stays until that save, or until the file is the server's version again. A click offers
+   * what can be done about it.
+   */
+  holding(id: string, kind: PushKind, text: string, tooltip: string): void {
+    this.stands(`hold:${kind}:${id}`, {
+      text: `$(lock) ${text}`,
+      tooltip: `Custom Actions: ${tooltip}\nClick for the choices.`,
+      background: new vscode.ThemeColor('statusBarItem.warningBackground'),
+      command: { command: HELD_CHOICES, title: 'Choices', arguments: [id, kind] },
+    });
+  }
+
+  /** The hold of a file ended: the item shows what else stands, or goes. */
+  released(id: string, kind: PushKind): void {
+    if (!this.failed.delete(`hold:${kind}:${id}`) || this.busy.size > 0) return;
+    this.showLeft();
   }
 
   /**
@@ -101,10 +131,14 @@ export class DeployStatusItem extends Disposable {
    * the newest one left, or goes when none is left and nothing is being pushed.
    */
   gone(id: string): void {
-    const had = [this.failed.delete(`code:${id}`), this.failed.delete(`metadata:${id}`)].some(Boolean);
+    const had = [`code:${id}`, `metadata:${id}`, `hold:code:${id}`, `hold:metadata:${id}`].map((key) => this.failed.delete(key)).some(Boolean);
     if (!had || this.busy.size > 0) return;
+    this.showLeft();
+  }
+
+  private showLeft(): void {
     const left = [...this.failed.values()].at(-1);
-    if (left) this.show(left.text, left.tooltip, left.background);
+    if (left) this.show(left.text, left.tooltip, left.background, left.command);
     else this.hide();
   }
 
@@ -113,7 +147,7 @@ export class DeployStatusItem extends Disposable {
     // Re-inserted, so the newest failure is the last one.
     this.failed.delete(key);
     this.failed.set(key, shown);
-    this.show(shown.text, shown.tooltip, shown.background);
+    this.show(shown.text, shown.tooltip, shown.background, shown.command);
   }
 
   /** The action of the active file changed on the server since the last pull or push here; a click compares. */
@@ -132,14 +166,29 @@ export class DeployStatusItem extends Disposable {
     this.failed.delete(`${kind}:${id}`);
   }
 
+  /** The tooltip shown, for tests. */
+  get tooltip(): string {
+    return this.visible && typeof this.item.tooltip === 'string' ? this.item.tooltip : '';
+  }
+
+  /** The command a click runs, for tests. */
+  get click(): vscode.Command | undefined {
+    return typeof this.item.command === 'object' ? this.item.command : this.item.command ? { command: this.item.command, title: '' } : undefined;
+  }
+
   /** A push that was not even attempted (errors in the file, no action on the server); a click shows the problems, when there are. */
-  notPushed(label: string, reason: string, options: { problems?: boolean } = {}): void {
-    const click = options.problems ? 'Click to show the problems.' : 'Click to show the log.';
+  notPushed(label: string, reason: string, options: { problems?: boolean; pushAnyway?: string } = {}): void {
+    // A save by hand refused on errors: its notification's Push Anyway stays here once it is gone.
+    const click = options.pushAnyway
+      ? 'Click to show the problems or push anyway.'
+      : options.problems
+        ? 'Click to show the problems.'
+        : 'Click to show the log.';
     this.show(
       `$(warning) ${label} not pushed`,
       `Custom Actions: ${reason}\n${click}`,
       new vscode.ThemeColor('statusBarItem.warningBackground'),
-      options.problems ? SHOW_PROBLEMS : SHOW_LOG,
+      options.pushAnyway ? { command: REFUSED_CHOICES, title: 'Choices', arguments: [options.pushAnyway] } : options.problems ? SHOW_PROBLEMS : SHOW_LOG,
     );
   }
 
@@ -164,7 +213,7 @@ export class DeployStatusItem extends Disposable {
     return label !== undefined;
   }
 
-  private show(text: string, tooltip: string, background?: vscode.ThemeColor, command = SHOW_LOG): void {
+  private show(text: string, tooltip: string, background?: vscode.ThemeColor, command: string | vscode.Command = SHOW_LOG): void {
     clearTimeout(this.hideTimer);
     // Whatever is shown now is newer than a calm "editing" waiting to turn into a warning.
     clearTimeout(this.calmTimer);
@@ -186,6 +235,7 @@ interface Shown {
   readonly text: string;
   readonly tooltip: string;
   readonly background: vscode.ThemeColor;
+  readonly command?: string | vscode.Command;
 }
 
 function capitalize(text: string): string {

@@ -1,6 +1,10 @@
+import { scopedKey } from '../../core/deploy/scope';
+import { currentServer } from '../deploy/scope';
 import { type Services } from '../services';
 
-const LAST_INPUTS = 'customActions.lastRunInputs';
+const LAST_INPUTS = 'customActions.lastRunInputs.v2';
+/** Inputs remembered before they named their server: dropped, never offered (docs/security.md). */
+const LEGACY_INPUTS = 'customActions.lastRunInputs';
 
 /** Which action remembered inputs belong to: the server's id when there is one, else the key. */
 export interface InputsOwner {
@@ -8,14 +12,28 @@ export interface InputsOwner {
   readonly key: string;
 }
 
-const slot = (owner: InputsOwner) => owner.remoteId ?? owner.key;
+/**
+ * Where an action's inputs are kept: under the server the project names now, so inputs entered for an
+ * action of one server (they may hold its data) are never offered for the same id on another. An
+ * action's id on a server names one application's action; an action not on the server yet is known by
+ * its key only. Undefined without a project: nothing is offered or kept.
+ */
+function slot(s: Services, owner: InputsOwner): string | undefined {
+  const server = currentServer(s.project);
+  if (server === undefined) return undefined;
+  return scopedKey({ server, appId: '' }, owner.remoteId !== undefined ? `id:${owner.remoteId}` : `key:${owner.key}`);
+}
 
 /** The inputs last entered in the form for this action (Run or Debug), to prefill it again; empty when none. */
 export function lastInputs(s: Services, owner: InputsOwner): Record<string, unknown> {
-  return s.context.workspaceState.get<Record<string, Record<string, unknown>>>(LAST_INPUTS, {})[slot(owner)] ?? {};
+  const key = slot(s, owner);
+  return key === undefined ? {} : (s.context.workspaceState.get<Record<string, Record<string, unknown>>>(LAST_INPUTS, {})[key] ?? {});
 }
 
 export async function rememberInputs(s: Services, owner: InputsOwner, values: Record<string, unknown>): Promise<void> {
+  const key = slot(s, owner);
+  if (key === undefined) return;
   const remembered = s.context.workspaceState.get<Record<string, Record<string, unknown>>>(LAST_INPUTS, {});
-  await s.context.workspaceState.update(LAST_INPUTS, { ...remembered, [slot(owner)]: values });
+  if (s.context.workspaceState.get(LEGACY_INPUTS) !== undefined) await s.context.workspaceState.update(LEGACY_INPUTS, undefined);
+  await s.context.workspaceState.update(LAST_INPUTS, { ...remembered, [key]: values });
 }

@@ -108,7 +108,8 @@ function actionItem(node: ActionNode): vscode.TreeItem {
   if (node.state === 'remote') lines.push('The server lists no parameters or result: pull the action to get its full metadata.');
   if (node.remote) lines.push(`Id: ${serverMarkdown(node.remote.id, 120)}`);
   item.tooltip = untrustedMarkdown(lines.filter(Boolean).join('\n\n'));
-  item.contextValue = `action;${node.state}${node.local ? ';local' : ''}${node.remote ? ';remote' : ''}`;
+  // outOfStep last: the menus that match ";local;remote" go on matching, Merge and Overwrite join them.
+  item.contextValue = `action;${node.state}${node.local ? ';local' : ''}${node.remote ? ';remote' : ''}${node.outOfStep ? ';outOfStep' : ''}`;
   if (node.local) {
     item.resourceUri = node.local.folder;
     item.command = { command: 'customActions.openCode', title: 'Open Code', arguments: [node] };

@@ -40,6 +40,8 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
   private appNodes = new Map<string, ApplicationNode>();
   /** The Test/Live nodes last handed out, by application and events URL, so new events refresh exactly them. */
   private readonly envNodes = new Map<string, EnvironmentNode>();
+  /** The History rows last handed out, by application and action id, so a new entry refreshes exactly them. */
+  private readonly historyNodes = new Map<string, HistoryNode>();
   private viewState: ViewState = 'loading';
   private refreshAll: ReturnType<typeof setTimeout> | undefined;
   /** The versions of an action, newest first: deploy's history, handed over once deploy is built. */
@@ -112,6 +114,7 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
         });
         // Only an action both here and on the server has versions to compare a file with.
         const history: HistoryNode[] = node.local && node.remote && this.history ? [{ kind: 'history', parent: node }] : [];
+        for (const row of history) if (node.remote) this.historyNodes.set(envKey(node.app, node.remote.id), row);
         return [...environments, ...history];
       }
       case 'environment':
@@ -162,6 +165,12 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
   /** Each action both here and on the server gets a History row, listing what `source` gives. */
   showHistoryFrom(source: (action: ActionNode) => Promise<HistoryItem[]>): void {
     this.history = source;
+  }
+
+  /** The history of action `actionId` changed (a push, a redeploy): its History row lists its versions again. */
+  historyChanged(appId: string, actionId: string): void {
+    const node = this.historyNodes.get(`${appId}\n${actionId}`);
+    if (node) this.changed.fire(node);
   }
 
   private async versions(node: HistoryNode): Promise<TreeNode[]> {

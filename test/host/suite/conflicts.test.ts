@@ -11,7 +11,7 @@ import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
 import { NotificationSpy } from '../notifications';
-import { api, eventually, fixtureApplication, removeActions, workspaceRoot } from '../support';
+import { api, eventually, fixtureApplication, removeActions, staysTrue, workspaceRoot } from '../support';
 
 const APP = 'test-app';
 
@@ -82,6 +82,13 @@ describe('Safe deploy: conflicts with changes on the server', function () {
   async function save(e: vscode.TextEditor, text: string): Promise<void> {
     await setText(e, text);
     await eventually(async () => ((await e.document.save()) || !e.document.isDirty ? true : undefined), 'the file saved');
+  }
+
+  /** Ctrl+S on the document, as the user saves by hand, once an auto-save of it (on by default here) is done. */
+  async function saveByHand(document: vscode.TextDocument): Promise<void> {
+    await eventually(() => (!document.isDirty ? true : undefined), 'auto-saved');
+    await vscode.window.showTextDocument(document, { preview: false });
+    await vscode.commands.executeCommand('workbench.action.files.save');
   }
 
   const serverHolds = (id: string, code: string) =>
@@ -233,7 +240,10 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     assert.match(text, /^\|\|\|\|\|\|\| Base/m);
     assert.match(text, /^>>>>>>> Server/m);
     assert.ok(text.includes('const a = 10;') && text.includes('const a = 1000;') && text.includes('const a = 1;'), 'local, server and base are all there');
-    await save(e, text);
+    // Auto-save (on by default here) saves it first; then a save by hand, as Ctrl+S makes it (of a clean file too).
+    await eventually(() => (!e.document.isDirty ? true : undefined), 'auto-saved');
+    await vscode.window.showTextDocument(e.document, { preview: false });
+    await vscode.commands.executeCommand('workbench.action.files.save');
     await eventually(() => (deploy.deployer.offers.includes(`markers:${e.document.uri.toString()}`) ? true : undefined), 'the markers refused');
     assert.match(deploy.status.text, /conflict-markers not pushed/);
     assert.equal(await onServer(id), theirs, 'nothing was pushed while markers remain');
@@ -264,6 +274,87 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     await eventually(async () => ((await onServer(id)) === mine ? true : undefined), 'the file overwrote the version the user saw');
   });
 
+  it('keeps Merge and Overwrite reachable once the notification is gone: the status bar, the diff title and the tree', async () => {
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
+    const id = await action('conflict-reach', codeWith('1', '7'));
+    await colleaguePushes(id, codeWith('1', '70'));
+    const e = await editorOf(mainUri('conflict-reach'));
+    await save(e, codeWith('10', '7'));
+    await offered('conflict-reach');
+    // Compare closes the notification: the choices must not go with it.
+    (await notification(/conflict-reach changed on the server/)).answer('Compare');
+    await eventually(() => (vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff ? true : undefined), 'the diff');
+    assert.equal(deploy.status.click?.command, 'customActions.resolveConflict', 'a click on the status bar item offers the choices');
+    assert.deepEqual(deploy.status.click?.arguments, [folderOf('conflict-reach').toString(), 'code']);
+    assert.doesNotMatch(deploy.status.tooltip, /notification/, 'the tooltip sends nobody to a notification that may be gone');
+    assert.ok(deploy.deployer.standingConflict(folderOf('conflict-reach'), 'implementation'), 'the held push stands for the diff title');
+    const row = await eventually(async () => {
+      const app = (await services.tree.getChildren()).find((n) => n.kind === 'application' && n.app.id === APP);
+      const found = app && (await services.tree.getChildren(app)).find((n) => n.kind === 'action' && n.key === 'conflict-reach');
+      return found && /;outOfStep$/.test(services.tree.getTreeItem(found).contextValue ?? '') ? found : undefined;
+    }, 'the tree row offers Merge and Overwrite');
+    assert.match(services.tree.getTreeItem(row).contextValue ?? '', /^action;\w+;local;remote;outOfStep$/);
+
+    // Merge from the diff's title (its argument is the local side).
+    await vscode.commands.executeCommand('customActions.mergeWithServer', mainUri('conflict-reach'));
+    const merged = codeWith('10', '70');
+    await eventually(() => (e.document.getText() === merged ? true : undefined), 'the merge in the editor');
+    // Overwrite from the tree pushes the file as saved (here by auto-save, VS Code for the Web's default) over the version told.
+    await eventually(() => (!e.document.isDirty ? true : undefined), 'auto-saved');
+    await vscode.commands.executeCommand('customActions.overwriteServer', row);
+    await serverHolds(id, merged);
+    await eventually(() => (deploy.deployer.standingConflict(folderOf('conflict-reach'), 'implementation') ? undefined : true), 'nothing held any more');
+    await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('with auto-save on, a Merge is pushed by the save by hand the message asks for, never by an auto-save', async () => {
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
+    try {
+      const id = await action('conflict-autosave', codeWith('1', '7'));
+      const theirs = codeWith('1', '70');
+      await colleaguePushes(id, theirs);
+      const e = await editorOf(mainUri('conflict-autosave'));
+      await save(e, codeWith('10', '7'));
+      await offered('conflict-autosave');
+      (await notification(/conflict-autosave changed on the server/)).answer('Merge');
+      const said = await notification(/Merged the server's main\.ts of conflict-autosave/);
+      assert.match(said.message, /auto-save does not push it: review it, then save by hand \(Ctrl\+S\) to push/);
+      const merged = codeWith('10', '70');
+      await eventually(() => (e.document.getText() === merged ? true : undefined), 'the merge in the editor');
+      await eventually(() => (!e.document.isDirty ? true : undefined), 'auto-saved');
+      await staysTrue(async () => (await onServer(id)) === theirs, 'the auto-saved merge is not pushed', 3_000);
+      assert.match(deploy.status.text, /Merged main\.ts of conflict-autosave: save by hand to push/);
+      // A save by hand (Ctrl+S saves a clean file too, as a save by hand): now it goes.
+      await vscode.window.showTextDocument(e.document, { preview: false });
+      await vscode.commands.executeCommand('workbench.action.files.save');
+      await serverHolds(id, merged);
+      assert.equal(deploy.deployer.heldFile(mainUri('conflict-autosave')), undefined);
+    } finally {
+      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('with auto-save on, a Merge that leaves markers is pushed by no save until they are resolved', async () => {
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
+    try {
+      const id = await action('conflict-automarkers', codeWith('1', '7'));
+      const theirs = codeWith('1000', '7');
+      await colleaguePushes(id, theirs);
+      const e = await editorOf(mainUri('conflict-automarkers'));
+      await save(e, codeWith('10', '7'));
+      await offered('conflict-automarkers');
+      await vscode.commands.executeCommand('customActions.mergeWithServer', mainUri('conflict-automarkers'));
+      await eventually(() => (/^<<<<<<< Local/m.test(e.document.getText()) ? true : undefined), 'the markers in the editor');
+      await eventually(() => (!e.document.isDirty ? true : undefined), 'auto-saved');
+      await vscode.commands.executeCommand('workbench.action.files.save');
+      await staysTrue(async () => (await onServer(id)) === theirs, 'neither the auto-save nor the save by hand pushes markers', 3_000);
+    } finally {
+      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('holds action.yaml the same way, and Merge brings the server metadata in through the text', async () => {
     const key = 'conflict-metadata';
     await action(key, codeWith('1', '7'));
@@ -284,7 +375,8 @@ describe('Safe deploy: conflicts with changes on the server', function () {
       () => (/Changed by a colleague/.test(e.document.getText()) && /Renamed here/.test(e.document.getText()) ? true : undefined),
       'both in action.yaml',
     );
-    await eventually(async () => ((await e.document.save()) || !e.document.isDirty ? true : undefined), 'saved');
+    // A merge is pushed by a save by hand only (auto-saves of it are held): Ctrl+S once auto-save is done.
+    await saveByHand(e.document);
     const after = await eventually(async () => {
       const now = await services.connections.call(app, (c) => c.getAction(id));
       return now.name === 'Renamed here' ? now : undefined;
@@ -325,7 +417,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
         return value?.name === 'Renamed in the form' && value.result?.description === 'Changed by a colleague.' ? last : undefined;
       }, 'the form given the merged metadata');
       assert.equal(shown.origin, 'external', 'a change the form did not make');
-      await eventually(async () => ((await document.save()) || !document.isDirty ? true : undefined), 'saved');
+      await saveByHand(document);
       await eventually(
         async () => ((await services.connections.call(app, (c) => c.getAction(id))).name === 'Renamed in the form' ? true : undefined),
         'pushed',

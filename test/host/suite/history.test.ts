@@ -4,12 +4,13 @@ import { type ActionMetadata } from '../../../src/core/schema';
 import { generateTypes } from '../../../src/core/typegen';
 import { serializeActionYaml } from '../../../src/core/workspace';
 import { DeployHistoryStore } from '../../../src/extension/deploy/historyStore';
+import { TAKE_INTO_EDITOR } from '../../../src/extension/deploy/deployer';
 import { historyItems, openHistoryItem, REDEPLOY, RESTORE } from '../../../src/extension/deploy/historyView';
 import { type Application } from '../../../src/extension/project';
 import { type ActionNode, type ApplicationNode, type HistoryNode, type VersionNode } from '../../../src/extension/tree/nodes';
 import { type Services } from '../../../src/extension/services';
 import { NotificationSpy } from '../notifications';
-import { api, eventually, fixtureApplication, removeActions, workspaceRoot } from '../support';
+import { api, eventually, fixtureApplication, removeActions, staysTrue, workspaceRoot } from '../support';
 
 const APP = 'test-app';
 
@@ -81,13 +82,13 @@ describe('Safe deploy: deploy history', function () {
 
   it('records every accepted push, lists the local and the server-side versions, and survives a new store over the same storage', async () => {
     const { id, versions } = await pushedThrice('history-record');
-    const entries = await services.deploy.history.entries(app.id, id);
+    const target = (await services.connections.baseUrl()).logical;
+    const entries = await services.deploy.history.entries({ server: target, appId: app.id }, id);
     assert.deepEqual(
       entries.map((e) => e.content),
       [...versions].reverse(),
       'newest first, exactly what was sent',
     );
-    const target = (await services.connections.baseUrl()).logical;
     assert.ok(entries.every((e) => e.part === 'implementation' && e.target === target && e.etag !== undefined && e.actionKey === 'history-record'));
     assert.ok(
       entries.slice(0, 2).every((e) => e.checked),
@@ -96,14 +97,26 @@ describe('Safe deploy: deploy history', function () {
 
     // What a restart of the host does to the history: a store made anew over the same storage reads it back.
     const reopened = new DeployHistoryStore(services.context.globalStorageUri, services.log);
-    assert.deepEqual(await reopened.entries(app.id, id), entries);
+    assert.deepEqual(await reopened.entries({ server: target, appId: app.id }, id), entries);
 
+    // One push is one row: the server's version it made (the same tag) is named on the row of the push.
     const items = await historyItems(services, await located('history-record'));
-    assert.equal(items.filter((i) => i.source === 'local').length, 3);
-    const kept = items.filter((i) => i.source === 'server');
-    assert.equal(kept.length, 3, "the sandbox's kept versions of the code");
-    assert.match(kept[0]?.description ?? '', /server version 3 by custom-actions-vscode/, 'who wrote it, as the server kept it');
-    assert.equal(await kept[kept.length - 1]?.content(), versions[0]);
+    assert.deepEqual(
+      items.map((i) => i.source),
+      ['local', 'local', 'local'],
+      'no second row for the versions the pushes made',
+    );
+    assert.match(items[0]?.description ?? '', /pushed from this machine to .* · server version 3 by custom-actions-vscode/, 'both facts on one row');
+    assert.match(items[0]?.row.description ?? '', /· pushed from here · server version 3 by custom-actions-vscode$/);
+    assert.equal(await items[items.length - 1]?.content(), versions[0]);
+
+    // A version the server kept that was not pushed from here has a row of its own.
+    await services.connections.call(app, (c) => c.putImplementation(id, codeReturning('n + 4')));
+    const after = await historyItems(services, await located('history-record'));
+    assert.deepEqual(
+      after.map((i) => i.source),
+      ['server', 'local', 'local', 'local'],
+    );
   });
 
   it('shows a History row under the action in the tree; a version row opens its diff with the file and restores it unpushed', async () => {
@@ -125,8 +138,12 @@ describe('Safe deploy: deploy history', function () {
       'the pushes from here, newest first',
     );
     assert.ok(
-      rows.some((r) => r.item.source === 'server'),
-      "the server's kept versions too",
+      rows.filter((r) => r.item.part === 'implementation').every((r) => r.item.source === 'local'),
+      'each push once: the server versions they made are named on their rows',
+    );
+    assert.ok(
+      rows.some((r) => r.item.part === 'metadata' && r.item.source === 'server'),
+      "the server's version of the metadata created there has a row of its own",
     );
     const oldest = rows.filter((r) => r.item.source === 'local').at(-1);
     assert.ok(oldest);
@@ -134,7 +151,7 @@ describe('Safe deploy: deploy history', function () {
     assert.doesNotMatch(String(item.label), /\$\(/, 'no icon syntax shown as text');
     assert.equal(item.label, 'main.ts', 'the file first, so a narrow view cuts the time rather than which file it is');
     // A push of a moment ago: the time of day alone (the date only once it is another day's).
-    assert.match(String(item.description), /^(\d{4}-\d{2}-\d{2} )?\d{2}:\d{2}:\d{2} · pushed from here$/);
+    assert.match(String(item.description), /^(\d{4}-\d{2}-\d{2} )?\d{2}:\d{2}:\d{2} · pushed from here · server version 1 by custom-actions-vscode$/);
     assert.equal(item.command?.command, 'customActions.openHistoryVersion');
 
     const opened = vscode.commands.executeCommand(item.command.command, ...(item.command.arguments ?? []));
@@ -150,6 +167,81 @@ describe('Safe deploy: deploy history', function () {
     );
     assert.equal(await onServer(id), versions[2], 'restored, not pushed');
     await vscode.window.showTextDocument(editor);
+  });
+
+  it('the History row follows a push of code without a Refresh: the new version is listed at once', async () => {
+    const { id } = await pushedThrice('history-follow');
+    const appRow = (await services.tree.getChildren()).find((n): n is ApplicationNode => n.kind === 'application' && n.app.id === APP);
+    assert.ok(appRow);
+    const actionRow = await eventually(
+      async () =>
+        (await services.tree.getChildren(appRow)).find((n): n is ActionNode => n.kind === 'action' && n.key === 'history-follow' && n.remote !== undefined),
+      'the action in the tree',
+    );
+    const history = (await services.tree.getChildren(actionRow)).find((n): n is HistoryNode => n.kind === 'history');
+    assert.ok(history);
+    const code = async () =>
+      (await services.tree.getChildren(history)).filter((n): n is VersionNode => n.kind === 'version' && n.item.part === 'implementation');
+    assert.equal((await code()).length, 3);
+    const fired: unknown[] = [];
+    const listening = services.tree.onDidChangeTreeData((node) => fired.push(node));
+    try {
+      const fourth = codeReturning('n + 4');
+      await write(mainUri('history-follow'), fourth);
+      assert.equal((await services.deploy.deployer.pushCode(mainUri('history-follow'), fourth, { manual: true })).kind, 'accepted');
+      await eventually(() => (fired.includes(history) ? true : undefined), 'the History row told to show its versions again');
+      const rows = await code();
+      assert.equal(rows.length, 4);
+      assert.equal(await rows[0]?.item.content(), fourth, 'the new push on top');
+      // A redeploy too.
+      fired.length = 0;
+      const where = await located('history-follow');
+      const oldest = (await historyItems(services, where)).at(-1);
+      assert.ok(oldest);
+      await services.deploy.deployer.redeploy(app, folderOf('history-follow'), id, 'history-follow', 'implementation', await oldest.content());
+      await eventually(() => (fired.includes(history) ? true : undefined), 'the History row follows the redeploy');
+    } finally {
+      listening.dispose();
+    }
+  });
+
+  it('after Redeploy This Version the editor is told to differ from the server, an auto-save does not push it back, and Take into Editor brings the version in', async () => {
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
+    try {
+      const { id, versions } = await pushedThrice('history-rollback');
+      const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(mainUri('history-rollback')), { preview: false });
+      const where = await located('history-rollback');
+      const oldest = (await historyItems(services, where)).at(-1);
+      assert.ok(oldest);
+      const opened = openHistoryItem(services, where, oldest);
+      (await eventually(() => spy.matching(/Redeploy it to the server/).at(-1), 'the offer to redeploy')).answer(REDEPLOY);
+      await opened;
+      assert.equal(await onServer(id), versions[0], 'redeployed');
+      const told = await eventually(
+        () => spy.matching(/Redeployed the chosen version of main\.ts of history-rollback/).at(-1),
+        'the editor and the server differ, said',
+      );
+      assert.deepEqual(told.items, [TAKE_INTO_EDITOR, 'Compare']);
+      assert.match(services.deploy.status.text, /main\.ts of history-rollback differs from the server/);
+      assert.equal(services.deploy.status.click?.command, 'customActions.heldSaveChoices', 'the choices stay in the status bar');
+      assert.equal(services.deploy.deployer.heldFile(mainUri('history-rollback')), 'redeploy');
+
+      // The next keystroke, and auto-save after it: the newer code does not go back over the redeploy.
+      await vscode.window.showTextDocument(editor.document, { preview: false });
+      editor.selection = new vscode.Selection(1, 0, 1, 0);
+      await vscode.commands.executeCommand('type', { text: '  // typed after the rollback\n' });
+      await eventually(() => (!editor.document.isDirty ? true : undefined), 'auto-saved');
+      await staysTrue(async () => (await onServer(id)) === versions[0], 'the redeployed version stays on the server', 3_000);
+
+      told.answer(TAKE_INTO_EDITOR);
+      await eventually(() => (editor.document.getText() === versions[0] ? true : undefined), 'the redeployed version in the editor');
+      assert.equal(services.deploy.deployer.heldFile(mainUri('history-rollback')), undefined, 'nothing held any more');
+      await eventually(() => (!editor.document.isDirty ? true : undefined), 'auto-saved');
+      await staysTrue(async () => (await onServer(id)) === versions[0], 'the server keeps the version', 1_500);
+    } finally {
+      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('Compare with Server on main.ts shows what the server holds now beside the file, and Pull from Server in that diff takes it', async () => {

@@ -1,0 +1,154 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { LOCAL_SANDBOX, type ActionMetadata } from '../../../src/core/schema';
+import { generateTypes } from '../../../src/core/typegen';
+import { serializeActionYaml } from '../../../src/core/workspace';
+import { historyItems } from '../../../src/extension/deploy/historyView';
+import { lastInputs, rememberInputs } from '../../../src/extension/events/lastInputs';
+import { type Application } from '../../../src/extension/project';
+import { type Services } from '../../../src/extension/services';
+import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
+import { NotificationSpy } from '../notifications';
+import { api, eventually, fixtureApplication, workspaceRoot } from '../support';
+
+const APP = 'test-app';
+const KEY = 'scoped-deploy';
+
+const metadata: ActionMetadata = {
+  key: KEY,
+  name: 'Scoped deploy',
+  description: 'An action whose past belongs to one server.',
+  developerEmail: 'dev@example.com',
+  parameters: [{ name: 'n', type: 'number', description: 'A number' }],
+  result: { type: 'number', description: '' },
+};
+
+/** Ten lines, so a change of the first and one of the last merge apart when the base is true. */
+const codeWith = (first: string, last: string) =>
+  `export function main(n: number): number {\n  const a = ${first};\n  const b = 2;\n  const c = 3;\n  const d = 4;\n  const e = 5;\n  const f = 6;\n  const g = ${last};\n  return a + b + c + d + e + f + g + n;\n}\n`;
+
+/**
+ * Issue #25, 4 and 5: what the extension remembers of one server is never offered to another, and a
+ * merge never trusts a base the server makes up. "Another server" is the same sandbox behind a proxy:
+ * the same application and action ids under another base URL, as a workspace pointed elsewhere sees.
+ */
+describe('Security: deploy records stay with their server, and Merge trusts no base it is handed', function () {
+  this.timeout(180_000);
+  let services: Services;
+  let sandboxApp: Application;
+  let app: Application;
+  let proxy: FaultProxy;
+  let projectText: string;
+  let id: string;
+  let spy: NotificationSpy;
+  /** While set, the proxy answers every read of a kept version of the code with this text: a made-up base. */
+  let madeUpBase: string | undefined;
+  const secretCode = codeWith("'sandbox secret'.length", '7');
+  const projectUri = () => vscode.Uri.joinPath(workspaceRoot(), 'customactions.yaml');
+  const folder = () => vscode.Uri.joinPath(workspaceRoot(), 'actions', KEY);
+  const main = () => vscode.Uri.joinPath(folder(), 'main.ts');
+  const read = async (uri: vscode.Uri) => new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  const write = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+
+  before(async () => {
+    services = (await api()).services;
+    sandboxApp = await fixtureApplication(services, APP);
+    // Pushed from here to the sandbox: a history entry, a base and remembered inputs of that server.
+    await write(vscode.Uri.joinPath(folder(), 'action.yaml'), serializeActionYaml(metadata));
+    await write(vscode.Uri.joinPath(folder(), 'action.generated.ts'), generateTypes(metadata));
+    await write(main(), secretCode);
+    id = (await services.connections.call(sandboxApp, (c) => c.createAction(APP, metadata))).id;
+    services.model.refresh();
+    assert.equal((await services.deploy.deployer.pushCode(main(), secretCode, { manual: true })).kind, 'accepted');
+    await services.deploy.history.flushed();
+    assert.ok(services.deploy.bases.part(sandboxApp, id, 'implementation')?.etag, 'a base of the sandbox');
+    await rememberInputs(services, { remoteId: id, key: KEY }, { n: 42 });
+    assert.deepEqual(lastInputs(services, { remoteId: id, key: KEY }), { n: 42 });
+
+    // The workspace now points at another server that uses the same ids.
+    const { actual } = await services.connections.baseUrl();
+    const secret = await services.keys.get(LOCAL_SANDBOX, APP);
+    assert.ok(secret);
+    proxy = await startFaultProxy({
+      target: actual,
+      rate: 0,
+      seed: 1,
+      rewrite: (method, path) =>
+        method === 'GET' && madeUpBase !== undefined && /^\/api\/actions\/[^/]+\/versions\/implementation\/\d+$/.test(path)
+          ? Buffer.from(madeUpBase)
+          : undefined,
+    });
+    projectText = await read(projectUri());
+    await services.keys.set(proxy.url, APP, secret);
+    await write(projectUri(), projectText.replace('baseUrl: local-sandbox', `baseUrl: ${proxy.url}`));
+    const state = await services.project.reload();
+    assert.ok(state.kind === 'ok' && state.baseUrl === proxy.url);
+    const found = state.applications.find((a) => a.id === APP);
+    assert.ok(found);
+    app = found;
+    services.model.refresh();
+  });
+
+  beforeEach(() => {
+    spy = new NotificationSpy();
+  });
+
+  afterEach(async () => {
+    spy.dispose();
+    madeUpBase = undefined;
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  after(async () => {
+    await write(projectUri(), projectText);
+    await services.project.reload();
+    await services.connections.call(sandboxApp, (c) => c.deleteAction(id)).catch(() => undefined);
+    await vscode.workspace.fs.delete(folder(), { recursive: true }).then(undefined, () => undefined);
+    services.model.refresh();
+    await proxy.close();
+  });
+
+  it("offers none of the other server's history, base or inputs for the same ids, so Redeploy cannot send its code", async () => {
+    const action = await eventually(async () => {
+      const found = await services.model.actionAt(main());
+      return found?.local && found.remote ? { ...found, local: found.local, remote: found.remote } : undefined;
+    }, 'the action seen through the other server');
+    assert.equal(action.remote.id, id, 'the same id on the other server');
+    const items = await historyItems(services, { action, parts: ['implementation'] });
+    assert.deepEqual(
+      items.filter((i) => i.source === 'local'),
+      [],
+      'no push to the sandbox is offered here',
+    );
+    assert.equal(services.deploy.bases.get(app, id), undefined, "the sandbox's base is not this server's");
+    assert.deepEqual(lastInputs(services, { remoteId: id, key: KEY }), {}, "the inputs entered for the sandbox's action are not offered");
+    // Back on the sandbox, its records are there again: scoped, not lost.
+    const sandboxHistory = await services.deploy.history.entries({ server: LOCAL_SANDBOX, appId: APP }, id);
+    assert.equal(sandboxHistory[0]?.content, secretCode);
+  });
+
+  it("merges against no base when the server's base is not the one recorded here: the user's change shows as a conflict", async () => {
+    // A base of this server, recorded by a push from here.
+    const first = codeWith('1', '7');
+    await write(main(), first);
+    assert.equal((await services.deploy.deployer.pushCode(main(), first, { manual: true })).kind, 'accepted');
+    assert.ok(services.deploy.bases.part(app, id, 'implementation')?.hash);
+    await services.connections.call(app, (c) => c.putImplementation(id, codeWith('1', '70')));
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(main()), { preview: false });
+    const mine = codeWith('10', '7');
+    assert.ok(await editor.edit((b) => b.replace(editor.document.validateRange(new vscode.Range(0, 0, 99, 0)), mine)));
+    const held = await services.deploy.deployer.pushCode(main(), mine, { manual: true });
+    assert.equal(held.kind, 'failed', 'held: the action changed on the server');
+
+    // The server hands the user's own text as the base: merged against it, the user's change would vanish.
+    madeUpBase = mine;
+    const outcome = await services.deploy.deployer.merge({ app, folder: folder(), id, part: 'implementation', label: KEY });
+    assert.equal(outcome.kind, 'merged');
+    const text = editor.document.getText();
+    assert.ok(outcome.kind === 'merged' && outcome.conflicts > 0, `every difference is a conflict:\n${text}`);
+    assert.ok(text.includes('const a = 10;'), "the user's change is in the result");
+    assert.match(text, /^<<<<<<< Local/m);
+    assert.equal(await services.connections.call(app, (c) => c.getImplementation(id)), codeWith('1', '70'), 'nothing pushed');
+  });
+});
