@@ -61,6 +61,19 @@ export async function writeInsideWorkspace(uri: vscode.Uri, content: string | Ui
   await vscode.workspace.fs.writeFile(uri, typeof content === 'string' ? new TextEncoder().encode(content) : content);
 }
 
+/**
+ * Replaces the whole text of the document at `uri` as one undoable edit, once `assertInsideWorkspace`
+ * allows it: the edit is saved later by VS Code itself, so the link check has to come before it.
+ * Resolves to whether the workbench applied the edit.
+ */
+export async function replaceDocumentText(uri: vscode.Uri, text: string): Promise<boolean> {
+  await assertInsideWorkspace(uri);
+  const document = await vscode.workspace.openTextDocument(uri);
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(uri, document.validateRange(new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0)), text);
+  return vscode.workspace.applyEdit(edit);
+}
+
 /** Creates the folder `uri` (and those above it) once `assertInsideWorkspace` allows it. */
 export async function createFolderInsideWorkspace(uri: vscode.Uri): Promise<void> {
   await assertInsideWorkspace(uri);

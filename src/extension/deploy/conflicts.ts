@@ -3,6 +3,7 @@ import { type VersionConflictError, type VersionedResource } from '../../core/cl
 import { mergeTexts, trustedBase } from '../../core/deploy/merge';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { type Application } from '../project';
+import { assertInsideWorkspace, replaceDocumentText } from '../files';
 import { type Services } from '../services';
 import { type BaseStore } from './baseStore';
 import { currentText } from './locate';
@@ -91,16 +92,14 @@ export class Conflicts {
       base: 'Base (your last pull or push)',
       server: 'Server (now)',
     });
-    const document = await vscode.workspace.openTextDocument(uri);
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(uri, document.validateRange(new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0)), merged.text);
+    await assertInsideWorkspace(uri);
     const release = this.holdFromAutoSave({ folder, part, label });
-    if (!(await vscode.workspace.applyEdit(edit))) {
+    if (!(await replaceDocumentText(uri, merged.text).catch(() => false))) {
       release();
       return this.unavailable(`${nameOf(part)} of ${label} could not be edited; nothing was changed.`);
     }
     this.bases.record(app, id, part, { etag: server.etag, hash: server.hash });
-    await vscode.window.showTextDocument(document, { preview: false });
+    await vscode.window.showTextDocument(uri, { preview: false });
     // What the message says happens next is exactly what the deployer does: the hold above.
     void vscode.window.showInformationMessage(
       merged.conflicts === 0

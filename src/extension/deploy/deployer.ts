@@ -9,6 +9,7 @@ import { errorMessage } from '../connections';
 import { Disposable } from '../lifecycle';
 import { localActionFromText } from '../localActions';
 import { type Application } from '../project';
+import { replaceDocumentText } from '../files';
 import { type Services } from '../services';
 import { type BaseStore } from './baseStore';
 import { type DeployHistoryStore } from './historyStore';
@@ -481,16 +482,13 @@ export class Deployer extends Disposable {
       );
       return undefined;
     }
-    const document = await vscode.workspace.openTextDocument(file);
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(file, document.validateRange(new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0)), server.text);
-    if (!(await vscode.workspace.applyEdit(edit))) return undefined;
+    if (!(await replaceDocumentText(file, server.text))) return undefined;
     // The editor holds the server's version now: its saves may go again.
     if (hold && this.holds.get(file.toString()) === hold) {
       this.holds.delete(file.toString());
       this.status.released(hold.folder.toString(), hold.kind);
     }
-    await vscode.window.showTextDocument(document, { preview: false });
+    await vscode.window.showTextDocument(file, { preview: false });
     return server;
   }
 

@@ -8,6 +8,7 @@ import { isNode, pickAction } from '../commands/pick';
 import { type ActionEntry } from '../model';
 import { type Services } from '../services';
 import { type VersionNode } from '../tree/nodes';
+import { replaceDocumentText } from '../files';
 import { currentServer } from './scope';
 import { localFileOf, metadataText } from './serverCopy';
 
@@ -172,11 +173,8 @@ export async function redeploy(s: Services, action: Located['action'], part: Ver
 
 /** Restore to Editor: the version's text in place of the file's, as an undoable edit; nothing is saved or pushed. */
 export async function restore(file: vscode.Uri, text: string): Promise<boolean> {
-  const document = await vscode.workspace.openTextDocument(file);
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(file, document.validateRange(new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0)), text);
-  const done = await vscode.workspace.applyEdit(edit);
-  await vscode.window.showTextDocument(document, { preview: false });
+  const done = await replaceDocumentText(file, text);
+  await vscode.window.showTextDocument(file, { preview: false });
   return done;
 }
 
