@@ -1,0 +1,8 @@
+/**
+ * Every command of `custom-actions`, in the order `--help` lists them. A command is one file of this
+ * folder exporting a CommandDefinition, added here once (docs/cli.md, *Adding a command*).
+ */
+import { type CommandDefinition } from './command';
+import { status } from './status';
+
+export const COMMANDS: readonly CommandDefinition[] = [status];
