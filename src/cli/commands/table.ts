@@ -3,6 +3,8 @@
  * folder exporting a CommandDefinition, added here once (docs/cli.md, *Adding a command*).
  */
 import { type CommandDefinition } from './command';
+import { deploy } from './deploy';
+import { pull } from './pull';
 import { status } from './status';
 
-export const COMMANDS: readonly CommandDefinition[] = [status];
+export const COMMANDS: readonly CommandDefinition[] = [status, deploy, pull];
