@@ -46,7 +46,7 @@ const STEP_NAMES: Record<Step, string> = { action: 'action', metadata: 'metadata
 /** The lines of one action: `verb  application/key  details`, then one line per problem. */
 export function outcomeLines(outcome: ActionOutcome, color: Colors): string[] {
   const verdict = verdictOf(outcome);
-  const word = (outcome.dryRun && ['created', 'updated', 'deleted'].includes(verdict) ? `would-${verdict.replace(/d$/, '')}` : verdict).padEnd(14);
+  const word = (outcome.dryRun && ['created', 'updated', 'deleted'].includes(verdict) ? `would-${verdict.replace(/d$/, '')}` : verdict).padEnd(15);
   const paint = {
     created: color.green,
     updated: color.green,

@@ -90,3 +90,27 @@ export function writeAction(dir: string, applicationFolder: string, metadata: Ac
 export function textMain(text: string): string {
   return `export async function main(): Promise<string> {\n  return ${JSON.stringify(text)};\n}\n`;
 }
+
+/** The writes among the requests a proxy saw since `mark`, as `METHOD path`. */
+export function writes(proxy: { readonly requests: readonly { method: string; path: string }[] }, mark: number): string[] {
+  return proxy.requests
+    .slice(mark)
+    .filter((r) => r.method !== 'GET' && r.method !== 'HEAD')
+    .map((r) => `${r.method} ${r.path}`);
+}
+
+/** The code the sandbox holds for an action, straight from its API. */
+export async function serverCode(sandbox: Sandbox, applicationId: string, id: string): Promise<string | undefined> {
+  const response = await fetch(`${sandbox.url}/api/actions/${id}/implementation`, { headers: { authorization: `Bearer ${keyOf(sandbox, applicationId)}` } });
+  return response.status === 200 ? response.text() : undefined;
+}
+
+/** A colleague's push of code, from another client (its User-Agent names it in the versions). */
+export async function putCode(sandbox: Sandbox, key: string, id: string, code: string, userAgent: string): Promise<void> {
+  const response = await fetch(`${sandbox.url}/api/actions/${id}/implementation`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/typescript', 'user-agent': userAgent },
+    body: code,
+  });
+  if (!response.ok) throw new Error(`PUT failed: ${response.status} ${await response.text()}`);
+}
