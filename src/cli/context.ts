@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ApiError, createClient, type CustomActionsClient } from '../core/client';
 import type * as Analysis from '../core/analysis';
+import { LOCAL_SANDBOX } from '../core/schema';
 import { CliError, EXIT, type ExitCode } from './exitCodes';
 import { type CliIo } from './io';
 import { KeySource } from './keys';
@@ -54,6 +55,12 @@ export class CommandContext {
    */
   async client(app: CliApplication): Promise<CustomActionsClient> {
     const project = await this.loadProject();
+    if (project.baseUrl === LOCAL_SANDBOX)
+      throw new CliError(
+        EXIT.usage,
+        'customactions.yaml names the local sandbox, which only the editor starts by itself.',
+        'Start one (npm run sandbox) and pass its URL with --base-url or CUSTOM_ACTIONS_BASE_URL.',
+      );
     const keys = await this.keySource();
     const key = keys.keyFor(app.id);
     if (key === undefined) throw new CliError(EXIT.auth, `No key for application ${app.label}.`, keys.missingKeyHint(app.id));

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { LOCAL_SANDBOX, type ApplicationEntry, type ActionMetadata, type ProjectFile } from '../core/schema';
+import { type ApplicationEntry, type ActionMetadata, type ProjectFile } from '../core/schema';
 import { ACTION_FILE, MAIN_FILE, parseActionYaml, parseProjectFile, type PositionedProblem, PROJECT_FILE } from '../core/workspace';
 import { CliError, EXIT } from './exitCodes';
 
@@ -15,7 +15,10 @@ export interface CliProject {
   /** The folder holding customactions.yaml. */
   readonly root: string;
   readonly file: ProjectFile;
-  /** The base URL requests go to: customactions.yaml's, or the one given on the command line. */
+  /**
+   * The base URL requests go to: customactions.yaml's, or the one given on the command line. It may
+   * be `local-sandbox`, which only commands that need no server accept (`CommandContext.client` refuses it).
+   */
   readonly baseUrl: string;
   readonly applications: readonly CliApplication[];
 }
@@ -42,12 +45,6 @@ export async function loadProject(start: string, baseUrlOverride: string | undef
   }
   const project = parsed.project;
   const baseUrl = baseUrlOverride ?? project.baseUrl;
-  if (baseUrl === LOCAL_SANDBOX)
-    throw new CliError(
-      EXIT.usage,
-      `${PROJECT_FILE} names the local sandbox, which only the editor starts by itself.`,
-      'Start one (custom-actions sandbox, or npm run sandbox) and pass its URL with --base-url or CUSTOM_ACTIONS_BASE_URL.',
-    );
   if (baseUrlOverride !== undefined && !/^https?:\/\/[^/]/i.test(baseUrlOverride))
     throw new CliError(EXIT.usage, `--base-url must be an http(s) URL, not "${baseUrlOverride}".`);
   return {

@@ -131,3 +131,20 @@ describe('custom-actions: the framework', function () {
     assert.ok(!both.output.includes(ESC), 'colour with NO_COLOR');
   });
 });
+
+describe('custom-actions check', function () {
+  const scratch = new Scratch();
+  after(() => scratch.cleanup());
+
+  it('checks offline, with no key and no server: exit 0 when every action passes, 6 with file:line when not', async () => {
+    const dir = scratch.dir();
+    writeProject(dir, 'http://127.0.0.1:9');
+    writeAction(dir, 'app-a', actionMetadata({ key: 'fine' }), textMain('x'));
+    assert.equal((await runCli(['check', 'fine'], { cwd: dir })).code, 0);
+    writeAction(dir, 'app-a', actionMetadata({ key: 'wrong' }), 'export function main(): number {\n  return 1;\n}\n');
+    const result = await runCli(['check'], { cwd: dir });
+    assert.equal(result.code, 6, result.output);
+    assert.match(result.stdout, /^ok\s+app-a\/fine$/m);
+    assert.match(result.stdout, /^ {2}app-a\/wrong\/main\.ts:1:\d+: /m);
+  });
+});
