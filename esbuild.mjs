@@ -1,6 +1,6 @@
 // One build script, several contexts: the extension host bundle (kept small: activation loads only it),
 // the lazily loaded analysis bundle (it carries the TypeScript compiler), the sandbox and the code of
-// its runner processes, the webview scripts, and the extension-host test suites.
+// its runner processes, the command line, the webview scripts, and the extension-host test suites.
 import * as esbuild from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -81,6 +81,7 @@ const hostTestSuites = {
  */
 const PGLITE_FILES = ['index.cjs', 'pglite.wasm', 'pglite.data', 'initdb.wasm'];
 const PGLITE_VERSION = JSON.parse(readFileSync(at('node_modules/@electric-sql/pglite/package.json'), 'utf8')).version;
+const PACKAGE_VERSION = JSON.parse(readFileSync(at('package.json'), 'utf8')).version;
 const pgliteBesideBundle = {
   name: 'pglite-beside-bundle',
   setup(build) {
@@ -122,6 +123,16 @@ const configs = [
     outdir: at('dist'),
     plugins: [problemMatcher, pgliteBesideBundle],
     define: { __PGLITE_VERSION__: JSON.stringify(PGLITE_VERSION) },
+  },
+  // The command line (the package's `bin`): everything it needs bundled in, undici and the argument
+  // parser included, so the installed package runs with nothing else; the analysis bundle beside it is
+  // required on first need.
+  {
+    ...node,
+    entryPoints: existing({ cli: 'src/cli/main.ts' }),
+    outdir: at('dist'),
+    banner: { js: '#!/usr/bin/env node' },
+    define: { __CLI_VERSION__: JSON.stringify(PACKAGE_VERSION) },
   },
   {
     bundle: true,

@@ -25,7 +25,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/**/*.ts', 'src/sandbox/**/*.ts', 'media/**/*.ts'],
+    files: ['src/core/**/*.ts', 'src/sandbox/**/*.ts', 'src/cli/**/*.ts', 'media/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', noVscode] },
   },
   {

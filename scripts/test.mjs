@@ -15,6 +15,8 @@ const stages = [
   ...(existsSync(path.join(root, 'test', 'sandbox', '.mocharc.json')) ? [['sandbox', ['run', 'test:sandbox']]] : []),
   // The production build, packed as the .vsix: it also proves the .vscodeignore allowlist packs.
   ['build', ['run', 'package']],
+  // The command line, run as the built process (dist/cli.js of the build above) against the sandbox.
+  ['cli', ['exec', '--', 'mocha', '--config', 'test/cli/.mocharc.json']],
   // The real VS Code the next stages run in, installed (or found) the way a user's first run installs it.
   ['install', ['run', 'test:install']],
   ['host', ['run', 'test:host']],

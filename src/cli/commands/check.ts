@@ -1,0 +1,60 @@
+import { type Command } from 'commander';
+import { codeProblems } from '../../core/deploy/checks';
+import { type FileProblem } from '../../core/deploy/outcome';
+import { type CommandContext } from '../context';
+import { EXIT, type ExitCode } from '../exitCodes';
+import { scanApplication } from '../project';
+import { problemLine } from '../render';
+import { ActionSelection, workspaceAction } from '../workspace';
+import { type CommandDefinition } from './command';
+
+/** The checks a deploy makes before sending, offline: no server, no key (a pre-commit hook, a CI lint step). */
+export const check: CommandDefinition = {
+  name: 'check',
+  summary: 'check each action offline: action.yaml valid, main.ts agreeing with it (exit 6 when not)',
+  configure(command: Command) {
+    command
+      .argument('[actions...]', 'actions by key, or <application-id>/<key>; default: all')
+      .option('-a, --application <id...>', 'only these applications')
+      .addHelpText(
+        'after',
+        `
+The same checks as a deploy and as a save in the editor, with the messages the Problems panel shows,
+at file:line:column. Needs no server and no key.`,
+      );
+  },
+  async run(context: CommandContext, operands, options): Promise<ExitCode> {
+    const project = await context.loadProject();
+    const apps = await context.applications(options.application as string[] | undefined);
+    const selection = new ActionSelection(operands);
+    const results: { application: string; key: string; ok: boolean; problems: FileProblem[] }[] = [];
+    for (const app of apps) {
+      for (const folder of await scanApplication(app)) {
+        if (!selection.includes(app.id, folder.key)) continue;
+        const action = workspaceAction(project, folder);
+        const problems: FileProblem[] = action.metadata
+          ? action.code === undefined
+            ? []
+            : codeProblems(context.analysis(), action.code, action.metadata).map((p) => ({ file: action.codeFile, range: p.range, message: p.message }))
+          : action.metadataProblems.map((p) => ({ ...p, file: action.metadataFile }));
+        results.push({ application: app.id, key: action.key, ok: problems.length === 0, problems });
+      }
+    }
+    selection.checkAllUsed();
+    const { color } = context.out;
+    for (const r of results) {
+      context.out.line(`${r.ok ? color.green('ok'.padEnd(10)) : color.red('refused'.padEnd(10))}${r.application}/${r.key}`);
+      for (const p of r.problems) context.out.line(`  ${problemLine(p)}`);
+    }
+    const refused = results.filter((r) => !r.ok).length;
+    context.out.info(refused === 0 ? `All ${results.length} actions pass.` : `${refused} of ${results.length} actions would be refused.`);
+    context.out.result({
+      ok: refused === 0,
+      actions: results.map((r) => ({
+        ...r,
+        problems: r.problems.map((p) => ({ file: p.file, line: p.range.start.line + 1, column: p.range.start.character + 1, message: p.message })),
+      })),
+    });
+    return refused === 0 ? EXIT.ok : EXIT.refused;
+  },
+};

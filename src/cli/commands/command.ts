@@ -1,0 +1,17 @@
+import { type Command } from 'commander';
+import { type CommandContext } from '../context';
+import { type ExitCode } from '../exitCodes';
+
+/**
+ * One command of `custom-actions`: its own file under src/cli/commands/, listed once in table.ts
+ * (docs/cli.md, *Adding a command*).
+ */
+export interface CommandDefinition {
+  readonly name: string;
+  /** One line, for the list of commands. */
+  readonly summary: string;
+  /** Adds the command's arguments, options and help text. */
+  configure(command: Command): void;
+  /** Does the work; the exit code says how it went. Throw a CliError (or let an ApiError through) to fail. */
+  run(context: CommandContext, operands: string[], options: Record<string, unknown>): Promise<ExitCode>;
+}

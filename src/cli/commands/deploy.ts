@@ -1,0 +1,78 @@
+import { type Command, Option } from 'commander';
+import { codeProblems } from '../../core/deploy/checks';
+import { type ActionOutcome } from '../../core/deploy/outcome';
+import { deployAction, mapLimited } from '../../core/deploy/pipeline';
+import { type CommandContext } from '../context';
+import { CliError, EXIT, type ExitCode, worstExit } from '../exitCodes';
+import { applyOutcomes, readLock, writeLock } from '../lockFile';
+import { exitOfOutcome, outcomeJson, outcomeLines, verdictOf } from '../render';
+import { type CommandDefinition } from './command';
+import { collectTargets } from './targets';
+
+export const deploy: CommandDefinition = {
+  name: 'deploy',
+  summary: 'create, update and push the actions that differ from the server, never over a change made there',
+  configure(command: Command) {
+    command
+      .argument('[actions...]', 'actions by key, or <application-id>/<key>; default: all')
+      .option('-a, --application <id...>', 'only these applications')
+      .option('--dry-run', 'print the plan (reading the server, writing nothing)')
+      .option('--force', "replace the server's version even when it changed since the base")
+      .option('--delete', 'delete from the server the actions this repository deployed or pulled whose folders are gone')
+      .addOption(new Option('--concurrency <n>', 'actions deployed at once').default('8'))
+      .addHelpText(
+        'after',
+        `
+Each action goes create, metadata, code, sending only what differs from the base recorded in
+customactions.lock.json (commit it). A part the server changed since that base is held and named,
+with exit code 4, unless --force. Code that disagrees with its metadata is refused with file:line,
+exit code 6. The lock is rewritten with what the server now holds.
+
+Examples:
+  custom-actions deploy --dry-run
+  custom-actions deploy greet billing/score-lead
+  CUSTOM_ACTIONS_KEY=… custom-actions deploy --json`,
+      );
+  },
+  async run(context: CommandContext, operands, options): Promise<ExitCode> {
+    const concurrency = Number(options.concurrency);
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+      throw new CliError(EXIT.usage, `--concurrency must be a whole number from 1 to 64, not "${String(options.concurrency)}".`);
+    const dryRun = options.dryRun === true;
+    const project = await context.loadProject();
+    const lock = await readLock(project.root);
+    const apps = await collectTargets(context, project, lock, operands, options.application as string[] | undefined);
+    const work = apps.flatMap(({ client, targets }) => targets.map((target) => ({ client, target })));
+    const progress = context.out.progress(work.length, dryRun ? 'Planning' : 'Deploying');
+    const outcomes: ActionOutcome[] = await mapLimited(work, concurrency, async ({ client, target }) => {
+      const outcome = await deployAction(client, target, {
+        force: options.force === true,
+        dryRun,
+        delete: options.delete === true,
+        checkCode: (action) =>
+          codeProblems(context.analysis(), action.code!, action.metadata).map((p) => ({ file: action.codeFile, range: p.range, message: p.message })),
+      });
+      progress.tick(`${target.application}/${target.key}`);
+      return outcome;
+    });
+    progress.done();
+    // Written whatever happened: what went through is the base of the next run, which finishes the job.
+    if (!dryRun) await writeLock(project.root, lock, applyOutcomes(lock, project.baseUrl, outcomes));
+    for (const outcome of outcomes) for (const line of outcomeLines(outcome, context.out.color)) context.out.line(line);
+    const exit = worstExit(outcomes.map(exitOfOutcome));
+    summarize(context, outcomes, dryRun);
+    context.out.result({ ok: exit === EXIT.ok, dryRun, actions: outcomes.map(outcomeJson) });
+    return exit;
+  },
+};
+
+function summarize(context: CommandContext, outcomes: readonly ActionOutcome[], dryRun: boolean): void {
+  const counts = new Map<string, number>();
+  for (const o of outcomes) counts.set(verdictOf(o), (counts.get(verdictOf(o)) ?? 0) + 1);
+  const text = [...counts].map(([verdict, n]) => `${n} ${verdict}`).join(', ') || 'no actions';
+  context.out.info(`${dryRun ? 'Dry run, nothing written: ' : ''}${text}.`);
+  if (counts.has('held'))
+    context.out.info(
+      "Held actions changed on the server since this repository last deployed or pulled them: compare (custom-actions status), pull them, or deploy --force to replace the server's version.",
+    );
+}

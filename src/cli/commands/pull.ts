@@ -1,0 +1,182 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { type Command } from 'commander';
+import { type ListedAction } from '../../core/client';
+import { codeHash, metadataHash, NO_CODE } from '../../core/deploy/base';
+import { type Part } from '../../core/deploy/decide';
+import { type LockedAction } from '../../core/deploy/lock';
+import { mapLimited } from '../../core/deploy/pipeline';
+import { localChanges, type PulledFile, pulledFiles, serverMetadata } from '../../core/deploy/pull';
+import { serverText } from '../../core/text';
+import { actionFolderForServerKey, ACTION_FILE, MAIN_FILE } from '../../core/workspace';
+import { type CommandContext } from '../context';
+import { CliError, EXIT, type ExitCode, worstExit } from '../exitCodes';
+import { readLock, writeLock } from '../lockFile';
+import { type CliApplication, scanApplication } from '../project';
+import { escapesRoot } from '../safePaths';
+import { ActionSelection } from '../workspace';
+import { type CommandDefinition } from './command';
+
+interface PlannedPull {
+  readonly app: CliApplication;
+  readonly listed: ListedAction;
+  readonly folder: string;
+  readonly files: readonly PulledFile[];
+  /** What each file holds now (undefined: it does not exist). */
+  readonly onDisk: ReadonlyMap<string, string | undefined>;
+  readonly base: LockedAction;
+  /** Why it may not be written, when it may not. */
+  readonly refusal?: { readonly exit: ExitCode; readonly reason: string };
+}
+
+export const pull: CommandDefinition = {
+  name: 'pull',
+  summary: "bring the server's actions into the workspace, never over local changes without --force",
+  configure(command: Command) {
+    command
+      .argument('[actions...]', 'actions by key, or <application-id>/<key>; default: every action the server lists')
+      .option('-a, --application <id...>', 'only these applications')
+      .option('--force', 'replace local files that hold changes of their own')
+      .addHelpText(
+        'after',
+        `
+Each action goes into its folder (the folder of its key in the application's folder; never outside
+the project, never through a symbolic link): action.yaml (keeping its comments where values agree),
+main.ts and action.generated.ts. A local file changed since the base (customactions.lock.json) is
+not replaced without --force: the pull then writes nothing at all and exits 4. The lock records what
+was pulled.`,
+      );
+  },
+  async run(context: CommandContext, operands, options): Promise<ExitCode> {
+    const project = await context.loadProject();
+    const lock = await readLock(project.root);
+    const apps = await context.applications(options.application as string[] | undefined);
+    const clients = await Promise.all(apps.map((app) => context.client(app)));
+    const selection = new ActionSelection(operands);
+    const plans: PlannedPull[] = [];
+    for (const [i, app] of apps.entries()) {
+      const client = clients[i]!;
+      const [listed, local, caps] = await Promise.all([client.listActions(app.id), scanApplication(app), client.capabilities()]);
+      const chosen = listed.filter((a) => selection.includes(app.id, a.key));
+      if (chosen.length > 0 && !caps.getAction)
+        throw new CliError(
+          EXIT.failed,
+          `The server of ${app.label} lists actions without their parameters or result and offers no way to read them, so they cannot be pulled.`,
+        );
+      plans.push(
+        ...(await mapLimited(chosen, 8, async (listedAction): Promise<PlannedPull> => {
+          const appFolder = app.folderPath.split(path.sep).join('/');
+          const existing = local.find((a) => a.key === listedAction.key)?.folder;
+          const target = existing ? { ok: true as const, path: existing } : actionFolderForServerKey(appFolder, listedAction.key);
+          const base = { id: listedAction.id };
+          if (!target.ok)
+            return { app, listed: listedAction, folder: '', files: [], onDisk: new Map(), base, refusal: { exit: EXIT.failed, reason: target.reason } };
+          const folder = path.resolve(target.path);
+          const [{ action, etag }, implementation] = await Promise.all([
+            client.getActionVersioned(listedAction.id),
+            caps.getImplementation ? client.getImplementationVersioned(listedAction.id) : Promise.resolve(undefined),
+          ]);
+          const metadata = serverMetadata(action, listedAction.key);
+          if (!metadata.ok)
+            return { app, listed: listedAction, folder, files: [], onDisk: new Map(), base, refusal: { exit: EXIT.failed, reason: metadata.reason } };
+          const yaml = await readOptional(path.join(folder, ACTION_FILE));
+          const main = await readOptional(path.join(folder, MAIN_FILE));
+          const files = pulledFiles(metadata.metadata, implementation?.code, yaml, main);
+          const onDisk = new Map<string, string | undefined>([
+            [ACTION_FILE, yaml],
+            [MAIN_FILE, main],
+          ]);
+          for (const f of files) if (!onDisk.has(f.name)) onDisk.set(f.name, await readOptional(path.join(folder, f.name)));
+          const pulledBase: LockedAction = {
+            id: listedAction.id,
+            metadata: { etag, hash: metadataHash(action) },
+            ...(implementation === undefined
+              ? {}
+              : { implementation: implementation.code === undefined ? NO_CODE : { etag: implementation.etag, hash: codeHash(implementation.code) } }),
+          };
+          for (const f of files) {
+            const escape = await escapesRoot(project.root, path.join(folder, f.name));
+            if (escape) return { app, listed: listedAction, folder, files, onDisk, base: pulledBase, refusal: { exit: EXIT.failed, reason: escape } };
+          }
+          const lockBase = lock.get(project.baseUrl, app.id, listedAction.key);
+          const changed = localChanges(
+            { yaml, main },
+            { metadata: metadata.metadata, code: implementation?.code },
+            lockBase?.id === listedAction.id ? lockBase : undefined,
+          );
+          if (changed.length > 0 && options.force !== true)
+            return {
+              app,
+              listed: listedAction,
+              folder,
+              files,
+              onDisk,
+              base: pulledBase,
+              refusal: {
+                exit: EXIT.conflict,
+                reason: `${describeChanged(changed)} changed here since the base; --force replaces ${changed.length > 1 ? 'them' : 'it'}`,
+              },
+            };
+          return { app, listed: listedAction, folder, files, onDisk, base: pulledBase };
+        })),
+      );
+    }
+    selection.checkAllUsed();
+    const refused = plans.filter((p) => p.refusal);
+    const rel = (p: PlannedPull) => `${p.app.id}/${serverText(p.listed.key, 120)}`;
+    if (refused.length > 0) {
+      // All or nothing: a pull that is refused anywhere writes nothing anywhere.
+      for (const p of refused) context.out.line(`${context.out.color.red('refused'.padEnd(10))}${rel(p)}  ${serverText(p.refusal!.reason, 400)}`);
+      context.out.info(`Nothing was written: ${refused.length} of ${plans.length} actions cannot be pulled as they are.`);
+      context.out.result({
+        ok: false,
+        written: false,
+        actions: plans.map((p) => ({
+          application: p.app.id,
+          key: p.listed.key,
+          id: p.listed.id,
+          result: p.refusal ? 'refused' : 'not-written',
+          ...(p.refusal ? { reason: p.refusal.reason } : {}),
+        })),
+      });
+      return worstExit(refused.map((p) => p.refusal!.exit));
+    }
+    let next = lock;
+    const results: { application: string; key: string; id: string; result: 'pulled' | 'unchanged'; files: string[] }[] = [];
+    for (const p of plans) {
+      const written: string[] = [];
+      await mkdir(p.folder, { recursive: true });
+      for (const f of p.files) {
+        if (p.onDisk.get(f.name) === f.text) continue;
+        const file = path.join(p.folder, f.name);
+        const temporary = `${file}.${process.pid}.tmp`;
+        await writeFile(temporary, f.text);
+        await rename(temporary, file);
+        written.push(f.name);
+      }
+      next = next.with(project.baseUrl, p.app.id, p.listed.key, p.base);
+      results.push({ application: p.app.id, key: p.listed.key, id: p.listed.id, result: written.length ? 'pulled' : 'unchanged', files: written });
+      const relFolder = path.relative(project.root, p.folder).split(path.sep).join('/');
+      context.out.line(
+        `${written.length ? context.out.color.green('pulled'.padEnd(10)) : context.out.color.dim('unchanged'.padEnd(10))}${rel(p)}${written.length ? `  ${written.map((w) => `${relFolder}/${w}`).join(', ')}` : ''}`,
+      );
+    }
+    await writeLock(project.root, lock, next);
+    context.out.info(`${results.filter((r) => r.result === 'pulled').length} pulled, ${results.filter((r) => r.result === 'unchanged').length} unchanged.`);
+    context.out.result({ ok: true, written: true, actions: results });
+    return EXIT.ok;
+  },
+};
+
+function describeChanged(parts: readonly Part[]): string {
+  return parts.map((p) => (p === 'metadata' ? ACTION_FILE : MAIN_FILE)).join(' and ');
+}
+
+async function readOptional(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,80 @@
+import { type Command, Option } from 'commander';
+import { type PartStatus } from '../../core/deploy/decide';
+import { mapLimited } from '../../core/deploy/pipeline';
+import { actionStatus, type ActionStatus, inStep } from '../../core/deploy/status';
+import { type CommandContext } from '../context';
+import { CliError, EXIT, type ExitCode } from '../exitCodes';
+import { readLock } from '../lockFile';
+import { problemLine } from '../render';
+import { type CommandDefinition } from './command';
+import { collectTargets } from './targets';
+
+const PART_WORDS: Record<Exclude<PartStatus, 'same'>, string> = {
+  'changed-here': 'changed here',
+  'changed-on-server': 'changed on the server since the base',
+  'changed-on-both': 'changed here and on the server since the base',
+  differs: 'differs, and this repository never deployed or pulled it',
+  unknown: 'cannot be compared (the server offers no read of it)',
+};
+
+const PRESENCE_WORDS: Record<Exclude<ActionStatus['presence'], 'both'>, string> = {
+  'only-here': 'only here',
+  'only-on-server': 'only on the server',
+  'deleted-on-server': 'deleted on the server since the base',
+};
+
+export const status: CommandDefinition = {
+  name: 'status',
+  summary: 'show, per action, how the workspace and the server differ (exit 1 when they do)',
+  configure(command: Command) {
+    command
+      .argument('[actions...]', 'actions by key, or <application-id>/<key>; default: all')
+      .option('-a, --application <id...>', 'only these applications')
+      .addOption(new Option('--concurrency <n>', 'actions read at once').default('8'))
+      .addHelpText(
+        'after',
+        `
+Per action: in step, only here, only on the server, or which of its metadata and code differ, and
+whether the change was made here or on the server since the base (customactions.lock.json). Exit 0
+when every action is in step, 1 when not.`,
+      );
+  },
+  async run(context: CommandContext, operands, options): Promise<ExitCode> {
+    const concurrency = Number(options.concurrency);
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+      throw new CliError(EXIT.usage, `--concurrency must be a whole number from 1 to 64, not "${String(options.concurrency)}".`);
+    const project = await context.loadProject();
+    const lock = await readLock(project.root);
+    const apps = await collectTargets(context, project, lock, operands, options.application as string[] | undefined);
+    const work = await Promise.all(apps.map(async ({ client, targets }) => ({ client, caps: await client.capabilities(), targets })));
+    const items = work.flatMap(({ client, caps, targets }) => targets.map((target) => ({ client, caps, target })));
+    const progress = context.out.progress(items.length, 'Comparing');
+    const statuses = await mapLimited(items, concurrency, async ({ client, caps, target }) => {
+      const s = await actionStatus(client, caps, target);
+      progress.tick(`${target.application}/${target.key}`);
+      return s;
+    });
+    progress.done();
+    const { color } = context.out;
+    for (const s of statuses) {
+      const ok = inStep(s);
+      context.out.line(
+        `${ok ? color.green('in-step'.padEnd(10)) : color.yellow('differs'.padEnd(10))}${s.application}/${s.key}${ok ? '' : `  ${describe(s)}`}`,
+      );
+      for (const p of s.problems ?? []) context.out.line(`  ${problemLine(p)}`);
+    }
+    const differing = statuses.filter((s) => !inStep(s)).length;
+    context.out.info(differing === 0 ? `All ${statuses.length} actions in step.` : `${differing} of ${statuses.length} actions differ.`);
+    context.out.result({ inStep: differing === 0, actions: statuses.map((s) => ({ ...s, inStep: inStep(s) })) });
+    return differing === 0 ? EXIT.ok : EXIT.no;
+  },
+};
+
+function describe(s: ActionStatus): string {
+  const parts: string[] = [];
+  if (s.presence !== 'both') parts.push(PRESENCE_WORDS[s.presence]);
+  if (s.problems) parts.push('action.yaml is invalid');
+  if (s.metadata && s.metadata !== 'same') parts.push(`metadata ${PART_WORDS[s.metadata]}`);
+  if (s.implementation && s.implementation !== 'same') parts.push(`code ${PART_WORDS[s.implementation]}`);
+  return parts.join('; ');
+}

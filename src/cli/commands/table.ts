@@ -1,0 +1,11 @@
+/**
+ * Every command of `custom-actions`, in the order `--help` lists them. A command is one file of this
+ * folder exporting a CommandDefinition, added here once (docs/cli.md, *Adding a command*).
+ */
+import { check } from './check';
+import { type CommandDefinition } from './command';
+import { deploy } from './deploy';
+import { pull } from './pull';
+import { status } from './status';
+
+export const COMMANDS: readonly CommandDefinition[] = [status, deploy, pull, check];

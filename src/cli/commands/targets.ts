@@ -1,0 +1,44 @@
+import { type CustomActionsClient } from '../../core/client';
+import { type DeployLock } from '../../core/deploy/lock';
+import { deployTargets, type DeployTarget } from '../../core/deploy/pipeline';
+import { type CommandContext } from '../context';
+import { type CliApplication, type CliProject, scanApplication } from '../project';
+import { ActionSelection, workspaceAction } from '../workspace';
+
+export interface AppTargets {
+  readonly app: CliApplication;
+  readonly client: CustomActionsClient;
+  readonly targets: DeployTarget[];
+}
+
+/**
+ * The actions the operands name (all when none), in the workspace and on the server, matched by key,
+ * each with its base from the lock. Every application's key is found before anything is read, so a
+ * missing key stops the command before it sends anything.
+ */
+export async function collectTargets(
+  context: CommandContext,
+  project: CliProject,
+  lock: DeployLock,
+  operands: readonly string[],
+  applicationIds: readonly string[] | undefined,
+): Promise<AppTargets[]> {
+  const apps = await context.applications(applicationIds);
+  const clients = await Promise.all(apps.map((app) => context.client(app)));
+  const selection = new ActionSelection(operands);
+  const result = await Promise.all(
+    apps.map(async (app, i) => {
+      const client = clients[i]!;
+      const [local, listed] = await Promise.all([scanApplication(app), client.listActions(app.id)]);
+      const targets = deployTargets(
+        app.id,
+        local.map((folder) => workspaceAction(project, folder)),
+        listed,
+        (key) => lock.get(project.baseUrl, app.id, key),
+      ).filter((t) => selection.includes(app.id, t.key));
+      return { app, client, targets };
+    }),
+  );
+  selection.checkAllUsed();
+  return result;
+}

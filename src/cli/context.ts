@@ -1,0 +1,144 @@
+import path from 'node:path';
+import { ApiError, createClient, type CustomActionsClient } from '../core/client';
+import type * as Analysis from '../core/analysis';
+import { LOCAL_SANDBOX } from '../core/schema';
+import { CliError, EXIT, type ExitCode } from './exitCodes';
+import { type CliIo } from './io';
+import { KeySource } from './keys';
+import { Output } from './output';
+import { type CliApplication, type CliProject, loadProject } from './project';
+import { VERSION } from './version';
+
+/** The options every command takes (docs/cli.md, *Global options*). */
+export interface GlobalOptions {
+  readonly project?: string;
+  readonly baseUrl?: string;
+  readonly keyFile?: string;
+  readonly json?: boolean;
+  readonly color?: boolean;
+  readonly timeout?: string;
+}
+
+/** What a command works with; everything is made on first use, so `--help` and usage errors cost nothing. */
+export class CommandContext {
+  readonly out: Output;
+  private project?: Promise<CliProject>;
+  private keys?: Promise<KeySource>;
+  private readonly clients = new Map<string, CustomActionsClient>();
+  private analysisModule?: typeof Analysis;
+
+  constructor(
+    readonly io: CliIo,
+    readonly options: GlobalOptions,
+  ) {
+    this.out = new Output(io, options.json === true, options.color === false);
+  }
+
+  /** Prompts are allowed only with a person at a terminal; in CI every question is an error instead. */
+  get interactive(): boolean {
+    return this.io.stdinIsTTY && this.io.stderr.isTTY && this.io.env.CI === undefined;
+  }
+
+  loadProject(): Promise<CliProject> {
+    const start = this.options.project ? path.resolve(this.io.cwd, this.options.project) : this.io.cwd;
+    const baseUrl = this.options.baseUrl ?? nonEmpty(this.io.env.CUSTOM_ACTIONS_BASE_URL);
+    return (this.project ??= loadProject(start, baseUrl));
+  }
+
+  private keySource(): Promise<KeySource> {
+    return (this.keys ??= KeySource.load(this.io.env, this.options.keyFile ? path.resolve(this.io.cwd, this.options.keyFile) : undefined));
+  }
+
+  /**
+   * The client of one application, on the core client (the same origin rule as the extension: the
+   * key goes to the base URL's origin only). No key is an auth error before anything is sent.
+   */
+  async client(app: CliApplication): Promise<CustomActionsClient> {
+    const project = await this.loadProject();
+    if (project.baseUrl === LOCAL_SANDBOX)
+      throw new CliError(
+        EXIT.usage,
+        'customactions.yaml names the local sandbox, which only the editor starts by itself.',
+        'Start one (npm run sandbox) and pass its URL with --base-url or CUSTOM_ACTIONS_BASE_URL.',
+      );
+    const keys = await this.keySource();
+    const key = keys.keyFor(app.id);
+    if (key === undefined) throw new CliError(EXIT.auth, `No key for application ${app.label}.`, keys.missingKeyHint(app.id));
+    this.out.addSecret(key);
+    let client = this.clients.get(app.id);
+    if (!client) {
+      client = createClient({
+        baseUrl: project.baseUrl,
+        getKey: () => Promise.resolve(key),
+        timeoutMs: this.timeoutMs(),
+        userAgent: `custom-actions-cli/${VERSION}`,
+      });
+      this.clients.set(app.id, client);
+    }
+    return client;
+  }
+
+  /** The applications named (by id), or all of them. */
+  async applications(ids?: readonly string[]): Promise<CliApplication[]> {
+    const project = await this.loadProject();
+    if (!ids || ids.length === 0) return [...project.applications];
+    return ids.map((id) => {
+      const app = project.applications.find((a) => a.id === id);
+      if (!app) throw new CliError(EXIT.usage, `customactions.yaml has no application "${id}".`);
+      return app;
+    });
+  }
+
+  /**
+   * The analysis bundle (it carries the TypeScript compiler: 10 MB) is required from beside this one
+   * on first need, as the extension loads it.
+   */
+  analysis(): typeof Analysis {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (this.analysisModule ??= require(path.join(__dirname, 'analysis.js')) as typeof Analysis);
+  }
+
+  private timeoutMs(): number {
+    const seconds = Number(this.options.timeout ?? 30);
+    if (!Number.isFinite(seconds) || seconds <= 0) throw new CliError(EXIT.usage, `--timeout must be a number of seconds, not "${this.options.timeout}".`);
+    return seconds * 1000;
+  }
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value?.trim() ? value.trim() : undefined;
+}
+
+/** The exit code and words of any failure: the client's errors by kind, with hints for a terminal. */
+export function describeFailure(error: unknown): { exitCode: ExitCode; message: string; hint?: string; kind?: string } {
+  if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message, hint: error.hint };
+  if (error instanceof ApiError)
+    return { exitCode: exitOfKind(error.kind), message: error.message, hint: CLI_HINTS[error.kind] ?? error.hint, kind: error.kind };
+  return { exitCode: EXIT.failed, message: error instanceof Error ? error.message : String(error) };
+}
+
+export function exitOfKind(kind: ApiError['kind']): ExitCode {
+  switch (kind) {
+    case 'auth':
+    case 'forbidden':
+      return EXIT.auth;
+    case 'network':
+    case 'timeout':
+    case 'server':
+    case 'rate-limited':
+      return EXIT.network;
+    case 'conflict':
+      return EXIT.conflict;
+    case 'cancelled':
+      return EXIT.interrupted;
+    default:
+      return EXIT.failed;
+  }
+}
+
+/** The client's hints speak of the editor; on the command line these say what to do instead. */
+const CLI_HINTS: Partial<Record<ApiError['kind'], string>> = {
+  auth: "The server refused the key: check CUSTOM_ACTIONS_KEY (or the application's own variable, or --key-file).",
+  timeout: 'The server did not answer in time; try again, or raise --timeout.',
+  network: 'Is the server running, and is the base URL (customactions.yaml, or --base-url) right?',
+};

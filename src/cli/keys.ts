@@ -1,0 +1,85 @@
+import { readFile } from 'node:fs/promises';
+import { CliError, EXIT } from './exitCodes';
+
+/** The environment variable of the key that serves every application without one of its own. */
+export const DEFAULT_KEY_VARIABLE = 'CUSTOM_ACTIONS_KEY';
+
+/**
+ * The environment variable of one application's key: `CUSTOM_ACTIONS_KEY_` and the application id in
+ * capitals, every character other than a letter or a digit written `_` (`billing-eu` →
+ * `CUSTOM_ACTIONS_KEY_BILLING_EU`).
+ */
+export function applicationKeyVariable(applicationId: string): string {
+  return `${DEFAULT_KEY_VARIABLE}_${applicationId.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+/**
+ * Where keys come from: never an argument (shell history and process lists show those), only the
+ * environment and a file named by `--key-file`. The file holds `NAME=key` lines with the names of
+ * the environment variables, or one bare line: the default key. An application's own key comes
+ * before the default one; at the same level the file, which was named on purpose, before the
+ * environment.
+ */
+export class KeySource {
+  private constructor(
+    private readonly env: Readonly<Record<string, string | undefined>>,
+    private readonly file: ReadonlyMap<string, string>,
+    private readonly fileName: string | undefined,
+  ) {}
+
+  static async load(env: Readonly<Record<string, string | undefined>>, keyFile: string | undefined): Promise<KeySource> {
+    if (keyFile === undefined) return new KeySource(env, new Map(), undefined);
+    let text: string;
+    try {
+      text = await readFile(keyFile, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new CliError(EXIT.auth, `The key file ${keyFile} cannot be read (${code ?? 'error'}).`);
+    }
+    return new KeySource(env, parseKeyFile(text, keyFile), keyFile);
+  }
+
+  /** The key of an application, or undefined. */
+  keyFor(applicationId: string): string | undefined {
+    const own = applicationKeyVariable(applicationId);
+    return this.file.get(own) ?? nonEmpty(this.env[own]) ?? this.file.get(DEFAULT_KEY_VARIABLE) ?? nonEmpty(this.env[DEFAULT_KEY_VARIABLE]);
+  }
+
+  /** Every key this source holds for the applications named, so output can be scrubbed of them. */
+  keysOf(applicationIds: readonly string[]): string[] {
+    return applicationIds.map((id) => this.keyFor(id)).filter((k): k is string => k !== undefined);
+  }
+
+  /** Where to put a key for this application, for the error that says none was found. */
+  missingKeyHint(applicationId: string): string {
+    const where = this.fileName ? `in ${this.fileName} or in the environment` : 'in the environment, or in a file named by --key-file';
+    return `Set ${applicationKeyVariable(applicationId)} (this application's key) or ${DEFAULT_KEY_VARIABLE} (a key for every application) ${where}.`;
+  }
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+/** `NAME=key` lines (blank lines and `#` comments skipped), or a single bare key. */
+export function parseKeyFile(text: string, fileName: string): Map<string, string> {
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+  const keys = new Map<string, string>();
+  if (lines.length === 1 && !/^[A-Z][A-Z0-9_]*=/.test(lines[0]!)) {
+    keys.set(DEFAULT_KEY_VARIABLE, lines[0]!);
+    return keys;
+  }
+  lines.forEach((line) => {
+    const match = /^(?:export\s+)?([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
+    // The line is not quoted back: it may be a key.
+    const at = text.split(/\r?\n/).findIndex((l) => l.trim() === line) + 1;
+    if (!match) throw new CliError(EXIT.usage, `${fileName}:${at}: expected NAME=key, with a name such as ${DEFAULT_KEY_VARIABLE}.`);
+    const value = match[2]!.trim().replace(/^(["'])(.*)\1$/, '$2');
+    if (value) keys.set(match[1]!, value);
+  });
+  return keys;
+}

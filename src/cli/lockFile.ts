@@ -1,0 +1,48 @@
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DeployLock, LOCK_FILE } from '../core/deploy/lock';
+import { type ActionOutcome } from '../core/deploy/outcome';
+import { CliError, EXIT } from './exitCodes';
+
+/** The project's lock (customactions.lock.json), or an empty one when the file does not exist yet. */
+export async function readLock(root: string): Promise<DeployLock> {
+  let text: string;
+  try {
+    text = await readFile(path.join(root, LOCK_FILE), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return DeployLock.empty();
+    throw error;
+  }
+  const parsed = DeployLock.parse(text);
+  if ('problem' in parsed)
+    throw new CliError(
+      EXIT.usage,
+      `${LOCK_FILE} is invalid: ${parsed.problem.message}.`,
+      'Restore it from git (git checkout -- customactions.lock.json); it is the base deploys are checked against.',
+    );
+  return parsed.lock;
+}
+
+/** The lock with what a run found and did, for the server at `baseUrl`. */
+export function applyOutcomes(lock: DeployLock, baseUrl: string, outcomes: readonly ActionOutcome[]): DeployLock {
+  let next = lock;
+  for (const o of outcomes) {
+    if (o.base === null) next = next.without(baseUrl, o.application, o.key);
+    else if (o.base !== undefined) next = next.with(baseUrl, o.application, o.key, o.base);
+  }
+  return next;
+}
+
+/**
+ * Writes the lock when its text changed, through a temporary file and a rename, so an interrupted
+ * write leaves the old file whole rather than half a new one.
+ */
+export async function writeLock(root: string, before: DeployLock, after: DeployLock): Promise<boolean> {
+  const text = after.serialize();
+  if (text === before.serialize()) return false;
+  const file = path.join(root, LOCK_FILE);
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, text);
+  await rename(temporary, file);
+  return true;
+}

@@ -1,0 +1,18 @@
+/**
+ * `custom-actions`: the entry of dist/cli.js, the package's `bin`. All the work is in program.ts;
+ * this only connects it to the process.
+ */
+import { processIo } from './io';
+import { EXIT } from './exitCodes';
+import { runCli } from './program';
+
+process.on('SIGINT', () => process.exit(EXIT.interrupted));
+runCli(process.argv.slice(2), processIo()).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`custom-actions: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = EXIT.failed;
+  },
+);

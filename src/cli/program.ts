@@ -1,0 +1,96 @@
+import { Command, CommanderError, Option } from 'commander';
+import { closeAllPools } from '../core/client';
+import { COMMANDS } from './commands/table';
+import { CommandContext, describeFailure, type GlobalOptions } from './context';
+import { CliError, EXIT, type ExitCode } from './exitCodes';
+import { type CliIo } from './io';
+import { Output } from './output';
+import { DEFAULT_KEY_VARIABLE } from './keys';
+import { VERSION } from './version';
+
+const EXIT_HELP = `
+Exit codes:
+  0  done, or in step              4  changed on the server since the base; nothing written
+  1  not in step, tests failed     5  server unreachable, timed out or failing
+  2  usage, invalid project        6  refused before sending (code disagrees with metadata)
+  3  no key, or key refused        7  the server refused a request
+
+Keys come from the environment (${DEFAULT_KEY_VARIABLE}, or ${DEFAULT_KEY_VARIABLE}_<APPLICATION_ID> for one
+application) or from a file named by --key-file; never from an argument. See docs/cli.md.`;
+
+/** Options that would put a key on the command line: refused before anything else is read. */
+const KEY_ARGUMENT = /^--?(key|api-key|apikey|token|secret)(=|$)/i;
+
+/** Runs `custom-actions` with `argv` (the arguments after the program's name) and returns its exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+  const keyArgument = argv.find((a) => KEY_ARGUMENT.test(a));
+  if (keyArgument !== undefined) {
+    new Output(io, false).error(
+      `${keyArgument.split('=')[0]}: a key is never taken from an argument (shell history and process lists keep those).`,
+      `Set ${DEFAULT_KEY_VARIABLE} (or ${DEFAULT_KEY_VARIABLE}_<APPLICATION_ID>) in the environment, or name a file with --key-file.`,
+    );
+    return EXIT.usage;
+  }
+  let exitCode: ExitCode = EXIT.ok;
+  const program = buildProgram(io, (code) => (exitCode = code));
+  if (argv.length === 0) {
+    io.stderr.write(program.helpInformation());
+    return EXIT.usage;
+  }
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT.ok : EXIT.usage;
+    }
+    throw error;
+  } finally {
+    await closeAllPools();
+  }
+  return exitCode;
+}
+
+function buildProgram(io: CliIo, setExit: (code: ExitCode) => void): Command {
+  const program = new Command('custom-actions')
+    .description('Custom Actions from the command line: the workspace of customactions.yaml checked, deployed and pulled, as the editor does.')
+    .version(VERSION, '-V, --version')
+    .option('-C, --project <dir>', 'the project folder (holding customactions.yaml, or below it); default: the current folder')
+    .option('--base-url <url>', "the server to use instead of customactions.yaml's baseUrl (also CUSTOM_ACTIONS_BASE_URL)")
+    .option('--key-file <file>', `a file of keys: NAME=key lines (${DEFAULT_KEY_VARIABLE}, ${DEFAULT_KEY_VARIABLE}_<APP>) or one bare key`)
+    .option('--json', 'print the result as JSON on stdout (messages stay on stderr)')
+    .option('--no-color', 'no colour, even on a terminal (also NO_COLOR)')
+    .addOption(new Option('--timeout <seconds>', 'how long one request may take').default('30'))
+    .addHelpText('after', EXIT_HELP)
+    .showHelpAfterError('(add --help for usage)')
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .exitOverride();
+  program.helpCommand('help [command]', 'show the help of a command');
+  for (const definition of COMMANDS) {
+    const command = program.command(definition.name).summary(definition.summary).description(definition.summary).exitOverride();
+    command.configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+    definition.configure(command);
+    command.addHelpText('after', EXIT_HELP);
+    command.action(async (...args: unknown[]) => {
+      const self = args[args.length - 1] as Command;
+      const globals = self.optsWithGlobals<GlobalOptions>();
+      const context = new CommandContext(io, globals);
+      try {
+        setExit(await definition.run(context, self.args, self.opts()));
+      } catch (error) {
+        setExit(report(context, error));
+      }
+    });
+  }
+  return program;
+}
+
+/** A failure as a message on stderr (and, with --json, as a document on stdout) with its exit code. */
+function report(context: CommandContext, error: unknown): ExitCode {
+  const failure = describeFailure(error);
+  if (!(error instanceof CliError) && !(failure.kind !== undefined)) {
+    // Not one of ours: the stack helps a bug report; the message is scrubbed like everything else.
+    context.out.error(failure.message, context.io.env.CUSTOM_ACTIONS_DEBUG ? (error as Error).stack : undefined);
+  } else context.out.error(failure.message, failure.hint);
+  context.out.result({ ok: false, error: { exitCode: failure.exitCode, message: failure.message, ...(failure.kind ? { kind: failure.kind } : {}) } });
+  return failure.exitCode;
+}

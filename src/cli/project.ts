@@ -1,0 +1,130 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { type ApplicationEntry, type ActionMetadata, type ProjectFile } from '../core/schema';
+import { ACTION_FILE, MAIN_FILE, parseActionYaml, parseProjectFile, type PositionedProblem, PROJECT_FILE } from '../core/workspace';
+import { CliError, EXIT } from './exitCodes';
+
+/** An application of customactions.yaml, with its folder as a path of this machine. */
+export interface CliApplication extends ApplicationEntry {
+  readonly label: string;
+  readonly folderPath: string;
+}
+
+export interface CliProject {
+  /** The folder holding customactions.yaml. */
+  readonly root: string;
+  readonly file: ProjectFile;
+  /**
+   * The base URL requests go to: customactions.yaml's, or the one given on the command line. It may
+   * be `local-sandbox`, which only commands that need no server accept (`CommandContext.client` refuses it).
+   */
+  readonly baseUrl: string;
+  readonly applications: readonly CliApplication[];
+}
+
+/**
+ * customactions.yaml of `start` or the nearest folder above it (as git finds its repository), read
+ * and checked by the same core code as the extension. An invalid file is a usage error that names
+ * each problem as `file:line:column`.
+ */
+export async function loadProject(start: string, baseUrlOverride: string | undefined): Promise<CliProject> {
+  const root = findProjectRoot(start);
+  if (root === undefined)
+    throw new CliError(
+      EXIT.usage,
+      `No ${PROJECT_FILE} in ${start} or any folder above it.`,
+      'Run the command in the project, or name its folder with --project.',
+    );
+  const file = path.join(root, PROJECT_FILE);
+  const text = await readFile(file, 'utf8');
+  const parsed = parseProjectFile(text);
+  if (!parsed.project) {
+    const where = path.relative(start, file) || PROJECT_FILE;
+    throw new CliError(EXIT.usage, `${PROJECT_FILE} is invalid:\n${parsed.problems.map((p) => `  ${problemAt(where, p)}`).join('\n')}`);
+  }
+  const project = parsed.project;
+  const baseUrl = baseUrlOverride ?? project.baseUrl;
+  if (baseUrlOverride !== undefined && !/^https?:\/\/[^/]/i.test(baseUrlOverride))
+    throw new CliError(EXIT.usage, `--base-url must be an http(s) URL, not "${baseUrlOverride}".`);
+  return {
+    root,
+    file: project,
+    baseUrl,
+    applications: project.applications.map((app) => ({
+      ...app,
+      label: app.name ?? app.id,
+      folderPath: path.join(root, ...app.folder.split(/[\\/]/).filter(Boolean)),
+    })),
+  };
+}
+
+function findProjectRoot(start: string): string | undefined {
+  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, PROJECT_FILE))) return dir;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/** `file:line:column: path: message`, lines and columns from 1 as editors and CI annotations read them. */
+export function problemAt(file: string, problem: PositionedProblem | { readonly message: string; readonly range: PositionedProblem['range'] }): string {
+  const where = `${file}:${problem.range.start.line + 1}:${problem.range.start.character + 1}`;
+  const at = 'path' in problem && problem.path.length > 0 ? `${formatPathShort(problem.path)}: ` : '';
+  return `${where}: ${at}${problem.message}`;
+}
+
+function formatPathShort(segments: readonly (string | number)[]): string {
+  return segments.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+}
+
+/** An action folder of the workspace: a sub-folder of the application's folder holding action.yaml. */
+export interface LocalActionFolder {
+  readonly application: CliApplication;
+  readonly folder: string;
+  /** From action.yaml when it says, else the folder's name (the extension's rule). */
+  readonly key: string;
+  /** action.yaml's text. */
+  readonly yamlText: string;
+  /** Present only when action.yaml is valid. */
+  readonly metadata: ActionMetadata | undefined;
+  readonly problems: readonly PositionedProblem[];
+  /** main.ts's text, undefined when there is none. */
+  readonly code: string | undefined;
+}
+
+/** The action folders of an application, by key; an application folder that does not exist holds none. */
+export async function scanApplication(app: CliApplication): Promise<LocalActionFolder[]> {
+  let entries;
+  try {
+    entries = await readdir(app.folderPath, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const found = await Promise.all(entries.filter((e) => e.isDirectory()).map((e) => readActionFolder(app, path.join(app.folderPath, e.name))));
+  return found.filter((a): a is LocalActionFolder => a !== undefined).sort((a, b) => a.key.localeCompare(b.key));
+}
+
+export async function readActionFolder(app: CliApplication, folder: string): Promise<LocalActionFolder | undefined> {
+  const yamlText = await readOptional(path.join(folder, ACTION_FILE));
+  if (yamlText === undefined) return undefined;
+  const parsed = parseActionYaml(yamlText);
+  const value = (parsed.value ?? {}) as { key?: unknown };
+  return {
+    application: app,
+    folder,
+    key: typeof value.key === 'string' && value.key ? value.key : path.basename(folder),
+    yamlText,
+    metadata: parsed.metadata,
+    problems: parsed.problems,
+    code: await readOptional(path.join(folder, MAIN_FILE)),
+  };
+}
+
+async function readOptional(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}

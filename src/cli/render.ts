@@ -1,0 +1,132 @@
+/**
+ * Deploy outcomes for a person (one line per action, stable words a log can be grepped for) and for
+ * a program (--json), and the exit code they add up to.
+ */
+import { ApiError } from '../core/client';
+import { type ActionOutcome, type FileProblem, type ServerVersionInfo, type Step, type StepOutcome } from '../core/deploy/outcome';
+import { serverText } from '../core/text';
+import { exitOfKind } from './context';
+import { EXIT, type ExitCode, worstExit } from './exitCodes';
+import { type Colors } from './output';
+
+export type Verdict = 'created' | 'updated' | 'deleted' | 'unchanged' | 'held' | 'refused' | 'failed' | 'only-on-server';
+
+/** The one word of an action's line: the worst of its steps, else what was done. */
+export function verdictOf(outcome: ActionOutcome): Verdict {
+  const kinds = new Set(outcome.steps.map((s) => s.kind));
+  if (kinds.has('failed')) return 'failed';
+  if (kinds.has('held')) return 'held';
+  if (kinds.has('refused')) return 'refused';
+  if (kinds.has('only-on-server')) return 'only-on-server';
+  const pushed = outcome.steps.filter((s): s is Extract<StepOutcome, { kind: 'pushed' }> => s.kind === 'pushed');
+  if (pushed.some((s) => s.op === 'create')) return 'created';
+  if (pushed.some((s) => s.op === 'delete')) return 'deleted';
+  return pushed.length > 0 ? 'updated' : 'unchanged';
+}
+
+export function exitOfOutcome(outcome: ActionOutcome): ExitCode {
+  return worstExit(
+    outcome.steps.map((s) => {
+      switch (s.kind) {
+        case 'failed':
+          return s.error instanceof ApiError ? exitOfKind(s.error.kind) : EXIT.failed;
+        case 'held':
+          return EXIT.conflict;
+        case 'refused':
+          return EXIT.refused;
+        default:
+          return EXIT.ok;
+      }
+    }),
+  );
+}
+
+const STEP_NAMES: Record<Step, string> = { action: 'action', metadata: 'metadata', implementation: 'code' };
+
+/** The lines of one action: `verb  application/key  details`, then one line per problem. */
+export function outcomeLines(outcome: ActionOutcome, color: Colors): string[] {
+  const verdict = verdictOf(outcome);
+  const word = (outcome.dryRun && ['created', 'updated', 'deleted'].includes(verdict) ? `would-${verdict.replace(/d$/, '')}` : verdict).padEnd(15);
+  const paint = {
+    created: color.green,
+    updated: color.green,
+    deleted: color.yellow,
+    unchanged: color.dim,
+    held: color.yellow,
+    refused: color.red,
+    failed: color.red,
+    'only-on-server': color.dim,
+  }[verdict];
+  const details = outcome.steps.map((s) => stepDetail(s)).filter((d): d is string => d !== undefined);
+  const lines = [`${paint(word)}${outcome.application}/${outcome.key}${details.length ? `  ${details.join('; ')}` : ''}`];
+  for (const s of outcome.steps) if (s.kind === 'refused') lines.push(...s.problems.map((p) => `  ${problemLine(p)}`));
+  return lines;
+}
+
+function stepDetail(s: StepOutcome): string | undefined {
+  const name = STEP_NAMES[s.step];
+  switch (s.kind) {
+    case 'pushed':
+      return s.step === 'action' ? undefined : `${name}${s.checked ? '' : ' (unchecked)'}`;
+    case 'held':
+      return heldText(s.step, s.why, s.server);
+    case 'refused':
+      return s.step === 'metadata' ? 'action.yaml is invalid' : 'the code disagrees with its metadata';
+    case 'failed':
+      return `${name}: ${s.message}`;
+    case 'skipped':
+      return `${name} not sent (${STEP_NAMES[s.because]} did not go through)`;
+    case 'superseded':
+      return `${name} superseded`;
+    case 'only-on-server':
+      return 'on the server only, left alone (deploy --delete removes what this repository deployed)';
+    default:
+      return undefined;
+  }
+}
+
+export function heldText(step: Step, why: string, server: ServerVersionInfo | undefined): string {
+  const name = STEP_NAMES[step];
+  const what =
+    why === 'deleted-on-server'
+      ? 'deleted on the server since the base'
+      : why === 'no-base'
+        ? `${name} on the server was never deployed or pulled from this repository`
+        : `${name} changed on the server since the base`;
+  return `${what}${serverVersionText(server)}`;
+}
+
+function serverVersionText(server: ServerVersionInfo | undefined): string {
+  if (!server) return '';
+  const parts = [
+    server.version !== undefined ? `version ${server.version}` : server.etag ? `version ${serverText(server.etag, 60)}` : undefined,
+    server.at ? `at ${serverText(server.at, 40)}` : undefined,
+    server.by ? `by ${serverText(server.by, 80)}` : undefined,
+  ].filter(Boolean);
+  return parts.length ? ` (${parts.join(', ')})` : '';
+}
+
+/** `file:line:column: message`, lines and columns from 1, as editors and CI annotations read them. */
+export function problemLine(p: FileProblem): string {
+  return `${p.file}:${p.range.start.line + 1}:${p.range.start.character + 1}: ${p.message}`;
+}
+
+/** An outcome as JSON: no error objects (they may hold anything), only their words. */
+export function outcomeJson(outcome: ActionOutcome): unknown {
+  return {
+    application: outcome.application,
+    key: outcome.key,
+    id: outcome.id,
+    result: verdictOf(outcome),
+    steps: outcome.steps.map((s) => {
+      if (s.kind === 'failed') return { kind: s.kind, step: s.step, message: s.message, ...(s.error instanceof ApiError ? { errorKind: s.error.kind } : {}) };
+      if (s.kind === 'refused')
+        return {
+          kind: s.kind,
+          step: s.step,
+          problems: s.problems.map((p) => ({ file: p.file, line: p.range.start.line + 1, column: p.range.start.character + 1, message: p.message })),
+        };
+      return s;
+    }),
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * The rule of a deploy, in one place for every side that deploys (the command line now; the
+ * extension's save as it adopts it, issue #27): given what the workspace holds, what the base says
+ * this copy was derived from, and, where it was read, what the server holds, what happens to one part
+ * (metadata or code) of one action.
+ *
+ *   local = server              nothing to send: the part is unchanged (and that is the new base)
+ *   server = base               the server still holds what this copy came from: safe to replace
+ *   no code there, none in base the first code of an action: safe
+ *   server ≠ base               changed on the server since the base: held, unless forced
+ *   no base                     the server holds a version this repository never had: held, unless forced
+ *
+ * A part that was not read is decided by its base alone: local = base sends nothing (a deploy twice in a
+ * row sends nothing the second time), anything else is sent conditionally, and the server's check
+ * (`If-Match` the base's tag) or a read before the write decides between "safe" and "held".
+ */
+import { type BaseVersion } from './base';
+
+export type Part = 'metadata' | 'implementation';
+
+/** What the server holds of a part, when it was read: a hash, or `absent` (an action without code). */
+export type ServerPart = { readonly hash: string; readonly etag: string | undefined } | { readonly absent: true; readonly etag?: undefined };
+
+export type PartDecision =
+  | { readonly kind: 'unchanged' }
+  | { readonly kind: 'push'; readonly why: 'changed-here' | 'first-code' | 'forced' }
+  | { readonly kind: 'held'; readonly why: HeldReason };
+
+/**
+ * Why a part is held: `changed-on-server` (the server holds a version other than the base),
+ * `no-base` (this repository never deployed or pulled the action from this server), `deleted-on-server`
+ * (the base names an action the server no longer lists).
+ */
+export type HeldReason = 'changed-on-server' | 'no-base' | 'deleted-on-server';
+
+/** The decision for a part whose server side was read. */
+export function decideRead(localHash: string, base: BaseVersion | undefined, server: ServerPart, force: boolean): PartDecision {
+  if ('hash' in server && server.hash === localHash) return { kind: 'unchanged' };
+  if (force) return { kind: 'push', why: 'forced' };
+  if ('absent' in server) {
+    // No code on the server: there is nothing to overwrite, whatever the base says.
+    return { kind: 'push', why: 'first-code' };
+  }
+  if (base === undefined) return { kind: 'held', why: 'no-base' };
+  if (!base.absent && base.hash === server.hash) return { kind: 'push', why: 'changed-here' };
+  return { kind: 'held', why: 'changed-on-server' };
+}
+
+/**
+ * The decision for a part that was not read: only the base can say it is unchanged. Anything else
+ * needs the server's word (its conditional write, or a read first), so it is `undefined` here.
+ */
+export function decideByBase(localHash: string, base: BaseVersion | undefined): { readonly kind: 'unchanged' } | undefined {
+  return base !== undefined && !base.absent && base.hash === localHash ? { kind: 'unchanged' } : undefined;
+}
+
+/** How a status reads one part: the same on both sides, changed here, on the server, on both, or different with no base to tell. */
+export type PartStatus = 'same' | 'changed-here' | 'changed-on-server' | 'changed-on-both' | 'differs' | 'unknown';
+
+export function partStatus(localHash: string | undefined, base: BaseVersion | undefined, server: ServerPart | undefined): PartStatus {
+  if (server === undefined) return 'unknown';
+  const serverHash = 'hash' in server ? server.hash : undefined;
+  if (serverHash === localHash) return 'same';
+  if (base === undefined) return 'differs';
+  const baseHash = base.absent ? undefined : base.hash;
+  const here = localHash !== baseHash;
+  const there = serverHash !== baseHash;
+  return here && there ? 'changed-on-both' : there ? 'changed-on-server' : 'changed-here';
+}

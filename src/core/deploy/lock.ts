@@ -1,0 +1,136 @@
+/**
+ * The deploy lock: what the repository's copy of each action was last derived from on each server,
+ * kept in `customactions.lock.json` beside customactions.yaml, written by every deploy and pull and
+ * committed by the team. It is the base a pipeline has: a fresh CI checkout, shallow or not, holds it.
+ *
+ * Per server (base URL), application and action key: the action's id there, and for its metadata and
+ * code the content hash of the version this repository deployed or pulled, and the server's version
+ * tag of it when the server sent one. The server holding exactly that version is safe to replace;
+ * holding anything else, the action changed on the server since (docs/cli.md, *The base*).
+ *
+ * Pure: reading and writing the file is the caller's. The text is stable (sorted members, two-space
+ * indent, a final newline), so a deploy that changed nothing leaves it byte for byte, and a change
+ * shows in a review as the lines of the actions it touched.
+ */
+import { type BaseVersion, type DeployBase } from './base';
+
+export const LOCK_FILE = 'customactions.lock.json';
+const LOCK_VERSION = 1;
+
+/** One action's base on one server. */
+export interface LockedAction extends DeployBase {
+  readonly id: string;
+}
+
+type Servers = Record<string, Record<string, Record<string, LockedAction>>>;
+
+export interface LockProblem {
+  readonly message: string;
+}
+
+/** The lock's content; `with` and `without` return a changed copy. */
+export class DeployLock {
+  private constructor(private readonly servers: Servers) {}
+
+  static empty(): DeployLock {
+    return new DeployLock({});
+  }
+
+  /**
+   * The lock of a file's text. A text that is not a lock of this version is an error, never taken as
+   * empty: an empty base would turn every later deploy into a held one, or worse, with `--force`, a
+   * silent overwrite.
+   */
+  static parse(text: string): { lock: DeployLock } | { problem: LockProblem } {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      return { problem: { message: `not JSON (${error instanceof Error ? error.message : String(error)})` } };
+    }
+    if (!isRecord(value) || value.version !== LOCK_VERSION || !isRecord(value.servers))
+      return { problem: { message: `not a lock of version ${LOCK_VERSION}: expected {"version": ${LOCK_VERSION}, "servers": {…}}` } };
+    const servers: Servers = {};
+    for (const [server, apps] of Object.entries(value.servers)) {
+      if (!isRecord(apps)) continue;
+      for (const [app, actions] of Object.entries(apps)) {
+        if (!isRecord(actions)) continue;
+        for (const [key, entry] of Object.entries(actions)) {
+          const locked = readLocked(entry);
+          if (locked) ((servers[server] ??= {})[app] ??= {})[key] = locked;
+        }
+      }
+    }
+    return { lock: new DeployLock(servers) };
+  }
+
+  get(server: string, applicationId: string, key: string): LockedAction | undefined {
+    return this.servers[serverKey(server)]?.[applicationId]?.[key];
+  }
+
+  /** The keys this lock holds for an application on a server. */
+  keys(server: string, applicationId: string): string[] {
+    return Object.keys(this.servers[serverKey(server)]?.[applicationId] ?? {});
+  }
+
+  /** A copy with `entry` as the action's base (a part left out of `entry` keeps its old base when the id is the same). */
+  with(server: string, applicationId: string, key: string, entry: LockedAction): DeployLock {
+    const old = this.get(server, applicationId, key);
+    const merged: LockedAction = old?.id === entry.id ? { ...old, ...entry } : entry;
+    const next = clone(this.servers);
+    ((next[serverKey(server)] ??= {})[applicationId] ??= {})[key] = merged;
+    return new DeployLock(next);
+  }
+
+  without(server: string, applicationId: string, key: string): DeployLock {
+    const next = clone(this.servers);
+    const apps = next[serverKey(server)];
+    if (apps?.[applicationId]) {
+      delete apps[applicationId][key];
+      if (Object.keys(apps[applicationId]).length === 0) delete apps[applicationId];
+      if (Object.keys(apps).length === 0) delete next[serverKey(server)];
+    }
+    return new DeployLock(next);
+  }
+
+  /** The file's text: members sorted, so the same content is always the same bytes. */
+  serialize(): string {
+    return `${JSON.stringify({ version: LOCK_VERSION, servers: sortDeep(this.servers) }, null, 2)}\n`;
+  }
+}
+
+/** Servers are named by their base URL with one trailing slash, as the client normalizes it. */
+export function serverKey(baseUrl: string): string {
+  return baseUrl.replace(/\/*$/, '/');
+}
+
+function readLocked(value: unknown): LockedAction | undefined {
+  if (!isRecord(value) || typeof value.id !== 'string' || value.id === '') return undefined;
+  const metadata = readPart(value.metadata);
+  const implementation = readPart(value.implementation);
+  return { id: value.id, ...(metadata ? { metadata } : {}), ...(implementation ? { implementation } : {}) };
+}
+
+function readPart(value: unknown): BaseVersion | undefined {
+  if (!isRecord(value) || typeof value.hash !== 'string') return undefined;
+  return { etag: typeof value.etag === 'string' ? value.etag : undefined, hash: value.hash, ...(value.absent === true ? { absent: true } : {}) };
+}
+
+function clone(servers: Servers): Servers {
+  return JSON.parse(JSON.stringify(servers)) as Servers;
+}
+
+function sortDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortDeep);
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .filter((k) => value[k] !== undefined)
+      .map((k) => [k, sortDeep(value[k])]),
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,216 @@
+// `custom-actions deploy`, the built command against the sandbox behind a counting proxy.
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { type Sandbox } from '../../src/sandbox';
+import { PushProxy } from '../support/pushProxy';
+import { actionMetadata } from '../support/metadata';
+import { cliSandbox, keyOf, runCli, Scratch, serverCode, textMain, writeAction, writeProject, writes, putCode } from './support';
+
+describe('custom-actions deploy', function () {
+  const scratch = new Scratch();
+  let sandbox: Sandbox;
+  let proxy: PushProxy;
+  let url: string;
+  let env: Record<string, string>;
+  before(async () => {
+    sandbox = await cliSandbox();
+    proxy = new PushProxy(new URL(sandbox.url));
+    url = await proxy.start();
+    env = { CUSTOM_ACTIONS_KEY: keyOf(sandbox, 'app-a') };
+  });
+  after(async () => {
+    await proxy.close();
+    await sandbox.close();
+    scratch.cleanup();
+  });
+
+  /** A project of `keys`, each with code returning its key, under a prefix that keeps the tests' actions apart. */
+  function project(prefix: string, keys: readonly string[]): string {
+    const dir = scratch.dir();
+    writeProject(dir, url);
+    for (const key of keys) writeAction(dir, 'app-a', actionMetadata({ key: `${prefix}${key}` }), textMain(key));
+    return dir;
+  }
+  const deploy = (dir: string, ...args: string[]) => runCli(['deploy', ...args], { cwd: dir, env });
+  const lockOf = (dir: string) => readFileSync(path.join(dir, 'customactions.lock.json'), 'utf8');
+  const idOf = (dir: string, key: string) => {
+    const lock = JSON.parse(lockOf(dir)) as { servers: Record<string, Record<string, Record<string, { id: string }>>> };
+    return Object.values(lock.servers)[0]!['app-a']![key]!.id;
+  };
+
+  it('creates every action with its code, and a second deploy sends no write and leaves the lock byte for byte', async () => {
+    const dir = project('twice', ['1', '2', '3']);
+    const first = await deploy(dir);
+    assert.equal(first.code, 0, first.output);
+    assert.equal((first.stdout.match(/^created/gm) ?? []).length, 3, first.stdout);
+    for (const key of ['1', '2', '3']) assert.equal(await serverCode(sandbox, 'app-a', idOf(dir, `twice${key}`)), textMain(key));
+    const lock = lockOf(dir);
+    const mark = proxy.requests.length;
+    const second = await deploy(dir);
+    assert.equal(second.code, 0, second.output);
+    assert.equal((second.stdout.match(/^unchanged/gm) ?? []).length, 3, second.stdout);
+    assert.deepEqual(writes(proxy, mark), [], 'the second deploy wrote');
+    assert.equal(lockOf(dir), lock);
+  });
+
+  it('sends only what differs: one changed main.ts is one PUT of its code', async () => {
+    const dir = project('one', ['a', 'b']);
+    assert.equal((await deploy(dir)).code, 0);
+    writeFileSync(path.join(dir, 'app-a', 'onea', 'main.ts'), textMain('a, again'));
+    const mark = proxy.requests.length;
+    const result = await deploy(dir);
+    assert.equal(result.code, 0, result.output);
+    assert.match(result.stdout, /^updated\s+app-a\/onea {2}code$/m);
+    assert.deepEqual(writes(proxy, mark), [`PUT /api/actions/${idOf(dir, 'onea')}/implementation`]);
+  });
+
+  it('holds a part changed on the server since the base, names it, writes nothing, and --force replaces it', async () => {
+    const dir = project('held', ['x']);
+    assert.equal((await deploy(dir)).code, 0);
+    const id = idOf(dir, 'heldx');
+    const lock = lockOf(dir);
+    await putCode(sandbox, keyOf(sandbox, 'app-a'), id, textMain('a colleague'), 'the-web-editor/1.0');
+    writeFileSync(path.join(dir, 'app-a', 'heldx', 'main.ts'), textMain('mine'));
+    const mark = proxy.requests.length;
+    const held = await deploy(dir, '--json');
+    assert.equal(held.code, 4, held.output);
+    assert.match(held.stderr, /Held actions changed on the server/);
+    const json = JSON.parse(held.stdout) as {
+      actions: { key: string; result: string; steps: { kind: string; why?: string; server?: { version?: number; by?: string } }[] }[];
+    };
+    const step = json.actions[0]!.steps.find((s) => s.kind === 'held')!;
+    assert.deepEqual([json.actions[0]!.result, step.why, step.server?.version, step.server?.by], ['held', 'changed-on-server', 2, 'the-web-editor/1.0']);
+    assert.equal(await serverCode(sandbox, 'app-a', id), textMain('a colleague'), "the colleague's code was replaced");
+    assert.deepEqual(
+      writes(proxy, mark).filter((w) => !w.startsWith('PUT')),
+      [],
+    );
+    assert.equal(lockOf(dir), lock, 'the lock moved');
+    const text = await deploy(dir);
+    assert.equal(text.code, 4);
+    assert.match(text.stdout, /^held\s+app-a\/heldx {2}code changed on the server since the base \(version 2, at [^,]+, by the-web-editor\/1\.0\)$/m);
+
+    const forced = await deploy(dir, '--force');
+    assert.equal(forced.code, 0, forced.output);
+    assert.equal(await serverCode(sandbox, 'app-a', id), textMain('mine'));
+    assert.equal((await deploy(dir)).code, 0, 'in step after the forced deploy');
+  });
+
+  it('leaves a change made on the server alone when the workspace has nothing new for it', async () => {
+    const dir = project('theirs', ['x']);
+    assert.equal((await deploy(dir)).code, 0);
+    const id = idOf(dir, 'theirsx');
+    await putCode(sandbox, keyOf(sandbox, 'app-a'), id, textMain('a colleague'), 'someone');
+    const mark = proxy.requests.length;
+    const result = await deploy(dir);
+    assert.equal(result.code, 0, result.output);
+    assert.deepEqual(writes(proxy, mark), []);
+    assert.equal(await serverCode(sandbox, 'app-a', id), textMain('a colleague'));
+    const status = await runCli(['status'], { cwd: dir, env });
+    assert.equal(status.code, 1);
+    assert.match(status.stdout, /app-a\/theirsx {2}code changed on the server since the base/);
+  });
+
+  it('holds an action the server has that this repository never deployed or pulled, unless it holds the same', async () => {
+    const dir = project('nobase', ['same', 'other']);
+    const elsewhere = project('nobase', ['same', 'other']);
+    assert.equal((await deploy(elsewhere)).code, 0, 'deployed from another checkout');
+    writeFileSync(path.join(dir, 'app-a', 'nobaseother', 'main.ts'), textMain('mine'));
+    const result = await deploy(dir);
+    assert.equal(result.code, 4, result.output);
+    assert.match(result.stdout, /^unchanged\s+app-a\/nobasesame$/m);
+    assert.match(result.stdout, /^held\s+app-a\/nobaseother {2}code on the server was never deployed or pulled from this repository/m);
+    // The same content is recorded as the base: the next deploy reads nothing more for it.
+    assert.equal(idOf(dir, 'nobasesame'), idOf(elsewhere, 'nobasesame'));
+  });
+
+  it('refuses code that disagrees with its metadata with the Problems panel message at file:line, and writes nothing', async () => {
+    const dir = project('mismatch', ['ok']);
+    writeAction(dir, 'app-a', actionMetadata({ key: 'mismatchbad' }), 'export async function main(n: number): Promise<string> {\n  return String(n);\n}\n');
+    const mark = proxy.requests.length;
+    const result = await deploy(dir, '--dry-run');
+    assert.equal(result.code, 6, result.output);
+    assert.match(result.stdout, /^refused\s+app-a\/mismatchbad {2}the code disagrees with its metadata$/m);
+    assert.match(
+      result.stdout,
+      /^ {2}app-a\/mismatchbad\/main\.ts:1:28: main takes 1 parameter but the metadata declares 0; the platform passes nothing for n\.$/m,
+    );
+    assert.deepEqual(writes(proxy, mark), []);
+    const real = await deploy(dir);
+    assert.equal(real.code, 6);
+    assert.match(real.stdout, /^created\s+app-a\/mismatchok/m, 'the other action is deployed');
+    assert.ok(!lockOf(dir).includes('mismatchbad'));
+  });
+
+  it('refuses an invalid action.yaml with its file:line', async () => {
+    const dir = project('badyaml', []);
+    writeAction(dir, 'app-a', actionMetadata({ key: 'badyaml' }), textMain('x'));
+    writeFileSync(
+      path.join(dir, 'app-a', 'badyaml', 'action.yaml'),
+      'key: badyaml\nname: Bad\ndescription: ""\ndeveloperEmail: not-an-email\nparameters: []\nresult:\n  type: text\n',
+    );
+    const result = await deploy(dir);
+    assert.equal(result.code, 6, result.output);
+    assert.match(result.stdout, /^ {2}app-a\/badyaml\/action\.yaml:4:\d+: developerEmail: /m);
+  });
+
+  it('prints the plan with --dry-run and writes nothing, lock included', async () => {
+    const dir = project('dry', ['a']);
+    const mark = proxy.requests.length;
+    const result = await deploy(dir, '--dry-run');
+    assert.equal(result.code, 0, result.output);
+    assert.match(result.stdout, /^would-create\s+app-a\/drya/m);
+    assert.match(result.stderr, /Dry run, nothing written/);
+    assert.deepEqual(writes(proxy, mark), []);
+    assert.throws(() => lockOf(dir), /ENOENT/);
+  });
+
+  it('deletes an action on the server only with --delete, and only one this repository deployed', async () => {
+    const dir = project('del', ['gone', 'kept']);
+    assert.equal((await deploy(dir)).code, 0);
+    const stranger = project('delstranger', ['x']);
+    assert.equal((await deploy(stranger)).code, 0);
+    const id = idOf(dir, 'delgone');
+    rmSync(path.join(dir, 'app-a', 'delgone'), { recursive: true });
+    const without = await deploy(dir, 'delgone');
+    assert.equal(without.code, 0, without.output);
+    assert.match(without.stdout, /^only-on-server\s+app-a\/delgone/m);
+    assert.ok(await serverCode(sandbox, 'app-a', id));
+    const mark = proxy.requests.length;
+    const withFlag = await deploy(dir, '--delete');
+    assert.equal(withFlag.code, 0, withFlag.output);
+    assert.match(withFlag.stdout, /^deleted\s+app-a\/delgone$/m);
+    assert.match(withFlag.stdout, /^only-on-server\s+app-a\/delstrangerx/m, 'an action it never had is left alone');
+    assert.deepEqual(writes(proxy, mark), [`DELETE /api/actions/${id}`]);
+    assert.ok(!lockOf(dir).includes('delgone'));
+  });
+
+  it('names an action that does not exist as a usage error', async () => {
+    const dir = project('typo', ['a']);
+    const result = await deploy(dir, 'typoo');
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /No such action: typoo/);
+  });
+
+  it('without a key exits 3 having sent nothing, and with a wrong key exits 3 without printing it', async () => {
+    const dir = project('nokey', ['a']);
+    const mark = proxy.requests.length;
+    const none = await runCli(['deploy'], { cwd: dir });
+    assert.equal(none.code, 3, none.output);
+    assert.equal(proxy.requests.length, mark, 'a request went out without a key');
+    const wrong = 'not-the-key-5f0c1a9e7d';
+    const refused = await runCli(['deploy', '--json'], { cwd: dir, env: { CUSTOM_ACTIONS_KEY: wrong } });
+    assert.equal(refused.code, 3, refused.output);
+    assert.ok(!refused.output.includes(wrong));
+    assert.deepEqual(writes(proxy, mark), []);
+  });
+
+  it('names the line of an invalid customactions.yaml', async () => {
+    const dir = project('badproject', ['a']);
+    writeFileSync(path.join(dir, 'customactions.yaml'), `baseUrl: ${url}\napplications:\n  - id: app-a\n    folder: /etc\n`);
+    const result = await deploy(dir);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /customactions\.yaml:4:\d+: applications\[0\]\.folder: must be a relative path inside the workspace/);
+  });
+});

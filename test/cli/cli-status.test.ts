@@ -1,0 +1,77 @@
+// `custom-actions status`: per action, what differs and on which side.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { type Sandbox } from '../../src/sandbox';
+import { actionMetadata } from '../support/metadata';
+import { cliSandbox, keyOf, putCode, runCli, Scratch, textMain, writeAction, writeProject } from './support';
+
+describe('custom-actions status', function () {
+  const scratch = new Scratch();
+  let sandbox: Sandbox;
+  let env: Record<string, string>;
+  before(async () => {
+    sandbox = await cliSandbox();
+    env = { CUSTOM_ACTIONS_KEY: keyOf(sandbox, 'app-a') };
+  });
+  after(async () => {
+    await sandbox.close();
+    scratch.cleanup();
+  });
+
+  it('exits 0 in step, and 1 naming code changed here, metadata changed on the server, only here and only on the server', async () => {
+    const dir = scratch.dir();
+    writeProject(dir, sandbox.url);
+    for (const key of ['st-same', 'st-code', 'st-meta', 'st-remote']) writeAction(dir, 'app-a', actionMetadata({ key }), textMain(key));
+    assert.equal((await runCli(['deploy'], { cwd: dir, env })).code, 0);
+    const inStep = await runCli(['status', 'st-same', 'st-code', 'st-meta', 'st-remote'], { cwd: dir, env });
+    assert.equal(inStep.code, 0, inStep.output);
+    assert.match(inStep.stderr, /All 4 actions in step/);
+
+    const lock = JSON.parse(readFileSync(path.join(dir, 'customactions.lock.json'), 'utf8')) as {
+      servers: Record<string, Record<string, Record<string, { id: string }>>>;
+    };
+    const ids = Object.values(lock.servers)[0]!['app-a']!;
+    writeFileSync(path.join(dir, 'app-a', 'st-code', 'main.ts'), textMain('changed here'));
+    const meta = await fetch(`${sandbox.url}/api/actions/${ids['st-meta']!.id}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${env.CUSTOM_ACTIONS_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify(actionMetadata({ key: 'st-meta', name: 'Renamed on the server' })),
+    });
+    assert.equal(meta.status, 200);
+    await putCode(sandbox, env.CUSTOM_ACTIONS_KEY!, ids['st-remote']!.id, textMain('theirs'), 'colleague');
+    writeAction(dir, 'app-a', actionMetadata({ key: 'st-new' }), textMain('new'));
+
+    const result = await runCli(['status', '--json'], { cwd: dir, env });
+    assert.equal(result.code, 1, result.output);
+    const json = JSON.parse(result.stdout) as { inStep: boolean; actions: { key: string; presence: string; metadata?: string; implementation?: string }[] };
+    const byKey = Object.fromEntries(json.actions.map((a) => [a.key, a]));
+    assert.equal(json.inStep, false);
+    assert.deepEqual([byKey['st-same']!.metadata, byKey['st-same']!.implementation], ['same', 'same']);
+    assert.equal(byKey['st-code']!.implementation, 'changed-here');
+    assert.equal(byKey['st-meta']!.metadata, 'changed-on-server');
+    assert.equal(byKey['st-remote']!.implementation, 'changed-on-server');
+    assert.equal(byKey['st-new']!.presence, 'only-here');
+
+    const text = await runCli(['status'], { cwd: dir, env });
+    assert.match(text.stdout, /^in-step\s+app-a\/st-same$/m);
+    assert.match(text.stdout, /^differs\s+app-a\/st-code {2}code changed here$/m);
+    assert.match(text.stdout, /^differs\s+app-a\/st-meta {2}metadata changed on the server since the base$/m);
+    assert.match(text.stdout, /^differs\s+app-a\/st-new {2}only here$/m);
+
+    const other = scratch.dir();
+    writeProject(other, sandbox.url);
+    const remoteOnly = await runCli(['status', 'st-same'], { cwd: other, env });
+    assert.equal(remoteOnly.code, 1);
+    assert.match(remoteOnly.stdout, /^differs\s+app-a\/st-same {2}only on the server$/m);
+  });
+
+  it('without a key exits 3, with a wrong key exits 3 and does not print it', async () => {
+    const dir = scratch.dir();
+    writeProject(dir, sandbox.url);
+    assert.equal((await runCli(['status'], { cwd: dir })).code, 3);
+    const wrong = await runCli(['status'], { cwd: dir, env: { CUSTOM_ACTIONS_KEY: 'wrong-4bd1e8c2' } });
+    assert.equal(wrong.code, 3);
+    assert.ok(!wrong.output.includes('wrong-4bd1e8c2'));
+  });
+});

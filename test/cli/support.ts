@@ -1,0 +1,116 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { type ActionMetadata } from '../../src/core/schema';
+import { type Sandbox, startSandbox } from '../../src/sandbox';
+
+export const ROOT = path.join(__dirname, '..', '..');
+export const CLI = path.join(ROOT, 'dist', 'cli.js');
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** stdout and stderr together, for assertions that a text appears nowhere. */
+  readonly output: string;
+}
+
+/**
+ * Runs the built command as a process, as a pipeline does: no terminal, an environment with only what
+ * the test gives it (and PATH), so keys of the machine running the tests cannot leak in.
+ */
+export function runCli(args: readonly string[], options: { cwd: string; env?: Record<string, string>; cli?: string }): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [options.cli ?? CLI, ...args], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH ?? '', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr, output: stdout + stderr }));
+  });
+}
+
+/** A sandbox with two applications, and the key of each. */
+export async function cliSandbox(): Promise<Sandbox> {
+  return startSandbox({
+    applications: [
+      { id: 'app-a', name: 'App A' },
+      { id: 'app-b', name: 'App B' },
+    ],
+    log: () => undefined,
+  });
+}
+
+export function keyOf(sandbox: Sandbox, applicationId: string): string {
+  const app = sandbox.applications.find((a) => a.id === applicationId);
+  if (!app) throw new Error(`no application ${applicationId}`);
+  return app.key;
+}
+
+/** A new folder for a project; removed after the suite by `cleanup`. */
+export class Scratch {
+  private readonly dirs: string[] = [];
+
+  dir(): string {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'custom-actions-cli-'));
+    this.dirs.push(dir);
+    return dir;
+  }
+
+  cleanup(): void {
+    for (const dir of this.dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Writes customactions.yaml into `dir`, one application folder per application. */
+export function writeProject(dir: string, baseUrl: string, applications: readonly string[] = ['app-a']): void {
+  writeFileSync(
+    path.join(dir, 'customactions.yaml'),
+    stringify({ baseUrl, applications: applications.map((id) => ({ id, name: id.toUpperCase(), folder: id })) }),
+  );
+}
+
+/** Writes an action folder: action.yaml and, when given, main.ts. */
+export function writeAction(dir: string, applicationFolder: string, metadata: ActionMetadata, code?: string): string {
+  const folder = path.join(dir, applicationFolder, metadata.key);
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(path.join(folder, 'action.yaml'), stringify(metadata));
+  if (code !== undefined) writeFileSync(path.join(folder, 'main.ts'), code);
+  return folder;
+}
+
+/** The code of an action with no parameters and a text result: main returns `text`. */
+export function textMain(text: string): string {
+  return `export async function main(): Promise<string> {\n  return ${JSON.stringify(text)};\n}\n`;
+}
+
+/** The writes among the requests a proxy saw since `mark`, as `METHOD path`. */
+export function writes(proxy: { readonly requests: readonly { method: string; path: string }[] }, mark: number): string[] {
+  return proxy.requests
+    .slice(mark)
+    .filter((r) => r.method !== 'GET' && r.method !== 'HEAD')
+    .map((r) => `${r.method} ${r.path}`);
+}
+
+/** The code the sandbox holds for an action, straight from its API. */
+export async function serverCode(sandbox: Sandbox, applicationId: string, id: string): Promise<string | undefined> {
+  const response = await fetch(`${sandbox.url}/api/actions/${id}/implementation`, { headers: { authorization: `Bearer ${keyOf(sandbox, applicationId)}` } });
+  return response.status === 200 ? response.text() : undefined;
+}
+
+/** A colleague's push of code, from another client (its User-Agent names it in the versions). */
+export async function putCode(sandbox: Sandbox, key: string, id: string, code: string, userAgent: string): Promise<void> {
+  const response = await fetch(`${sandbox.url}/api/actions/${id}/implementation`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/typescript', 'user-agent': userAgent },
+    body: code,
+  });
+  if (!response.ok) throw new Error(`PUT failed: ${response.status} ${await response.text()}`);
+}

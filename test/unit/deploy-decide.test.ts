@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { NO_CODE } from '../../src/core/deploy/base';
+import { decideByBase, decideRead, partStatus } from '../../src/core/deploy/decide';
+import { DeployLock } from '../../src/core/deploy/lock';
+
+const base = { etag: '"v1"', hash: 'sha256:base' };
+
+describe('deploy: the rule of a part (decide.ts)', () => {
+  it('sends nothing when the server holds what the workspace has, whatever the base', () => {
+    assert.deepEqual(decideRead('sha256:here', base, { hash: 'sha256:here', etag: '"v9"' }, false), { kind: 'unchanged' });
+    assert.deepEqual(decideRead('sha256:here', undefined, { hash: 'sha256:here', etag: undefined }, false), { kind: 'unchanged' });
+  });
+
+  it('replaces the server version only when it is the base, and holds anything else unless forced', () => {
+    assert.deepEqual(decideRead('sha256:here', base, { hash: 'sha256:base', etag: '"v1"' }, false), { kind: 'push', why: 'changed-here' });
+    assert.deepEqual(decideRead('sha256:here', base, { hash: 'sha256:other', etag: '"v2"' }, false), { kind: 'held', why: 'changed-on-server' });
+    assert.deepEqual(decideRead('sha256:here', undefined, { hash: 'sha256:other', etag: '"v2"' }, false), { kind: 'held', why: 'no-base' });
+    assert.deepEqual(decideRead('sha256:here', base, { hash: 'sha256:other', etag: '"v2"' }, true), { kind: 'push', why: 'forced' });
+  });
+
+  it('writes the first code of an action, and holds code pushed since a base without any', () => {
+    assert.deepEqual(decideRead('sha256:here', NO_CODE, { absent: true }, false), { kind: 'push', why: 'first-code' });
+    assert.deepEqual(decideRead('sha256:here', NO_CODE, { hash: NO_CODE.hash, etag: '"c1"' }, false), { kind: 'held', why: 'changed-on-server' });
+  });
+
+  it('settles a part by its base alone only when the workspace still holds the base', () => {
+    assert.deepEqual(decideByBase('sha256:base', base), { kind: 'unchanged' });
+    assert.equal(decideByBase('sha256:here', base), undefined);
+    assert.equal(decideByBase(NO_CODE.hash, NO_CODE), undefined, 'an absent base is no content');
+    assert.equal(decideByBase('sha256:base', undefined), undefined);
+  });
+
+  it('tells which side changed for a status', () => {
+    assert.equal(partStatus('sha256:base', base, { hash: 'sha256:base', etag: undefined }), 'same');
+    assert.equal(partStatus('sha256:here', base, { hash: 'sha256:base', etag: undefined }), 'changed-here');
+    assert.equal(partStatus('sha256:base', base, { hash: 'sha256:there', etag: undefined }), 'changed-on-server');
+    assert.equal(partStatus('sha256:here', base, { hash: 'sha256:there', etag: undefined }), 'changed-on-both');
+    assert.equal(partStatus('sha256:here', undefined, { hash: 'sha256:there', etag: undefined }), 'differs');
+    assert.equal(partStatus('sha256:here', base, undefined), 'unknown');
+    assert.equal(partStatus(undefined, undefined, { absent: true }), 'same');
+  });
+});
+
+describe('deploy: the lock (lock.ts)', () => {
+  it('reads what it writes, keyed by server, application and key, in a stable text', () => {
+    const lock = DeployLock.empty()
+      .with('http://h:1', 'app', 'b', { id: '2', metadata: base })
+      .with('http://h:1/', 'app', 'a', { id: '1', implementation: NO_CODE });
+    const text = lock.serialize();
+    const again = DeployLock.parse(text);
+    assert.ok('lock' in again);
+    assert.equal(again.lock.serialize(), text);
+    assert.deepEqual(again.lock.get('http://h:1/', 'app', 'b'), { id: '2', metadata: base });
+    assert.ok(text.indexOf('"a"') < text.indexOf('"b"'), 'members sorted');
+    assert.equal(lock.without('http://h:1', 'app', 'a').without('http://h:1', 'app', 'b').serialize(), DeployLock.empty().serialize());
+  });
+
+  it('keeps a part the new entry leaves out for the same id, and drops the old entry for another id', () => {
+    const lock = DeployLock.empty().with('s', 'app', 'k', { id: '1', metadata: base, implementation: NO_CODE });
+    assert.deepEqual(lock.with('s', 'app', 'k', { id: '1', metadata: { etag: undefined, hash: 'h2' } }).get('s', 'app', 'k')?.implementation, NO_CODE);
+    assert.equal(lock.with('s', 'app', 'k', { id: '2' }).get('s', 'app', 'k')?.implementation, undefined);
+  });
+
+  it('refuses a text that is not a lock rather than taking it as empty', () => {
+    assert.ok('problem' in DeployLock.parse('{'));
+    assert.ok('problem' in DeployLock.parse('{"version": 2, "servers": {}}'));
+    assert.ok('problem' in DeployLock.parse('[]'));
+  });
+});
