@@ -1,4 +1,4 @@
-import { codeHash, metadataHash } from '../deploy/base';
+import { codeHash, metadataHash } from '../contentHash';
 import { type ActionMetadata, type Environment, MEDIA_TYPES, paths, runsUrlFromEventsUrl } from '../schema';
 import { type Capabilities, NO_CAPABILITIES, readCapabilities } from './capabilities';
 import { ApiError, type Operation } from './errors';
