@@ -4,6 +4,7 @@
  * ready: {"url", "applications": [{id, name, key}]}; everything else goes to stderr.
  */
 import { parseArgs } from 'node:util';
+import { admin } from './admin';
 import { startSandbox } from './index';
 
 const USAGE = `usage: sandbox [--port N] [--data DIR] [--demo] [--json] [--ensure-app ID[:NAME]]...
@@ -11,9 +12,21 @@ const USAGE = `usage: sandbox [--port N] [--data DIR] [--demo] [--json] [--ensur
   --data DIR            keep the data in DIR (absent: in memory, gone on exit)
   --demo                create the demo applications demo-crm and demo-helpdesk with example actions
   --ensure-app ID:NAME  create the application (or rename it) and mint a new key for it; repeatable
-  --json                print one JSON line {"url", "applications"} when ready, nothing else on stdout`;
+  --json                print one JSON line {"url", "applications"} when ready, nothing else on stdout
+  --database-url URL    keep the data on a PostgreSQL server (postgres://…; or CUSTOM_ACTIONS_DATABASE_URL),
+                        which several sandbox processes may share; not with --data
+sandbox admin …         create applications, issue and revoke keys (sandbox admin --help)`;
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'admin') {
+    process.exitCode = await admin(
+      process.argv.slice(3),
+      process.env,
+      (t) => process.stdout.write(t),
+      (t) => process.stderr.write(t),
+    );
+    return;
+  }
   let values;
   try {
     ({ values } = parseArgs({
@@ -23,6 +36,7 @@ async function main(): Promise<void> {
         demo: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         'ensure-app': { type: 'string', multiple: true, default: [] },
+        'database-url': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -42,11 +56,14 @@ async function main(): Promise<void> {
     const name = colon < 0 ? '' : spec.slice(colon + 1);
     return { id, name };
   });
-  const sandbox = await startSandbox({ port, dataDir: values.data, demo: values.demo, applications });
+  const databaseUrl = values['database-url'] ?? (process.env.CUSTOM_ACTIONS_DATABASE_URL || undefined);
+  if (databaseUrl !== undefined && values.data !== undefined) return usage('--data and --database-url exclude each other');
+  const sandbox = await startSandbox({ port, dataDir: values.data, databaseUrl, demo: values.demo, applications });
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ url: sandbox.url, applications: sandbox.applications })}\n`);
   } else {
-    process.stderr.write(`Custom actions sandbox listening on ${sandbox.url}${values.data ? ` (data in ${values.data})` : ' (in memory)'}\n`);
+    const where = databaseUrl !== undefined ? ' (data on the database server)' : values.data ? ` (data in ${values.data})` : ' (in memory)';
+    process.stderr.write(`Custom actions sandbox listening on ${sandbox.url}${where}\n`);
     for (const app of sandbox.applications) process.stderr.write(`  ${app.id} (${app.name}): Authorization: Bearer ${app.key}\n`);
   }
   let stopping = false;

@@ -32,6 +32,19 @@ export interface ServerContext {
   limits: SandboxLimits;
   changes: Changes;
   log: (message: string) => void;
+  /** Set by the sandbox's close; requests in flight are tracked so a stop lets them finish. */
+  lifecycle?: Lifecycle;
+}
+
+export interface Lifecycle {
+  /** Once set: the health endpoint says so (a load balancer stops sending), long polls answer at once, connections close after their answer. */
+  stopping: boolean;
+  /** The requests being handled, each settled when its handler is done (its writes included). */
+  readonly inflight: Set<Promise<void>>;
+}
+
+export function newLifecycle(): Lifecycle {
+  return { stopping: false, inflight: new Set() };
 }
 
 /** Media types accepted for the implementation: the spec's, and plain text for clients that know no better. */
@@ -39,7 +52,11 @@ export const CODE_MEDIA_TYPES = [MEDIA_TYPES.typescript, 'text/typescript', 'app
 
 export function createSandboxServer(ctx: ServerContext): Server {
   const server = createServer((req, res) => {
-    void handle(ctx, req, res);
+    const lifecycle = ctx.lifecycle;
+    if (!lifecycle) return void handle(ctx, req, res);
+    if (lifecycle.stopping) res.shouldKeepAlive = false;
+    const handled = handle(ctx, req, res).finally(() => lifecycle.inflight.delete(handled));
+    lifecycle.inflight.add(handled);
   });
   // Long polls last up to maxWaitSeconds; the default request timeout must not cut them.
   server.requestTimeout = (ctx.limits.maxWaitSeconds + 30) * 1000;
@@ -53,6 +70,7 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     const match = route(req.method ?? 'GET', url.pathname);
     if (match.name === 'index') return sendJson(res, 200, capabilityIndex(ctx.limits));
+    if (match.name === 'health') return await health(ctx, res);
     const applicationId = await authenticate(ctx, req);
     await dispatch(ctx, req, res, url, match, applicationId);
   } catch (error) {
@@ -60,6 +78,17 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
     ctx.log(`unexpected error on ${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     sendProblem(res, new HttpProblem(500, 'internal', 'the sandbox failed to answer; its log has the details'));
   }
+}
+
+/**
+ * For a load balancer, without a key: 200 while this process can serve (its database answers), 503
+ * when the database does not or the process is stopping. The body tells which, and nothing else:
+ * the database's own error could name hosts, and anyone may ask.
+ */
+async function health(ctx: ServerContext, res: ServerResponse): Promise<void> {
+  if (ctx.lifecycle?.stopping) return sendJson(res, 503, { status: 'stopping', database: 'unknown' });
+  const up = await ctx.store.healthy();
+  sendJson(res, up ? 200 : 503, { status: up ? 'ok' : 'unavailable', database: up ? 'ok' : 'unreachable' });
 }
 
 async function authenticate(ctx: ServerContext, req: IncomingMessage): Promise<string> {
@@ -163,6 +192,8 @@ async function dispatch(ctx: ServerContext, req: IncomingMessage, res: ServerRes
       return runAction(ctx, req, res, p.actionId!, p.environmentId!, applicationId);
     case 'index':
       return sendJson(res, 200, capabilityIndex(limits));
+    case 'health':
+      return health(ctx, res);
   }
 }
 
