@@ -13,6 +13,9 @@ const stages = [
   ['typecheck', ['run', 'typecheck']],
   ['unit', ['run', 'test:unit']],
   ...(existsSync(path.join(root, 'test', 'sandbox', '.mocharc.json')) ? [['sandbox', ['run', 'test:sandbox']]] : []),
+  // The same suites on a PostgreSQL server (installed with apt-get when missing, a temporary cluster
+  // of its own), and several sandbox processes sharing it. Never skipped: no server fails the stage.
+  ...(existsSync(path.join(root, 'test', 'sandbox', '.mocharc.pg.json')) ? [['sandbox-pg', ['run', 'test:sandbox-pg']]] : []),
   // The production build, packed as the .vsix: it also proves the .vscodeignore allowlist packs.
   ['build', ['run', 'package']],
   // The real VS Code the next stages run in, installed (or found) the way a user's first run installs it.

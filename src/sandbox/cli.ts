@@ -58,6 +58,9 @@ async function main(): Promise<void> {
   });
   const databaseUrl = values['database-url'] ?? (process.env.CUSTOM_ACTIONS_DATABASE_URL || undefined);
   if (databaseUrl !== undefined && values.data !== undefined) return usage('--data and --database-url exclude each other');
+  if (values['database-url'] !== undefined && URL.canParse(values['database-url']) && new URL(values['database-url']).password) {
+    process.stderr.write('sandbox: the process list shows --database-url with its password; prefer CUSTOM_ACTIONS_DATABASE_URL\n');
+  }
   const sandbox = await startSandbox({ port, dataDir: values.data, databaseUrl, demo: values.demo, applications });
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ url: sandbox.url, applications: sandbox.applications })}\n`);
