@@ -121,6 +121,9 @@ const configs = [
       'run-local': 'src/sandbox/runner/local/harness.ts',
     }),
     outdir: at('dist'),
+    // pg (the PostgreSQL backend) requires pg-native only when asked for its native bindings, and
+    // pg-cloudflare only on Cloudflare Workers: neither is installed, and neither is reached here.
+    external: ['pg-native', 'pg-cloudflare', 'cloudflare:sockets'],
     plugins: [problemMatcher, pgliteBesideBundle],
     define: { __PGLITE_VERSION__: JSON.stringify(PGLITE_VERSION) },
   },

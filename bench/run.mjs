@@ -10,6 +10,7 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const tsx = ['--import', 'tsx'];
 const benches = {
   sandbox: [...tsx, 'bench/node/sandbox.ts'],
+  'sandbox-pg': [...tsx, 'bench/node/sandboxPg.ts'],
   events: [...tsx, 'bench/node/events.ts'],
   history: ['--expose-gc', ...tsx, 'bench/node/history.ts'],
   cli: [...tsx, 'bench/node/cli.ts'],

@@ -28,9 +28,12 @@ if (built === 0 || Math.max(...sources.map(newest)) > built) {
 }
 
 // Only what the sandbox needs of this environment, as the extension passes it
-// (src/extension/sandboxManager.ts): the temporary folder, and what Windows needs to run a process.
-const allowed = ['TMPDIR', 'TMP', 'TEMP', 'SystemRoot'];
-const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => allowed.some((a) => a.toLowerCase() === name.toLowerCase())));
+// (src/extension/sandboxManager.ts): the temporary folder, and what Windows needs to run a process;
+// here also the database server to use (docs/team-sandbox.md) and libpq's PG* variables for it.
+const allowed = ['TMPDIR', 'TMP', 'TEMP', 'SystemRoot', 'CUSTOM_ACTIONS_DATABASE_URL'];
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => allowed.some((a) => a.toLowerCase() === name.toLowerCase()) || /^PG[A-Z]+$/.test(name)),
+);
 const child = spawn(process.execPath, [bundle, ...process.argv.slice(2)], { cwd: process.cwd(), stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

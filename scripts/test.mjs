@@ -13,6 +13,9 @@ const stages = [
   ['typecheck', ['run', 'typecheck']],
   ['unit', ['run', 'test:unit']],
   ...(existsSync(path.join(root, 'test', 'sandbox', '.mocharc.json')) ? [['sandbox', ['run', 'test:sandbox']]] : []),
+  // The same suites on a PostgreSQL server (installed with apt-get when missing, a temporary cluster
+  // of its own), and several sandbox processes sharing it. Never skipped: no server fails the stage.
+  ...(existsSync(path.join(root, 'test', 'sandbox', '.mocharc.pg.json')) ? [['sandbox-pg', ['run', 'test:sandbox-pg']]] : []),
   // The production build, packed as the .vsix: it also proves the .vscodeignore allowlist packs.
   ['build', ['run', 'package']],
   // The command line, run as the built process (dist/cli.js of the build above) against the sandbox.

@@ -5,6 +5,7 @@
  * ready: {"url", "applications": [{id, name, key}]}; everything else goes to stderr.
  */
 import { parseArgs } from 'node:util';
+import { admin } from './admin';
 import { NETWORK_FLAGS, NETWORK_USAGE, networkOptions } from './cliNetwork';
 import { startSandbox } from './index';
 
@@ -14,9 +15,21 @@ const USAGE = `usage: sandbox [--port N] [--data DIR] [--demo] [--json] [--ensur
   --demo                create the demo applications demo-crm and demo-helpdesk with example actions
   --ensure-app ID:NAME  create the application (or rename it) and mint a new key for it; repeatable
   --json                print one JSON line {"url", "applications"} when ready, nothing else on stdout
-${NETWORK_USAGE}`;
+  --database-url URL    keep the data on a PostgreSQL server (postgres://…; or CUSTOM_ACTIONS_DATABASE_URL),
+                        which several sandbox processes may share; not with --data
+${NETWORK_USAGE}
+sandbox admin …         create applications, issue and revoke keys (sandbox admin --help)`;
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'admin') {
+    process.exitCode = await admin(
+      process.argv.slice(3),
+      process.env,
+      (t) => process.stdout.write(t),
+      (t) => process.stderr.write(t),
+    );
+    return;
+  }
   let values;
   try {
     ({ values } = parseArgs({
@@ -26,6 +39,7 @@ async function main(): Promise<void> {
         demo: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         'ensure-app': { type: 'string', multiple: true, default: [] },
+        'database-url': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         ...NETWORK_FLAGS,
       },
@@ -52,12 +66,18 @@ async function main(): Promise<void> {
   } catch (error) {
     return usage(error instanceof Error ? error.message : String(error));
   }
-  const sandbox = await startSandbox({ port, dataDir: values.data, demo: values.demo, applications, ...network });
+  const databaseUrl = values['database-url'] ?? (process.env.CUSTOM_ACTIONS_DATABASE_URL || undefined);
+  if (databaseUrl !== undefined && values.data !== undefined) return usage('--data and --database-url exclude each other');
+  if (values['database-url'] !== undefined && URL.canParse(values['database-url']) && new URL(values['database-url']).password) {
+    process.stderr.write('sandbox: the process list shows --database-url with its password; prefer CUSTOM_ACTIONS_DATABASE_URL\n');
+  }
+  const sandbox = await startSandbox({ port, dataDir: values.data, databaseUrl, demo: values.demo, applications, ...network });
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ url: sandbox.url, applications: sandbox.applications })}\n`);
   } else {
     const bound = network.host ? ` (bound to ${network.host})` : '';
-    process.stderr.write(`Custom actions sandbox listening on ${sandbox.url}${bound}${values.data ? ` (data in ${values.data})` : ' (in memory)'}\n`);
+    const where = databaseUrl !== undefined ? ' (data on the database server)' : values.data ? ` (data in ${values.data})` : ' (in memory)';
+    process.stderr.write(`Custom actions sandbox listening on ${sandbox.url}${bound}${where}\n`);
     for (const app of sandbox.applications) process.stderr.write(`  ${app.id} (${app.name}): Authorization: Bearer ${app.key}\n`);
   }
   let stopping = false;

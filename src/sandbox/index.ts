@@ -1,16 +1,19 @@
 /**
  * The local sandbox: a real implementation of the custom actions REST interface (docs/api.md) on
- * PGlite, with runs in separate, confined processes (runner/pool.ts). Used by `npm run sandbox`, by
- * the extension (through dist/sandbox.js) and by tests.
+ * PGlite, or on a PostgreSQL server shared by several processes (docs/team-sandbox.md), with runs in
+ * separate, confined processes (runner/pool.ts). Used by `npm run sandbox`, by the extension
+ * (through dist/sandbox.js) and by tests.
  */
 import { type AddressInfo } from 'node:net';
 import { Changes } from './http/changes';
 import { RateLimiter } from './http/rateLimit';
-import { createSandboxServer, type TlsFiles } from './http/server';
+import { createSandboxServer, newLifecycle, type TlsFiles } from './http/server';
 import { isLoopback, urlHost } from './network';
 import { DEFAULT_LIMITS, type SandboxLimits } from './limits';
 import { ProcessPool } from './runner/pool';
 import { openDatabase } from './store/database';
+import { CHANGES_CHANNEL, ChangeListener, openPostgres } from './store/postgres';
+import { type Database } from './store/sql';
 import { Store } from './store/store';
 import { seedDemo } from './demo/seed';
 
@@ -28,8 +31,13 @@ export interface SandboxOptions {
   host?: string;
   /** Serve HTTPS with this certificate and key instead of HTTP. */
   tls?: TlsFiles;
-  /** Data directory; absent keeps everything in memory (gone on close). */
+  /** Data directory; absent keeps everything in memory (gone on close). Not with `databaseUrl`. */
   dataDir?: string;
+  /**
+   * A PostgreSQL server's connection string (postgres://user:password@host:port/database): the data
+   * lives there instead of in PGlite, and any number of sandbox processes may share it.
+   */
+  databaseUrl?: string;
   /** Ensure the demo applications and their actions (and events) exist. */
   demo?: boolean;
   /** Applications to create or rename; each gets a freshly minted key. */
@@ -62,20 +70,47 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   // The runner's spare process starts while the database opens: the first run need not wait for it.
   const runner = new ProcessPool(limits);
-  let database;
+  if (options.databaseUrl !== undefined && options.dataDir !== undefined) {
+    await runner.close();
+    throw new Error('a sandbox keeps its data either in a data directory or on a database server, not both');
+  }
+  const changes = new Changes();
+  let database: Database;
+  let listener: ChangeListener | undefined;
   try {
-    database = await openDatabase(options.dataDir);
+    if (options.databaseUrl === undefined) {
+      database = await openDatabase(options.dataDir);
+    } else {
+      database = await openPostgres(options.databaseUrl, log);
+      // Long polls held here wake when another process records an event; after a lost connection,
+      // all of them wake (one may have been missed) and read the list again.
+      listener = new ChangeListener(
+        options.databaseUrl,
+        (payload) => (payload.endsWith('\n') ? changes.notifyPrefix(payload) : changes.notify(payload)),
+        () => changes.notifyAll(),
+        log,
+      );
+      await listener.start().catch(async (error: unknown) => {
+        await database.close().catch(() => undefined);
+        throw error;
+      });
+    }
   } catch (error) {
     await runner.close();
     throw error;
   }
-  const store = new Store(database, { log });
-  const changes = new Changes();
+  // A server gathers its planner statistics itself (autovacuum); PGlite has none, so the store does.
+  const store = new Store(database, {
+    log,
+    ...(listener ? { notifyChannel: CHANGES_CHANNEL, analyzeEvery: Number.POSITIVE_INFINITY } : {}),
+  });
   const rateLimiter = limits.requestsPerMinute > 0 ? new RateLimiter(limits.requestsPerMinute) : undefined;
   const host = options.host ?? '127.0.0.1';
-  const server = createSandboxServer({ store, runner, limits, changes, log, ...(rateLimiter ? { rateLimiter } : {}) }, options.tls);
+  const lifecycle = newLifecycle();
+  const server = createSandboxServer({ store, runner, limits, changes, log, lifecycle, ...(rateLimiter ? { rateLimiter } : {}) }, options.tls);
   const closeAll = async () => {
     changes.notifyAll();
+    await listener?.close();
     await runner.close();
     await store.close();
   };
@@ -113,11 +148,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       createApplication,
       close: () =>
         (closing ??= (async () => {
+          // No new connections; long polls answer now; a run in flight finishes (its runner
+          // stops it at runTimeoutMs) and so does every write, before the database is let go.
+          lifecycle.stopping = true;
           const closed = new Promise<void>((resolve) => server.close(() => resolve()));
           changes.notifyAll();
           server.closeIdleConnections();
-          // Long polls were just woken; whatever is still open after a moment is cut.
-          const force = setTimeout(() => server.closeAllConnections(), 2_000);
+          const grace = limits.runTimeoutMs + 2_000;
+          const force = setTimeout(() => server.closeAllConnections(), grace);
+          await settled(lifecycle.inflight, grace + 5_000);
+          server.closeIdleConnections();
           await closed;
           clearTimeout(force);
           await closeAll();
@@ -130,7 +170,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 }
 
-function checkApplicationId(id: string): void {
+/** Waits until every request in flight has been handled (also those that start meanwhile), or `ms` pass. */
+async function settled(inflight: Set<Promise<void>>, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (inflight.size > 0 && Date.now() < deadline) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...inflight]), new Promise((resolve) => (timer = setTimeout(resolve, deadline - Date.now())))]);
+    clearTimeout(timer);
+  }
+}
+
+export function checkApplicationId(id: string): void {
   if (id.trim() !== id || id.length === 0 || id.length > MAX_APPLICATION_ID_LENGTH || [...id].some((c) => c.charCodeAt(0) < 0x20)) {
     throw new Error(
       `an application id must be 1 to ${MAX_APPLICATION_ID_LENGTH} characters without surrounding spaces or control characters: ${JSON.stringify(id)}`,

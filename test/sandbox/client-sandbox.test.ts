@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError, closeAllPools, createClient, type CustomActionsClient, type NormalizedEvent } from '../../src/core/client';
 import { startSandbox } from '../../src/sandbox';
+import { testDatabaseUrl } from './backend';
 import { ADD_ACTION as ADD } from '../support/metadata';
 
 const ADD_CODE = `export function main(a: number, b: number): number {
@@ -32,8 +33,9 @@ describe('client against the sandbox', function () {
 
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'client-sandbox-'));
+    const databaseUrl = await testDatabaseUrl();
     sandbox = await startSandbox({
-      dataDir,
+      ...(databaseUrl === undefined ? { dataDir } : { databaseUrl }),
       applications: [
         { id: 'app-a', name: 'A' },
         { id: 'app-b', name: 'B' },

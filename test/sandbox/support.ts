@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox';
+import { testDatabaseUrl } from './backend';
 
 export const ROOT = path.join(__dirname, '..', '..');
 
@@ -14,9 +15,15 @@ export interface Reply {
   json: unknown;
 }
 
-/** A sandbox with one or more applications and a request helper bound to a key. */
+/**
+ * A sandbox with one or more applications and a request helper bound to a key. In the PostgreSQL
+ * run (backend.ts) it keeps its data in a new database of the run's cluster, unless the test gives
+ * it a data directory or a database of its own.
+ */
 export async function withSandbox(options: SandboxOptions = {}): Promise<Sandbox & { request: Requester }> {
+  const databaseUrl = options.dataDir === undefined && options.databaseUrl === undefined ? await testDatabaseUrl() : undefined;
   const sandbox = await startSandbox({
+    ...(databaseUrl === undefined ? {} : { databaseUrl }),
     applications: [
       { id: 'app-a', name: 'App A' },
       { id: 'app-b', name: 'App B' },

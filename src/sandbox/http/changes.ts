@@ -1,6 +1,9 @@
+import { changePayload } from '../store/store';
+
 /**
- * Wakes long polls: the events list of an environment changes only through this process, so a
- * notification per action and environment is enough (no polling of the database).
+ * Wakes long polls, per action and environment, without polling the database. A process wakes its
+ * own at once; on a PostgreSQL server, the others hear of it through the store's NOTIFY and the
+ * sandbox's listener (store/postgres.ts), which calls `notify` or `notifyPrefix` here.
  */
 export class Changes {
   private readonly waiters = new Map<string, Set<() => void>>();
@@ -38,4 +41,5 @@ export class Changes {
   }
 }
 
-export const changeKey = (actionId: string, environmentId: string) => `${actionId}\n${environmentId}`;
+/** The same text as the store's NOTIFY payload, so a payload heard from another process is a key here. */
+export const changeKey = changePayload;

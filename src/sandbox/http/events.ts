@@ -30,7 +30,8 @@ export async function listEvents(
   let version = await ctx.store.eventsVersion(action, environmentId);
   let tag = etag(version.newest, query);
   const ifNoneMatch = req.headers['if-none-match'];
-  if (ifNoneMatch !== undefined && matches(ifNoneMatch, tag) && query.waitSeconds > 0) {
+  // A stopping process holds no new long poll: the client's next poll goes to another process.
+  if (ifNoneMatch !== undefined && matches(ifNoneMatch, tag) && query.waitSeconds > 0 && !ctx.lifecycle?.stopping) {
     const aborted = new AbortController();
     res.once('close', () => aborted.abort());
     await ctx.changes.wait(changeKey(action.id, environmentId), query.waitSeconds * 1000, aborted.signal);

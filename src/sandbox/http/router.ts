@@ -2,6 +2,7 @@ import { HttpProblem } from './problem';
 
 export type RouteName =
   | 'index'
+  | 'health'
   | 'listActions'
   | 'createAction'
   | 'getAction'
@@ -31,6 +32,7 @@ export function route(method: string, pathname: string): Match {
   let methods: Methods | undefined;
   const params: Match['params'] = {};
   if (api === 'api' && segments.length === 1) methods = { GET: 'index' };
+  else if (api === 'healthz' && segments.length === 1) methods = { GET: 'health' };
   else if (api === 'api' && kind === 'application' && id && sub === 'actions' && segments.length === 4) {
     methods = { GET: 'listActions', POST: 'createAction' };
     params.applicationId = id;

@@ -36,6 +36,8 @@ export interface ServerContext {
   log: (message: string) => void;
   /** Absent: no rate limit (the local sandbox of one developer). */
   rateLimiter?: RateLimiter;
+  /** Set by the sandbox's close; requests in flight are tracked so a stop lets them finish. */
+  lifecycle?: Lifecycle;
 }
 
 /** A certificate chain and its private key, PEM: the sandbox then speaks HTTPS itself. */
@@ -44,12 +46,27 @@ export interface TlsFiles {
   key: string | Buffer;
 }
 
+export interface Lifecycle {
+  /** Once set: the health endpoint says so (a load balancer stops sending), long polls answer at once, connections close after their answer. */
+  stopping: boolean;
+  /** The requests being handled, each settled when its handler is done (its writes included). */
+  readonly inflight: Set<Promise<void>>;
+}
+
+export function newLifecycle(): Lifecycle {
+  return { stopping: false, inflight: new Set() };
+}
+
 /** Media types accepted for the implementation: the spec's, and plain text for clients that know no better. */
 export const CODE_MEDIA_TYPES = [MEDIA_TYPES.typescript, 'text/typescript', 'application/x-typescript', 'text/plain'];
 
 export function createSandboxServer(ctx: ServerContext, tls?: TlsFiles): Server {
   const listener = (req: IncomingMessage, res: ServerResponse) => {
-    void handle(ctx, req, res);
+    const lifecycle = ctx.lifecycle;
+    if (!lifecycle) return void handle(ctx, req, res);
+    if (lifecycle.stopping) res.shouldKeepAlive = false;
+    const handled = handle(ctx, req, res).finally(() => lifecycle.inflight.delete(handled));
+    lifecycle.inflight.add(handled);
   };
   // An https.Server is an http.Server to everything that uses it here (timeouts, closing connections).
   const server: Server = tls ? createTlsServer({ cert: tls.cert, key: tls.key }, listener) : createServer(listener);
@@ -70,6 +87,8 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
       limitRate(ctx, req, addressClient(req.socket.remoteAddress));
       throw error;
     }
+    // A load balancer asks often and holds no key: the health check is not counted against a rate.
+    if (match.name === 'health') return await health(ctx, res);
     if (match.name === 'index') {
       limitRate(ctx, req, addressClient(req.socket.remoteAddress));
       return sendJson(res, 200, capabilityIndex(ctx.limits));
@@ -81,6 +100,17 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
     ctx.log(`unexpected error on ${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     sendProblem(res, new HttpProblem(500, 'internal', 'the sandbox failed to answer; its log has the details'));
   }
+}
+
+/**
+ * For a load balancer, without a key: 200 while this process can serve (its database answers), 503
+ * when the database does not or the process is stopping. The body tells which, and nothing else:
+ * the database's own error could name hosts, and anyone may ask.
+ */
+async function health(ctx: ServerContext, res: ServerResponse): Promise<void> {
+  if (ctx.lifecycle?.stopping) return sendJson(res, 503, { status: 'stopping', database: 'unknown' });
+  const up = await ctx.store.healthy();
+  sendJson(res, up ? 200 : 503, { status: up ? 'ok' : 'unavailable', database: up ? 'ok' : 'unreachable' });
 }
 
 async function authenticate(ctx: ServerContext, req: IncomingMessage): Promise<string> {
@@ -202,6 +232,8 @@ async function dispatch(ctx: ServerContext, req: IncomingMessage, res: ServerRes
       return runAction(ctx, req, res, p.actionId!, p.environmentId!, applicationId);
     case 'index':
       return sendJson(res, 200, capabilityIndex(limits));
+    case 'health':
+      return health(ctx, res);
   }
 }
 

@@ -4,6 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
+import { type Database } from './sql';
 
 /**
  * Opens the sandbox's database: PGlite (Postgres in WebAssembly) in `dataDir`, or in memory.
@@ -44,7 +45,7 @@ export async function openDatabase(dataDir: string | undefined): Promise<PGlite>
  * 30,000 rows a table: about a millisecond when empty, some tens of ms at 100,000 events. Not the
  * whole database: that would analyse the system catalogs too and take a second.
  */
-export async function analyze(db: PGlite): Promise<void> {
+export async function analyze(db: Database): Promise<void> {
   await db.exec('ANALYZE actions, events');
 }
 

@@ -1,9 +1,9 @@
-import { type PGlite, type Transaction } from '@electric-sql/pglite';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type ActionEvent, type ActionListEntry, type ActionMetadata, type Environment } from '../../core/schema';
 import { hashKey, mintKey, sameHash } from '../keys';
 import { StoreConflict } from './conflict';
 import { analyze } from './database';
+import { type Database, type Queryable, sqlState, UNIQUE_VIOLATION } from './sql';
 import { checkExpected, type Expected, recordVersion, type VersionKind } from './versions';
 
 export { StoreConflict } from './conflict';
@@ -50,13 +50,17 @@ export interface EventsVersion {
   modifiedAt: number;
 }
 
-type Queryable = PGlite | Transaction;
-
 export interface StoreOptions {
   /** Rows written (events recorded, actions created, changed or deleted) after which the planner's statistics are gathered again. */
   analyzeEvery?: number;
   /** Where a failed gathering of statistics is reported; it never fails a request. */
   log?: (message: string) => void;
+  /**
+   * The channel (Postgres NOTIFY) a recorded event or a deleted action is announced on, in the
+   * transaction that writes it, so long polls held by other processes on the same database wake.
+   * Absent for PGlite: one process is all there is.
+   */
+  notifyChannel?: string;
 }
 
 const ANALYZE_EVERY = 1_000;
@@ -64,8 +68,10 @@ const ANALYZE_EVERY = 1_000;
 const ANALYZE_DELAY_MS = 100;
 
 /**
- * Every read and write of the sandbox's data. Each change runs in one transaction; PGlite resolves a
- * query only once it has been written to the data directory, so an answer means the change is kept.
+ * Every read and write of the sandbox's data, on PGlite or on a PostgreSQL server (sql.ts). Each
+ * change runs in one transaction, and nothing that matters is kept in this object, so any number of
+ * processes can share one server. PGlite resolves a query only once it has been written to the data
+ * directory, and a server only once it has committed, so an answer means the change is kept.
  */
 export class Store {
   private readonly analyzeEvery: number;
@@ -74,13 +80,33 @@ export class Store {
   private analysisTimer: NodeJS.Timeout | undefined;
   private analysis: Promise<void> | undefined;
   private closing = false;
+  private readonly notifyChannel: string | undefined;
 
   constructor(
-    private readonly db: PGlite,
+    private readonly db: Database,
     options: StoreOptions = {},
   ) {
     this.analyzeEvery = options.analyzeEvery ?? ANALYZE_EVERY;
     this.log = options.log ?? (() => undefined);
+    this.notifyChannel = options.notifyChannel;
+  }
+
+  /** Whether the database answers a query within `ms`: what the health endpoint reports. */
+  async healthy(ms = 2_000): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+    try {
+      return await Promise.race([this.db.query('SELECT 1').then(() => true), late]);
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Announces a change of an action's events to the other processes; part of the transaction `tx`, so sent only if it commits. */
+  private async announce(tx: Queryable, actionId: string, environmentId: string): Promise<void> {
+    if (this.notifyChannel !== undefined) await tx.query('SELECT pg_notify($1, $2)', [this.notifyChannel, changePayload(actionId, environmentId)]);
   }
 
   async close(): Promise<void> {
@@ -161,6 +187,57 @@ export class Store {
     return { id: app.id, name: app.name, environments };
   }
 
+  /** The applications, oldest first, with how many keys each has. */
+  async listApplications(): Promise<{ id: string; name: string; keys: number }[]> {
+    const result = await this.db.query<{ id: string; name: string; keys: number }>(
+      `SELECT a.id, a.name, (SELECT count(*)::int FROM api_keys k WHERE k.application_id = a.id) AS keys
+       FROM applications a ORDER BY a.created_at, a.id`,
+    );
+    return result.rows;
+  }
+
+  /** Mints another key for an existing application; undefined when there is no such application. The key is shown once: only its hash is kept. */
+  async issueKey(applicationId: string): Promise<{ key: string; keyId: string } | undefined> {
+    const key = mintKey();
+    const hash = hashKey(key);
+    const inserted = await this.db.query('INSERT INTO api_keys (hash, application_id, created_at) SELECT $1, id, $3 FROM applications WHERE id = $2', [
+      hash,
+      applicationId,
+      Date.now(),
+    ]);
+    return (inserted.affectedRows ?? 0) > 0 ? { key, keyId: keyIdOf(hash) } : undefined;
+  }
+
+  /** The keys of an application by their ids (the start of their hash, which tells nothing of the key), oldest first. */
+  async listKeys(applicationId: string): Promise<{ keyId: string; createdAt: number }[]> {
+    const result = await this.db.query<{ hash: string; created_at: number }>(
+      'SELECT hash, created_at FROM api_keys WHERE application_id = $1 ORDER BY created_at, hash',
+      [applicationId],
+    );
+    return result.rows.map((r) => ({ keyId: keyIdOf(r.hash), createdAt: r.created_at }));
+  }
+
+  /**
+   * Revokes a key, named by its id or given whole. Nothing caches keys (every request looks its key
+   * up), so the next request with it is refused on every process. Throws when the id names no key
+   * or more than one.
+   */
+  async revokeKey(keyOrId: string): Promise<{ applicationId: string; keyId: string }> {
+    const exact = keyOrId.startsWith('ca_sk_');
+    const id = keyOrId.toLowerCase();
+    if (!exact && !/^[0-9a-f]{8,64}$/.test(id)) throw new Error('name the key by its id (8 or more hex digits, from list-keys) or give the key itself');
+    return this.db.transaction(async (tx) => {
+      const found = exact
+        ? await tx.query<{ hash: string; application_id: string }>('SELECT hash, application_id FROM api_keys WHERE hash = $1', [hashKey(keyOrId)])
+        : await tx.query<{ hash: string; application_id: string }>('SELECT hash, application_id FROM api_keys WHERE starts_with(hash, $1)', [id]);
+      if (found.rows.length === 0) throw new Error('no such key');
+      if (found.rows.length > 1) throw new Error(`the id ${id} names ${found.rows.length} keys; give more of it`);
+      const row = found.rows[0]!;
+      await tx.query('DELETE FROM api_keys WHERE hash = $1', [row.hash]);
+      return { applicationId: row.application_id, keyId: keyIdOf(row.hash) };
+    });
+  }
+
   /** The application a key belongs to, or undefined. */
   async applicationOfKey(key: string): Promise<string | undefined> {
     const hash = hashKey(key);
@@ -226,43 +303,49 @@ export class Store {
   async createAction(applicationId: string, metadata: ActionMetadata, maxActions: number, client?: string): Promise<ActionRow> {
     const id = randomUUID();
     const now = Date.now();
-    const created = await this.db.transaction(async (tx) => {
-      const count = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM actions WHERE application_id = $1', [applicationId]);
-      if ((count.rows[0]?.n ?? 0) >= maxActions) throw new StoreConflict('limit-reached', `an application holds at most ${maxActions} actions`);
-      await this.assertKeyFree(tx, applicationId, metadata.key, undefined);
-      await tx.query('INSERT INTO actions (id, application_id, key, metadata, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)', [
-        id,
-        applicationId,
-        metadata.key,
-        JSON.stringify(metadata),
-        now,
-      ]);
-      await recordVersion(tx, id, 'metadata', 1, JSON.stringify(metadata), client);
-      return (await this.action(id, tx))!;
-    });
+    const created = await keyConflicts(metadata.key, () =>
+      this.db.transaction(async (tx) => {
+        // Creates in one application take turns (across processes too), so none counts past the limit.
+        await tx.query('SELECT 1 FROM applications WHERE id = $1 FOR UPDATE', [applicationId]);
+        const count = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM actions WHERE application_id = $1', [applicationId]);
+        if ((count.rows[0]?.n ?? 0) >= maxActions) throw new StoreConflict('limit-reached', `an application holds at most ${maxActions} actions`);
+        await this.assertKeyFree(tx, applicationId, metadata.key, undefined);
+        await tx.query('INSERT INTO actions (id, application_id, key, metadata, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)', [
+          id,
+          applicationId,
+          metadata.key,
+          JSON.stringify(metadata),
+          now,
+        ]);
+        await recordVersion(tx, id, 'metadata', 1, JSON.stringify(metadata), client);
+        return (await this.action(id, tx))!;
+      }),
+    );
     this.wrote();
     return created;
   }
 
   /** Replaces the metadata; with `expected`, only if its version is still that one (else `precondition-failed`). */
   async updateAction(id: string, metadata: ActionMetadata, expected?: Expected, client?: string): Promise<ActionRow> {
-    const updated = await this.db.transaction(async (tx) => {
-      const current = await this.action(id, tx, true);
-      if (!current) throw new StoreConflict('not-found', 'no such action');
-      checkExpected('metadata', current.metadataVersion, expected);
-      await this.assertKeyFree(tx, current.applicationId, metadata.key, id);
-      const text = JSON.stringify(metadata);
-      const version = current.metadataVersion + 1;
-      await tx.query('UPDATE actions SET key = $2, metadata = $3, metadata_version = $4, updated_at = $5 WHERE id = $1', [
-        id,
-        metadata.key,
-        text,
-        version,
-        Date.now(),
-      ]);
-      await recordVersion(tx, id, 'metadata', version, text, client);
-      return (await this.action(id, tx))!;
-    });
+    const updated = await keyConflicts(metadata.key, () =>
+      this.db.transaction(async (tx) => {
+        const current = await this.action(id, tx, true);
+        if (!current) throw new StoreConflict('not-found', 'no such action');
+        checkExpected('metadata', current.metadataVersion, expected);
+        await this.assertKeyFree(tx, current.applicationId, metadata.key, id);
+        const text = JSON.stringify(metadata);
+        const version = current.metadataVersion + 1;
+        await tx.query('UPDATE actions SET key = $2, metadata = $3, metadata_version = $4, updated_at = $5 WHERE id = $1', [
+          id,
+          metadata.key,
+          text,
+          version,
+          Date.now(),
+        ]);
+        await recordVersion(tx, id, 'metadata', version, text, client);
+        return (await this.action(id, tx))!;
+      }),
+    );
     this.wrote();
     return updated;
   }
@@ -310,7 +393,11 @@ export class Store {
 
   /** Deletes the action and its events; returns false when it did not exist. */
   async deleteAction(id: string): Promise<boolean> {
-    const result = await this.db.transaction((tx) => tx.query('DELETE FROM actions WHERE id = $1', [id]));
+    const result = await this.db.transaction(async (tx) => {
+      const deleted = await tx.query('DELETE FROM actions WHERE id = $1', [id]);
+      if ((deleted.affectedRows ?? 0) > 0) await this.announce(tx, id, '');
+      return deleted;
+    });
     const deleted = (result.affectedRows ?? 0) > 0;
     if (deleted) this.wrote();
     return deleted;
@@ -325,7 +412,13 @@ export class Store {
     return row ? { id: row.id, applicationId: row.application_id, name: row.name } : undefined;
   }
 
-  /** Records an event and drops the oldest of the environment beyond `keep`. Returns false when the action is gone. */
+  /**
+   * Records an event and drops the oldest of the environment beyond `keep`. Returns false when the
+   * action is gone. The lock on the action's row makes the recordings of one action take turns, also
+   * across processes: an event's sequence number is drawn only once the one before it has committed,
+   * so a list read never sees a newer event while an older one is still to appear (the ETag of the
+   * list, its newest number, would otherwise hide that older one).
+   */
   async recordEvent(actionId: string, environmentId: string, event: ActionEvent, keep: number): Promise<boolean> {
     const recorded = await this.db.transaction(async (tx) => {
       const exists = await tx.query('SELECT 1 FROM actions WHERE id = $1 FOR UPDATE', [actionId]);
@@ -343,6 +436,7 @@ export class Store {
            SELECT seq FROM events WHERE action_id = $1 AND environment_id = $2 ORDER BY seq DESC OFFSET $3 LIMIT 1)`,
         [actionId, environmentId, keep],
       );
+      await this.announce(tx, actionId, environmentId);
       return true;
     });
     if (recorded) this.wrote();
@@ -378,10 +472,38 @@ export class Store {
     return { newest: Number(row?.seq ?? 0), modifiedAt: row?.recorded_at ?? action.createdAt };
   }
 
-  private async assertKeyFree(tx: Transaction, applicationId: string, key: string, exceptId: string | undefined): Promise<void> {
+  private async assertKeyFree(tx: Queryable, applicationId: string, key: string, exceptId: string | undefined): Promise<void> {
     const taken = await tx.query<{ id: string }>('SELECT id FROM actions WHERE application_id = $1 AND key = $2', [applicationId, key]);
     const other = taken.rows[0];
     if (other && other.id !== exceptId) throw new StoreConflict('key-conflict', `the application already has an action with key "${key}" (id ${other.id})`);
+  }
+}
+
+/** A key's id: the first 12 hex digits of its sha-256, enough to tell an application's keys apart and no help to guess the key. */
+export function keyIdOf(hash: string): string {
+  return hash.slice(0, 12);
+}
+
+/** What a NOTIFY on the changes channel carries: the action and the environment whose events changed (none: all of them, the action is gone). */
+export function changePayload(actionId: string, environmentId: string): string {
+  return `${actionId}\n${environmentId}`;
+}
+
+/**
+ * Two processes can pass the key check of a create or rename at once; the unique index then refuses
+ * the second, which becomes the same key conflict a single process reports.
+ */
+async function keyConflicts<T>(key: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (
+      sqlState(error) === UNIQUE_VIOLATION &&
+      /actions_application_id_key_key/.test(String((error as { constraint?: unknown }).constraint ?? (error as Error).message))
+    ) {
+      throw new StoreConflict('key-conflict', `the application already has an action with key "${key}"`);
+    }
+    throw error;
   }
 }
 

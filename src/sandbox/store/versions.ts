@@ -1,5 +1,5 @@
-import { type Transaction } from '@electric-sql/pglite';
 import { StoreConflict } from './conflict';
+import { type Queryable } from './sql';
 
 /** What the versions of an action are kept of: its code and its metadata, each counted on its own. */
 export type VersionKind = 'implementation' | 'metadata';
@@ -33,7 +33,7 @@ export function checkExpected(kind: VersionKind, current: number, expected: Expe
 
 /** Records a written version and drops those beyond VERSIONS_KEPT of the same action and kind. */
 export async function recordVersion(
-  tx: Transaction,
+  tx: Queryable,
   actionId: string,
   kind: VersionKind,
   version: number,
