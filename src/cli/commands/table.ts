@@ -4,5 +4,6 @@
  */
 import { type CommandDefinition } from './command';
 import { status } from './status';
+import { test } from './test';
 
-export const COMMANDS: readonly CommandDefinition[] = [status];
+export const COMMANDS: readonly CommandDefinition[] = [status, test];
