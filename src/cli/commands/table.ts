@@ -4,6 +4,9 @@
  */
 import { type CommandDefinition } from './command';
 import { status } from './status';
+import { events } from './events';
+import { run } from './run';
+import { sandbox } from './sandbox';
 import { test } from './test';
 
-export const COMMANDS: readonly CommandDefinition[] = [status, test];
+export const COMMANDS: readonly CommandDefinition[] = [status, test, events, run, sandbox];

@@ -22,7 +22,7 @@ export function caseResult(c: TestCase, outcome: RunOutcome, duration: number | 
     return {
       ...base,
       status: 'failed',
-      message: safe(`${outcome.error.name ?? 'Error'}: ${outcome.error.message}${where}`),
+      message: safe(`${errorTitle(outcome.error)}${where}`),
       ...(frames(outcome.error.stack) ? { detail: safe(frames(outcome.error.stack)!) } : {}),
       ...timed,
     };
@@ -32,6 +32,12 @@ export function caseResult(c: TestCase, outcome: RunOutcome, duration: number | 
       ? `expected: ${diffText(verdict.expected)}\nactual:   ${diffText(verdict.actual)}`
       : undefined;
   return { ...base, status: 'failed', message: safe(verdict.message), ...(detail ? { detail: safe(detail) } : {}), ...timed };
+}
+
+/** `TypeError: …`; a server's message that already starts with its error's name keeps it once. */
+function errorTitle(error: { name?: string; message: string }): string {
+  if (error.name) return `${error.name}: ${error.message}`;
+  return /^[\w$]*(Error|Exception)\b/.test(error.message) ? error.message : `Error: ${error.message}`;
 }
 
 /** A case that could not run, and why. */
