@@ -1,6 +1,6 @@
 import { ApiError, type CustomActionsClient, type ListedAction, type NormalizedEvent, type RunInputs } from '../../core/client';
 import { formatLog } from '../../core/events';
-import { type RunOutcome } from '../../core/testing';
+import { eventOutcome } from '../../core/testing';
 import { serverText } from '../../core/text';
 import { type CommandContext, describeFailure } from '../context';
 import { type ExitCode } from '../exitCodes';
@@ -38,6 +38,7 @@ export async function runCasesOnServer(
       const failure = describeFailure(error);
       exits.push(failure.exitCode);
       prepared = `${action.key} cannot run on the server: ${failure.message}`;
+      context.out.error(`${action.application.id}/${serverText(action.key, 120)}: ${failure.message}`, failure.hint);
     }
     if (typeof prepared === 'string') {
       for (const c of group) onResult(caseError(c, prepared));
@@ -60,13 +61,7 @@ export async function runCasesOnServer(
             continue;
           }
           const logs = event.logs.flatMap((log) => formatLog(log).map((l) => l.trim()));
-          const outcome: RunOutcome = event.ok
-            ? { ok: true, result: event.result }
-            : {
-                ok: false,
-                error: { message: event.error?.message ?? event.unreadable ?? 'the run failed', ...(event.error?.stack ? { stack: event.error.stack } : {}) },
-              };
-          onResult(caseResult(c, outcome, event.duration, logs, projectRoot));
+          onResult(caseResult(c, eventOutcome(event), event.duration, logs, projectRoot));
         }
       }),
     );

@@ -2,3 +2,4 @@ export * from './expectation';
 export * from './inputSetFile';
 export * from './resultCheck';
 export * from './caseRun';
+export * from './eventOutcome';
