@@ -12,6 +12,7 @@ const benches = {
   sandbox: [...tsx, 'bench/node/sandbox.ts'],
   events: [...tsx, 'bench/node/events.ts'],
   history: ['--expose-gc', ...tsx, 'bench/node/history.ts'],
+  'cli-test': [...tsx, 'bench/node/cliTest.ts'],
   host: ['bench/host.mjs'],
 };
 
