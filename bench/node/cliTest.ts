@@ -31,7 +31,10 @@ try {
   writeFileSync(path.join(folder, 'action.yaml'), stringify(metadata));
   writeFileSync(path.join(folder, 'main.ts'), 'export async function main(a: number, b: number): Promise<number> {\n  return a + b;\n}\n');
   for (let i = 0; i < 100; i++)
-    writeFileSync(path.join(folder, 'inputs', `case-${String(i).padStart(3, '0')}.json`), JSON.stringify({ inputs: { a: i, b: 1 }, expect: { result: i + 1 } }));
+    writeFileSync(
+      path.join(folder, 'inputs', `case-${String(i).padStart(3, '0')}.json`),
+      JSON.stringify({ inputs: { a: i, b: 1 }, expect: { result: i + 1 } }),
+    );
   const times: number[] = [];
   for (let run = 0; run < 6; run++) {
     const started = performance.now();
