@@ -14,6 +14,7 @@ const benches = {
   events: [...tsx, 'bench/node/events.ts'],
   history: ['--expose-gc', ...tsx, 'bench/node/history.ts'],
   cli: [...tsx, 'bench/node/cli.ts'],
+  'cli-test': [...tsx, 'bench/node/cliTest.ts'],
   host: ['bench/host.mjs'],
 };
 

@@ -4,9 +4,10 @@
  */
 import { processIo } from './io';
 import { EXIT } from './exitCodes';
+import { interrupt } from './interrupt';
 import { runCli } from './program';
 
-process.on('SIGINT', () => process.exit(EXIT.interrupted));
+process.on('SIGINT', interrupt);
 runCli(process.argv.slice(2), processIo()).then(
   (code) => {
     process.exitCode = code;

@@ -1,6 +1,7 @@
 import { createColors } from 'picocolors';
 import { redactKey } from '../core/client/redact';
 import { type CliIo, type Stream } from './io';
+import { terminalSafeJson } from './jsonText';
 
 export type Colors = ReturnType<typeof createColors>;
 
@@ -50,12 +51,12 @@ export class Output {
   /** The one JSON document of a command run with --json, on stdout. */
   result(value: unknown): void {
     if (!this.json) return;
-    this.io.stdout.write(this.scrub(JSON.stringify(value, null, 2)) + '\n');
+    this.io.stdout.write(this.scrub(terminalSafeJson(JSON.stringify(value, null, 2))) + '\n');
   }
 
   /** One JSON line on stdout (for commands that stream, such as a follow of events). */
   jsonLine(value: unknown): void {
-    this.io.stdout.write(this.scrub(JSON.stringify(value)) + '\n');
+    this.io.stdout.write(this.scrub(terminalSafeJson(JSON.stringify(value))) + '\n');
   }
 
   /** A message for the person at the terminal, on stderr. */

@@ -7,5 +7,9 @@ import { type CommandDefinition } from './command';
 import { deploy } from './deploy';
 import { pull } from './pull';
 import { status } from './status';
+import { events } from './events';
+import { run } from './run';
+import { sandbox } from './sandbox';
+import { test } from './test';
 
-export const COMMANDS: readonly CommandDefinition[] = [status, deploy, pull, check];
+export const COMMANDS: readonly CommandDefinition[] = [status, deploy, pull, check, test, events, run, sandbox];

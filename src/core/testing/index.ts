@@ -4,3 +4,4 @@ export * from './resultCheck';
 export * from './caseRun';
 export * from './pattern';
 export * from './outdated';
+export * from './eventOutcome';

@@ -1,0 +1,117 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { type Command } from 'commander';
+import { type CommandContext } from '../context';
+import { CliError, EXIT, type ExitCode } from '../exitCodes';
+import { onInterrupt } from '../interrupt';
+import { applicationKeyVariable } from '../keys';
+import { loadProject } from '../project';
+import { type CommandDefinition } from './command';
+
+interface Ready {
+  readonly url: string;
+  readonly applications: readonly { readonly id: string; readonly name: string; readonly key: string }[];
+}
+
+/**
+ * The local sandbox the editor starts (dist/sandbox.js beside this bundle, with PGlite's files in
+ * dist/pglite/), started for a pipeline's integration tests. It runs until Ctrl+C or SIGTERM.
+ */
+export const sandbox: CommandDefinition = {
+  name: 'sandbox',
+  summary: 'start the local sandbox server (for integration tests); prints its URL and keys',
+  configure(command: Command) {
+    command
+      .argument('<action>', 'start')
+      .option('--port <port>', 'the port on 127.0.0.1 (default: a free one)')
+      .option('--data <dir>', 'keep the data in this folder (default: in memory, gone when it stops)')
+      .option('--ensure-app <id[:name]...>', "create these applications (or rename them) with a new key each; default: customactions.yaml's")
+      .option('--demo', 'create the demo applications, with example actions and events')
+      .addHelpText(
+        'after',
+        `
+When it is ready it prints, on stdout, lines a pipeline can source or pass to --key-file:
+  CUSTOM_ACTIONS_BASE_URL=http://127.0.0.1:<port>
+  CUSTOM_ACTIONS_KEY_<APPLICATION_ID>=<a key of this sandbox>
+(with --json, one line {"url", "applications": [{"id", "name", "key"}]}); messages go to stderr.
+The keys are the sandbox's own, made for this run; they give access to nothing else.
+
+Examples:
+  custom-actions sandbox start --port 4000 --data .sandbox > sandbox.env &
+  custom-actions sandbox start --ensure-app billing:Billing --json`,
+      );
+  },
+  async run(context: CommandContext, operands, options): Promise<ExitCode> {
+    if (operands[0] !== 'start') throw new CliError(EXIT.usage, `Unknown sandbox action "${operands[0] ?? ''}": the one there is is start.`);
+    const args = ['--json'];
+    if (options.port !== undefined) {
+      const port = Number(options.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(EXIT.usage, `--port must be a port number, not "${String(options.port)}".`);
+      args.push('--port', String(port));
+    }
+    if (options.data !== undefined) args.push('--data', path.resolve(context.io.cwd, String(options.data)));
+    if (options.demo) args.push('--demo');
+    const ensure = (options.ensureApp as string[] | undefined) ?? (options.demo ? [] : await projectApplications(context));
+    if (ensure.length === 0 && !options.demo)
+      throw new CliError(EXIT.usage, 'The sandbox would have no application: name one with --ensure-app <id>, or start it in a project.');
+    for (const app of ensure) args.push('--ensure-app', app);
+    return serve(context, args);
+  },
+};
+
+/** The applications of the project around the current folder, if there is one. */
+async function projectApplications(context: CommandContext): Promise<string[]> {
+  const start = context.options.project ? path.resolve(context.io.cwd, context.options.project) : context.io.cwd;
+  try {
+    // Its baseUrl does not matter here (it may name the sandbox itself).
+    const project = await loadProject(start, 'http://127.0.0.1');
+    return project.applications.map((a) => (a.name ? `${a.id}:${a.name}` : a.id));
+  } catch {
+    return [];
+  }
+}
+
+function serve(context: CommandContext, args: string[]): Promise<ExitCode> {
+  // Only what the sandbox needs of this environment (no keys of the pipeline), as the extension starts it.
+  const env: Record<string, string> = {};
+  for (const name of ['TMPDIR', 'TMP', 'TEMP', 'SystemRoot']) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  // An IPC channel, so the sandbox ends with this process whichever way it ends.
+  const child = spawn(process.execPath, [path.join(__dirname, 'sandbox.js'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  return new Promise<ExitCode>((resolve) => {
+    let ready = false;
+    let stopping = false;
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      context.out.info('Stopping the sandbox.');
+      child.kill('SIGTERM');
+    };
+    const release = onInterrupt(stop);
+    process.on('SIGTERM', stop);
+    child.stderr!.setEncoding('utf8').on('data', (text: string) => {
+      // Before it is ready the sandbox prints only its failures; afterwards, only its own notices.
+      if (!ready || !/^sandbox: SIG/m.test(text)) context.io.stderr.write(text);
+    });
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (ready) return;
+      ready = true;
+      const state = JSON.parse(line) as Ready;
+      if (context.out.json) context.io.stdout.write(line + '\n');
+      else {
+        context.io.stdout.write(`CUSTOM_ACTIONS_BASE_URL=${state.url}\n`);
+        for (const app of state.applications) context.io.stdout.write(`${applicationKeyVariable(app.id)}=${app.key}\n`);
+      }
+      context.out.info(`The sandbox is listening on ${state.url} with ${state.applications.map((a) => a.id).join(', ')}; Ctrl+C to stop.`);
+    });
+    child.on('exit', (code, signal) => {
+      release();
+      process.off('SIGTERM', stop);
+      if (!ready) context.out.error(`The sandbox did not start (${signal ? `stopped by ${signal}` : `exit code ${code ?? '?'}`}).`);
+      resolve(ready && (stopping || code === 0) ? EXIT.ok : EXIT.failed);
+    });
+  });
+}

@@ -1,0 +1,51 @@
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { type RunOutcome } from '../../core/testing';
+import { visibleLine } from '../../core/text';
+import { HarnessPool } from './harness';
+import { type TestCase } from './cases';
+import { type CaseResult } from './results';
+import { caseError, caseResult } from './verdict';
+
+/** A local case's time limit, the Testing view's: a loop that never ends still ends. */
+export const LOCAL_CASE_TIMEOUT_MS = 30_000;
+
+/**
+ * Every runnable case through the local harness (run-local.js beside this bundle), main.ts as it is
+ * on disk, a few processes side by side as the Local profile runs them. `onResult` gets each case as
+ * it ends; `signal` ends the processes (cases not ended are left out).
+ */
+export async function runCasesLocally(
+  cases: readonly TestCase[],
+  projectRoot: string,
+  onResult: (result: CaseResult) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  const runnable = cases.filter((c) => c.unrunnable === undefined);
+  for (const c of cases) if (c.unrunnable !== undefined) onResult(caseError(c, c.unrunnable));
+  if (runnable.length === 0) return;
+  const parallel = Math.max(1, Math.min(4, availableParallelism(), Math.ceil(runnable.length / 8)));
+  const pool = new HarnessPool(path.join(__dirname, 'run-local.js'), projectRoot, parallel);
+  const cancel = () => pool.cancel();
+  signal.addEventListener('abort', cancel);
+  try {
+    await Promise.all(
+      runnable.map(async (c) => {
+        const logs: string[] = [];
+        const request = {
+          mainPath: path.join(c.action.folder, 'main.ts'),
+          code: c.action.code!,
+          metadata: c.metadata!,
+          inputs: c.parsed.inputs,
+          timeoutMs: LOCAL_CASE_TIMEOUT_MS,
+        };
+        const outcome = await pool.run(request, (entry) => logs.push(...entry.message.split(/\r?\n/).map((l) => `${entry.level}: ${visibleLine(l)}`)));
+        if (!outcome) return;
+        onResult(caseResult(c, outcome satisfies RunOutcome, outcome.duration, logs, projectRoot));
+      }),
+    );
+  } finally {
+    signal.removeEventListener('abort', cancel);
+    pool.close();
+  }
+}
