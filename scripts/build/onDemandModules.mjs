@@ -40,7 +40,7 @@ export const ON_DEMAND_MODULES = [
   'src/extension/debug/eventSource.ts',
   // The Testing view's runs (its tree of tests is eager).
   'src/extension/testing/runs.ts',
-  'src/extension/testing/localRunner.ts',
+  'src/sandbox/runner/local/harnessPool.ts',
   'src/extension/testing/serverRun.ts',
   'src/extension/testing/report.ts',
   'src/extension/testing/pin.ts',

@@ -1,14 +1,10 @@
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { type RunOutcome } from '../../core/testing';
 import { visibleLine } from '../../core/text';
-import { HarnessPool } from './harness';
+import { HarnessPool, harnessParallelism, LOCAL_CASE_TIMEOUT_MS } from '../../sandbox/runner/local/harnessPool';
 import { type TestCase } from './cases';
 import { type CaseResult } from './results';
 import { caseError, caseResult } from './verdict';
-
-/** A local case's time limit, the Testing view's: a loop that never ends still ends. */
-export const LOCAL_CASE_TIMEOUT_MS = 30_000;
 
 /**
  * Every runnable case through the local harness (run-local.js beside this bundle), main.ts as it is
@@ -24,8 +20,8 @@ export async function runCasesLocally(
   const runnable = cases.filter((c) => c.unrunnable === undefined);
   for (const c of cases) if (c.unrunnable !== undefined) onResult(caseError(c, c.unrunnable));
   if (runnable.length === 0) return;
-  const parallel = Math.max(1, Math.min(4, availableParallelism(), Math.ceil(runnable.length / 8)));
-  const pool = new HarnessPool(path.join(__dirname, 'run-local.js'), projectRoot, parallel);
+  // Node itself runs the harness, with none of this process's environment (keys included).
+  const pool = new HarnessPool(path.join(__dirname, 'run-local.js'), { command: process.execPath, env: {} }, projectRoot, harnessParallelism(runnable.length));
   const cancel = () => pool.cancel();
   signal.addEventListener('abort', cancel);
   try {

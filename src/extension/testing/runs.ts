@@ -1,20 +1,16 @@
-import { availableParallelism } from 'node:os';
 import * as vscode from 'vscode';
 import { type RunOutcome } from '../../core/testing';
 import { serverText } from '../../core/text';
 import { errorMessage } from '../connections';
-import { harnessPath, localRunRequest } from '../debug/localHarness';
+import { harnessPath, harnessRuntime, localRunRequest } from '../debug/localHarness';
 import { readLocalAction } from '../localActions';
 import { type Services } from '../services';
 import { readCase } from './cases';
 import { type ActionTestTree } from './controller';
 import { type InputSetDiagnostics } from './diagnostics';
-import { LocalRunner } from './localRunner';
 import { outputLines, type PreparedCase, reportOutcome, reportProblems } from './report';
 import { runOnServer } from './serverRun';
-
-/** A local case's time limit: generous, but a loop that never ends still ends (Debug has none). */
-export const LOCAL_CASE_TIMEOUT_MS = 30_000;
+import { HarnessPool, harnessParallelism, LOCAL_CASE_TIMEOUT_MS } from '../../sandbox/runner/local/harnessPool';
 
 export type ProfileKind = 'local' | 'server' | 'debug';
 
@@ -133,8 +129,8 @@ export class TestRuns {
     counted: (item: vscode.TestItem) => void,
   ): Promise<void> {
     if (cases.length === 0) return;
-    const parallel = Math.max(1, Math.min(4, availableParallelism(), Math.ceil(cases.length / 8)));
-    const runner = new LocalRunner(harnessPath(this.s.context.extensionUri), this.s.config().debugRuntimeExecutable, cases[0]!.folder.fsPath, parallel);
+    const runtime = harnessRuntime(this.s.config().debugRuntimeExecutable);
+    const runner = new HarnessPool(harnessPath(this.s.context.extensionUri), runtime, cases[0]!.folder.fsPath, harnessParallelism(cases.length));
     const cancelled = token.onCancellationRequested(() => runner.cancel());
     try {
       await Promise.all(
@@ -142,10 +138,7 @@ export class TestRuns {
           const request = await localRunRequest(c.folder, c.metadata, c.inputs, LOCAL_CASE_TIMEOUT_MS);
           if (token.isCancellationRequested) return;
           run.started(c.item);
-          const outcome = await runner.run({
-            request,
-            log: (entry) => run.appendOutput(outputLines(`[${c.testCase.name}] `, entry.message), undefined, c.item),
-          });
+          const outcome = await runner.run(request, (entry) => run.appendOutput(outputLines(`[${c.testCase.name}] `, entry.message), undefined, c.item));
           if (!outcome) return;
           reportOutcome(run, c, outcome, outcome.duration);
           counted(c.item);

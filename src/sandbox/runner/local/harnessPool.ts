@@ -1,44 +1,50 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
-import { type LogEntry } from '../../core/schema';
-import { type LocalOutcome, type LocalRunRequest } from '../../sandbox/runner/local/localRun';
-import { harnessRuntime } from '../debug/localHarness';
+import { type LogEntry } from '../../../core/schema';
+import { type LocalOutcome, type LocalRunRequest } from './localRun';
 
-export interface LocalJob {
-  readonly request: LocalRunRequest;
-  readonly log: (entry: LogEntry) => void;
+/** How a harness process is started: the Node to run it with and what its environment starts from. */
+export interface HarnessRuntime {
+  readonly command: string;
+  readonly env: Readonly<Record<string, string>>;
 }
 
-interface Worker {
-  readonly child: ChildProcess;
-  readonly jobs: Map<number, { job: LocalJob; resolve: (outcome: LocalOutcome | undefined) => void }>;
+/** A case's time limit in the Testing view's Local profile and `custom-actions test`: a loop that never ends still ends. */
+export const LOCAL_CASE_TIMEOUT_MS = 30_000;
+
+/** How many harness processes a run of `cases` cases gets: one per 8 cases, at most 4 and the machine's cores. */
+export function harnessParallelism(cases: number): number {
+  return Math.max(1, Math.min(4, availableParallelism(), Math.ceil(cases / 8)));
 }
 
 /**
- * The harness in serve mode (`run-local.js --serve`) for one test run: a few processes, each taking
- * its cases one after the other in a fresh context, so cases run in parallel without sharing a
- * realm. `cancel` ends the processes; the cases they held resolve undefined.
+ * The harness in serve mode (`run-local.js --serve`) for one test run, as the Testing view's Local
+ * profile and the command line's `test` drive it: a few processes, each taking its cases one after
+ * the other in a fresh context, so cases run in parallel without sharing a realm. The protocol is the
+ * harness's (`harness.ts` beside this file): a JSON line per case in, its logs and outcome out.
+ * `cancel` ends the processes; the cases they held resolve undefined.
  */
-export class LocalRunner {
+export class HarnessPool {
   private readonly workers: Worker[] = [];
-  private next = 0;
   private ids = 0;
   private cancelled = false;
 
   constructor(
     private readonly harness: string,
-    private readonly runtimeExecutable: string,
+    private readonly runtime: HarnessRuntime,
     private readonly cwd: string,
     private readonly parallel: number,
   ) {}
 
-  run(job: LocalJob): Promise<LocalOutcome | undefined> {
+  /** One case; undefined when the pool was cancelled before it ended. */
+  run(request: LocalRunRequest, log: (entry: LogEntry) => void): Promise<LocalOutcome | undefined> {
     if (this.cancelled) return Promise.resolve(undefined);
     const worker = this.worker();
     const id = ++this.ids;
     return new Promise((resolve) => {
-      worker.jobs.set(id, { job, resolve });
-      worker.child.stdin?.write(JSON.stringify({ id, request: job.request }) + '\n');
+      worker.jobs.set(id, { log, resolve });
+      worker.child.stdin?.write(JSON.stringify({ id, request }) + '\n');
     });
   }
 
@@ -64,20 +70,19 @@ export class LocalRunner {
       return worker;
     }
     // The one with the fewest cases waiting, so a slow case does not hold up the others.
-    const worker = this.workers.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a), this.workers[this.next++ % this.workers.length]!);
-    return worker;
+    return this.workers.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
   }
 
   private start(): Worker {
-    const runtime = harnessRuntime(this.runtimeExecutable);
     // The user's own code on the user's machine, as Debug runs it (docs/security.md): the environment
-    // of the extension host is not passed on, only what Node needs to find its temporary folder.
-    const env: Record<string, string> = { ...runtime.env };
+    // of the process that starts it (the extension host's, a pipeline's with its keys) is not passed
+    // on, only what Node needs to find its temporary folder.
+    const env: Record<string, string> = { ...this.runtime.env };
     for (const name of ['PATH', 'TMPDIR', 'TMP', 'TEMP', 'SystemRoot', 'HOME', 'USERPROFILE', 'LANG']) {
       const value = process.env[name];
       if (value !== undefined) env[name] = value;
     }
-    const child = spawn(runtime.command, [this.harness, '--serve'], { cwd: this.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(this.runtime.command, [this.harness, '--serve'], { cwd: this.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const worker: Worker = { child, jobs: new Map() };
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4_000)));
@@ -90,7 +95,7 @@ export class LocalRunner {
       }
       const pending = message.id === undefined ? undefined : worker.jobs.get(message.id);
       if (!pending) return;
-      if (message.log) pending.job.log(message.log);
+      if (message.log) pending.log(message.log);
       if (message.outcome) {
         worker.jobs.delete(message.id!);
         pending.resolve(message.outcome);
@@ -111,4 +116,9 @@ export class LocalRunner {
     child.on('exit', (code, signal) => ended(signal ? `stopped by ${signal}` : `exit code ${code ?? '?'}`));
     return worker;
   }
+}
+
+interface Worker {
+  readonly child: ChildProcess;
+  readonly jobs: Map<number, { log: (entry: LogEntry) => void; resolve: (outcome: LocalOutcome | undefined) => void }>;
 }
