@@ -123,13 +123,20 @@ describe('fuzz: hostile requests to the sandbox', function () {
         byCategory.set(r.category, (byCategory.get(r.category) ?? 0) + 1);
         let reply;
         try {
-          reply = await send(box.url, agent, r).catch((error: { code?: string }) => {
-            // A handful of connections in ten thousand are reset on loopback when the answer crosses a body
-            // still being sent; the request is sent once more and must then get a real answer.
-            if (error.code !== 'ECONNRESET') throw error;
-            resets++;
-            return send(box.url, agent, r);
-          });
+          // A handful of connections in ten thousand are reset on loopback when the answer crosses a body
+          // still being sent; the request is sent once more and must then get a real answer. On the
+          // PostgreSQL backend one bodiless GET was reset twice in a row, in two runs on a loaded machine
+          // (not explained yet): there it gets a third try; every reset still counts against the limit.
+          const tries = postgresCluster() ? 3 : 2;
+          for (let attempt = 1; ; attempt++) {
+            try {
+              reply = await send(box.url, agent, r);
+              break;
+            } catch (error) {
+              if ((error as { code?: string }).code !== 'ECONNRESET' || attempt === tries) throw error;
+              resets++;
+            }
+          }
         } catch (error) {
           // The server may close a connection after refusing an oversized or unauthenticated body.
           if (r.category === 'huge-body' || r.category === 'deep-json' || !r.headers.Authorization) return;
