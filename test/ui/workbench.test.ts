@@ -16,7 +16,9 @@ describe('The workbench with the extension (browser)', function () {
   });
 
   it('lists its commands in the command palette under its category', async () => {
-    await showInPalette(wb.page, 'Custom Actions: ', 'Custom Actions: Refresh');
+    // Any row of the category: which of its (many) commands the palette draws first depends on what
+    // was run recently, and a given one may be below the rows it draws.
+    await showInPalette(wb.page, 'Custom Actions: ');
     // The palette draws only the rows in view: every one of them is ours.
     const rows = await paletteRows(wb.page);
     assert.ok(rows.length >= 5 && rows.every((r) => r.includes('Custom Actions: ')), rows.join('\n'));
