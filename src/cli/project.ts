@@ -120,7 +120,8 @@ export async function readActionFolder(app: CliApplication, folder: string): Pro
   };
 }
 
-async function readOptional(file: string): Promise<string | undefined> {
+/** A file's text, or undefined when there is none (or a file stands where a folder should). */
+export async function readOptional(file: string): Promise<string | undefined> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {

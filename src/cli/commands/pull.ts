@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command } from 'commander';
 import { type ListedAction } from '../../core/client';
@@ -12,7 +12,7 @@ import { actionFolderForServerKey, ACTION_FILE, MAIN_FILE } from '../../core/wor
 import { type CommandContext } from '../context';
 import { CliError, EXIT, type ExitCode, worstExit } from '../exitCodes';
 import { readLock, writeLock } from '../lockFile';
-import { type CliApplication, scanApplication } from '../project';
+import { type CliApplication, readOptional, scanApplication } from '../project';
 import { escapesRoot } from '../safePaths';
 import { ActionSelection } from '../workspace';
 import { type CommandDefinition } from './command';
@@ -170,13 +170,4 @@ was pulled.`,
 
 function describeChanged(parts: readonly Part[]): string {
   return parts.map((p) => (p === 'metadata' ? ACTION_FILE : MAIN_FILE)).join(' and ');
-}
-
-async function readOptional(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
-    throw error;
-  }
 }
