@@ -39,3 +39,10 @@ export async function removeActions(services: Services, app: Application, ids: I
 }
 
 export { eventually, staysTrue } from '../support/eventually';
+
+/**
+ * Ten lines of `main`, with `first` and `last` on lines 2 and 8: far enough apart that a change of each
+ * merges without a conflict when the base is true, and shows as conflicts when there is none.
+ */
+export const codeWith = (first: string, last: string) =>
+  `export function main(n: number): number {\n  const a = ${first};\n  const b = 2;\n  const c = 3;\n  const d = 4;\n  const e = 5;\n  const f = 6;\n  const g = ${last};\n  return a + b + c + d + e + f + g + n;\n}\n`;

@@ -11,7 +11,7 @@ import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
 import { NotificationSpy } from '../notifications';
-import { api, eventually, fixtureApplication, removeActions, staysTrue, workspaceRoot } from '../support';
+import { api, codeWith, eventually, fixtureApplication, removeActions, staysTrue, workspaceRoot } from '../support';
 
 const APP = 'test-app';
 
@@ -25,10 +25,6 @@ function metadataOf(key: string, resultDescription = ''): ActionMetadata {
     result: { type: 'number', description: resultDescription },
   };
 }
-
-/** Ten lines, so changes of the first and of the last are far enough apart to merge without a conflict. */
-const codeWith = (first: string, last: string) =>
-  `export function main(n: number): number {\n  const a = ${first};\n  const b = 2;\n  const c = 3;\n  const d = 4;\n  const e = 5;\n  const f = 6;\n  const g = ${last};\n  return a + b + c + d + e + f + g + n;\n}\n`;
 
 /**
  * Safe deploy against the extension's sandbox: a direct REST write stands in for a colleague who

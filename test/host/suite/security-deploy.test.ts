@@ -9,7 +9,7 @@ import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
 import { NotificationSpy } from '../notifications';
-import { api, eventually, fixtureApplication, workspaceRoot } from '../support';
+import { api, codeWith, eventually, fixtureApplication, workspaceRoot } from '../support';
 
 const APP = 'test-app';
 const KEY = 'scoped-deploy';
@@ -22,10 +22,6 @@ const metadata: ActionMetadata = {
   parameters: [{ name: 'n', type: 'number', description: 'A number' }],
   result: { type: 'number', description: '' },
 };
-
-/** Ten lines, so a change of the first and one of the last merge apart when the base is true. */
-const codeWith = (first: string, last: string) =>
-  `export function main(n: number): number {\n  const a = ${first};\n  const b = 2;\n  const c = 3;\n  const d = 4;\n  const e = 5;\n  const f = 6;\n  const g = ${last};\n  return a + b + c + d + e + f + g + n;\n}\n`;
 
 /**
  * Issue #25, 4 and 5: what the extension remembers of one server is never offered to another, and a
