@@ -115,6 +115,30 @@ describe('reliability: 30 % of requests faulted between the client and the sandb
     assert.ok(recovered > 0, 'some creates were recovered from an ambiguous failure');
   });
 
+  it("a caller's retry of a create the client could not settle resolves to the action that landed, not a conflict", async () => {
+    // Every answer is lost after the sandbox acted on it (the create lands, the list is never read)
+    // until the network heals; then the caller's retry meets its own create as a key conflict.
+    let healed = false;
+    const lossy = await startFaultProxy({ target: box.url, rate: 1, seed: SEED, kinds: ['reset-after'], spare: () => healed });
+    try {
+      const api = createClient({ baseUrl: lossy.url, getKey: () => Promise.resolve(key), timeoutMs: 5_000, retries: 0 });
+      const sent = metadata({ key: 'settled' }) as unknown as ActionMetadata;
+      await assert.rejects(api.createAction('app-a', sent), (error: unknown) => error instanceof ApiError && error.kind === 'network');
+      healed = true;
+      const retried = await api.createAction('app-a', sent);
+      assert.equal(retried.recovered, true);
+      const listed = (await direct<ActionListEntry[]>('GET', '/api/application/app-a/actions')).filter((e) => e.key === 'settled');
+      assert.deepEqual(
+        listed.map((e) => e.id),
+        [retried.id],
+      );
+      // Other metadata under the same key is not the caller's create: a plain conflict.
+      await assert.rejects(api.createAction('app-a', { ...sent, name: 'Other' }), (error: unknown) => error instanceof ApiError && error.kind === 'conflict');
+    } finally {
+      await lossy.close();
+    }
+  });
+
   it('metadata updates never leave a half-written action: every read is one whole version', async () => {
     const versions: Record<string, unknown>[] = Array.from({ length: 30 }, (_, v) =>
       metadata({
