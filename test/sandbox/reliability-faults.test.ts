@@ -3,7 +3,7 @@ import { ApiError, closeAllPools, createClient, type CustomActionsClient, type N
 import { PushQueue } from '../../src/core/deploy/pushQueue';
 import { EventsPoller } from '../../src/core/events';
 import { type ActionListEntry, type ActionMetadata, type ActionResource, type RunResponse } from '../../src/core/schema';
-import { type FaultProxy, startFaultProxy } from '../support/faultProxy';
+import { FAULT_KINDS, type FaultProxy, startFaultProxy } from '../support/faultProxy';
 import { picker, testSeed } from '../support/random';
 import { metadata, withSandbox } from './support';
 
@@ -83,10 +83,12 @@ describe('reliability: 30 % of requests faulted between the client and the sandb
       const stored = await box.request('GET', `/api/actions/${id}/implementation`, { key });
       assert.equal(stored.text, latest.get(id) ?? (assert.equal(stored.status, 404), stored.text), `action ${id} lost its last save`);
     }
-    const faults = Object.entries(proxy.stats)
-      .filter(([k]) => k !== 'passed')
-      .reduce((sum, [k, v]) => sum + v - before[k as keyof typeof before], 0);
-    assert.ok(faults > 20, `the saves met faults (${faults})`);
+    // How many pushes 200 saves make depends on how many coalesce, that is on how fast the server
+    // answers (fewer on PostgreSQL under load): the faults are held to a share of the requests sent.
+    const delta = (k: keyof typeof before) => proxy.stats[k] - before[k];
+    const faults = FAULT_KINDS.reduce((sum, k) => sum + delta(k), 0);
+    const requests = faults + delta('passed');
+    assert.ok(faults >= 5 && faults >= requests * 0.15, `the saves met faults (${faults} of ${requests} requests)`);
   });
 
   it('creates under faults never make a duplicate: each key once on the server, with the id the client reported', async () => {
@@ -113,6 +115,30 @@ describe('reliability: 30 % of requests faulted between the client and the sandb
     assert.equal(listed.length, keys.length);
     for (const entry of listed) assert.equal(reported.get(entry.key), entry.id, `the id reported for ${entry.key}`);
     assert.ok(recovered > 0, 'some creates were recovered from an ambiguous failure');
+  });
+
+  it("a caller's retry of a create the client could not settle resolves to the action that landed, not a conflict", async () => {
+    // Every answer is lost after the sandbox acted on it (the create lands, the list is never read)
+    // until the network heals; then the caller's retry meets its own create as a key conflict.
+    let healed = false;
+    const lossy = await startFaultProxy({ target: box.url, rate: 1, seed: SEED, kinds: ['reset-after'], spare: () => healed });
+    try {
+      const api = createClient({ baseUrl: lossy.url, getKey: () => Promise.resolve(key), timeoutMs: 5_000, retries: 0 });
+      const sent = metadata({ key: 'settled' }) as unknown as ActionMetadata;
+      await assert.rejects(api.createAction('app-a', sent), (error: unknown) => error instanceof ApiError && error.kind === 'network');
+      healed = true;
+      const retried = await api.createAction('app-a', sent);
+      assert.equal(retried.recovered, true);
+      const listed = (await direct<ActionListEntry[]>('GET', '/api/application/app-a/actions')).filter((e) => e.key === 'settled');
+      assert.deepEqual(
+        listed.map((e) => e.id),
+        [retried.id],
+      );
+      // Other metadata under the same key is not the caller's create: a plain conflict.
+      await assert.rejects(api.createAction('app-a', { ...sent, name: 'Other' }), (error: unknown) => error instanceof ApiError && error.kind === 'conflict');
+    } finally {
+      await lossy.close();
+    }
   });
 
   it('metadata updates never leave a half-written action: every read is one whole version', async () => {

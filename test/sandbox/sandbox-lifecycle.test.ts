@@ -8,15 +8,25 @@ import { generateTypes } from '../../src/core/typegen';
 import { DEMO_WORKSPACE } from '../../src/sandbox/demo/demoWorkspace.generated';
 import { DEMO_MODULE, DEMO_ROOT } from '../../src/sandbox/demo/generate';
 import { readDemoWorkspace, renderDemoModule } from '../../src/sandbox/demo/readWorkspace';
+import { testDatabaseUrl } from './backend';
 import { metadata, requester, ROOT, withSandbox } from './support';
 
+/**
+ * On both backends: the data outlives the process in a data directory (PGlite) or in a database of
+ * the run's cluster (PostgreSQL), and each test starts its sandboxes on the same one.
+ */
 describe('sandbox: persistence, the CLI and the demo', () => {
   let dir: string;
-  beforeEach(() => (dir = mkdtempSync(path.join(tmpdir(), 'sandbox-data-'))));
+  let where: { dataDir: string } | { databaseUrl: string };
+  beforeEach(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'sandbox-data-'));
+    const databaseUrl = await testDatabaseUrl();
+    where = databaseUrl === undefined ? { dataDir: dir } : { databaseUrl };
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('keeps actions, code, events and keys across a restart', async () => {
-    const first = await withSandbox({ dataDir: dir });
+    const first = await withSandbox(where);
     const key = first.applications[0]!.key;
     const created = (await first.request('POST', '/api/application/app-a/actions', { key, json: metadata() })).json as ActionResource;
     await first.request('PUT', `/api/actions/${created.id}/implementation`, {
@@ -27,7 +37,7 @@ describe('sandbox: persistence, the CLI and the demo', () => {
     await first.request('POST', created.eventsUrls.Live.replace(/events$/, 'runs'), { key, json: { inputs: [5, 3] } });
     await first.close();
 
-    const second = await withSandbox({ dataDir: dir, applications: [] });
+    const second = await withSandbox({ ...where, applications: [] });
     try {
       const list = (await second.request('GET', '/api/application/app-a/actions', { key })).json as ActionListEntry[];
       assert.deepEqual(
@@ -47,10 +57,22 @@ describe('sandbox: persistence, the CLI and the demo', () => {
     this.timeout(60_000);
     const child = spawn(
       process.execPath,
-      ['--require', 'tsx/cjs', path.join(ROOT, 'src/sandbox/cli.ts'), '--json', '--port', '0', '--data', dir, '--ensure-app', 'cli-app:CLI App'],
+      [
+        '--require',
+        'tsx/cjs',
+        path.join(ROOT, 'src/sandbox/cli.ts'),
+        '--json',
+        '--port',
+        '0',
+        ...('dataDir' in where ? ['--data', dir] : []),
+        '--ensure-app',
+        'cli-app:CLI App',
+      ],
       {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],
+        // The database as a team runs it: in the environment, where the process list does not show its password.
+        env: { ...process.env, ...('databaseUrl' in where ? { CUSTOM_ACTIONS_DATABASE_URL: where.databaseUrl } : {}) },
       },
     );
     let stdout = '';
@@ -87,10 +109,10 @@ describe('sandbox: persistence, the CLI and the demo', () => {
   });
 
   it('--demo creates both applications with every action and events in Test and Live, idempotently', async () => {
-    const demo = await withSandbox({ dataDir: dir, demo: true, applications: [] });
+    const demo = await withSandbox({ ...where, demo: true, applications: [] });
     const keys = demo.applications.map((a) => a.key);
     await demo.close();
-    const again = await withSandbox({ dataDir: dir, demo: true, applications: [] });
+    const again = await withSandbox({ ...where, demo: true, applications: [] });
     try {
       assert.deepEqual(
         again.applications.map((a) => a.id),

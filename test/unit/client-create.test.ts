@@ -133,3 +133,87 @@ describe('client create: never a duplicate after an ambiguous failure', () => {
     await assert.rejects(client(server, { baseUrl: url }).createAction('app', METADATA), { kind: 'network', operation: 'createAction' });
   });
 });
+
+describe("client create: a caller's retry after the client could not tell whether the create landed", () => {
+  afterEach(closeServers);
+
+  /**
+   * A server that stores the first POST but resets its answer, and cannot list while `listing` is
+   * false; later POSTs of a stored key get a key conflict. GET of an action answers what `stored` says.
+   */
+  async function forgetfulServer(stored: (sent: Record<string, unknown>) => Record<string, unknown> = (sent) => sent) {
+    const actions: { id: string; metadata: Record<string, unknown> }[] = [];
+    const state = { listing: false };
+    const server = await startServer((req, res) => {
+      if (req.method === 'GET' && req.path === CREATE) {
+        if (!state.listing) return send(res, 503, { title: 'down' });
+        return send(
+          res,
+          200,
+          actions.map((a) => entry(a.id, String(a.metadata.key))),
+        );
+      }
+      if (req.method === 'GET') {
+        const found = actions.find((a) => req.path === `/api/actions/${a.id}`);
+        return found ? send(res, 200, { ...found.metadata, id: found.id }) : send(res, 404, { code: 'not-found' });
+      }
+      const sent = JSON.parse(req.body) as Record<string, unknown>;
+      if (actions.some((a) => a.metadata.key === sent.key)) return send(res, 409, { code: 'key-conflict', title: 'Key taken' });
+      actions.push({ id: `id-${actions.length + 1}`, metadata: stored(sent) });
+      return reset(res);
+    });
+    return { server, actions, state };
+  }
+
+  it('the client gives up with the ambiguous error, and the retry resolves the key conflict to the action that landed', async () => {
+    const { server, actions, state } = await forgetfulServer();
+    const api = client(server, { retries: 0 });
+    const first = await rejection(() => api.createAction('app', METADATA));
+    assert.ok(first instanceof ApiError);
+    assert.equal(first.kind, 'network');
+    state.listing = true;
+    const second = await api.createAction('app', METADATA);
+    assert.deepEqual([second.id, second.recovered], ['id-1', true]);
+    assert.equal(actions.length, 1);
+    assert.equal(server.count('POST', CREATE), 2);
+    // Settled: a third create of the key is a plain conflict again.
+    await assert.rejects(api.createAction('app', METADATA), { kind: 'conflict', code: 'key-conflict' });
+  });
+
+  it('an action under that key with other metadata is not taken for the earlier create: a plain conflict', async () => {
+    const { server, state } = await forgetfulServer((sent) => ({ ...sent, name: 'Someone else' }));
+    const api = client(server, { retries: 0 });
+    await assert.rejects(api.createAction('app', METADATA), { kind: 'network' });
+    state.listing = true;
+    await assert.rejects(api.createAction('app', METADATA), { kind: 'conflict', code: 'key-conflict' });
+  });
+
+  it('a retry with other metadata for the key is a plain conflict', async () => {
+    const { server, state } = await forgetfulServer();
+    const api = client(server, { retries: 0 });
+    await assert.rejects(api.createAction('app', METADATA), { kind: 'network' });
+    state.listing = true;
+    await assert.rejects(api.createAction('app', { ...METADATA, name: 'Renamed' }), { kind: 'conflict' });
+  });
+
+  it('another client that never sent the create gets a plain conflict', async () => {
+    const { server, state } = await forgetfulServer();
+    await assert.rejects(client(server, { retries: 0 }).createAction('app', METADATA), { kind: 'network' });
+    state.listing = true;
+    await assert.rejects(client(server, { retries: 0 }).createAction('app', METADATA), { kind: 'conflict' });
+  });
+
+  it('while the list still cannot be read, the retry fails as unknown (not a conflict), and a later one resolves', async () => {
+    const { server, state } = await forgetfulServer();
+    const api = client(server, { retries: 0 });
+    await assert.rejects(api.createAction('app', METADATA), { kind: 'network' });
+    const still = await rejection(() => api.createAction('app', METADATA));
+    assert.ok(still instanceof ApiError);
+    assert.notEqual(still.kind, 'conflict');
+    assert.ok(still.retryable);
+    state.listing = true;
+    const created = await api.createAction('app', METADATA);
+    assert.deepEqual([created.id, created.recovered], ['id-1', true]);
+    assert.equal(server.count('POST', CREATE), 3);
+  });
+});

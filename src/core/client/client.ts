@@ -172,28 +172,64 @@ export function createClient(options: ClientOptions) {
   }
 
   /**
+   * Creates this client gave up on without learning whether they landed (application and key → the
+   * hash of the metadata sent). A caller sends such a create again, and a key conflict in answer may
+   * then be its own earlier create: see `createAction`.
+   */
+  const unsettledCreates = new Map<string, string>();
+
+  /**
    * Never a blind retry: after a failure that may have created the action anyway (no answer, a time-out,
    * a 5xx, or a 2xx without an id), the list is searched for the key first; only when it is surely not
    * there is the POST sent once more, and a key conflict in answer to that means the first one landed.
+   * When even that cannot be settled (the list unreadable), the create fails with its ambiguous error
+   * and is remembered: a key conflict to the caller's next create of that key is then taken for the
+   * earlier one only if the action the server holds for the key has exactly the metadata sent.
    */
   async function createAction(applicationId: string, metadata: ActionMetadata, o: CallOptions = {}): Promise<CreatedAction> {
+    const slot = JSON.stringify([applicationId, metadata.key]);
+    const sent = hashOrUndefined(() => metadataHash(metadata));
+    const earlier = unsettledCreates.get(slot);
+    try {
+      const created = await createOrRecover(applicationId, metadata, o.signal);
+      unsettledCreates.delete(slot);
+      return created;
+    } catch (error) {
+      if (error instanceof OutcomeUnknown) {
+        if (sent !== undefined) unsettledCreates.set(slot, sent);
+        throw asError(error.error);
+      }
+      if (earlier === undefined || earlier !== sent || !(error instanceof ApiError && error.kind === 'conflict')) throw error;
+      // A lookup that fails here throws its own error and the create stays unsettled: still unknown, not a conflict.
+      const id = (await listActions(applicationId, { signal: o.signal })).find((a) => a.key === metadata.key)?.id;
+      const own = id !== undefined && metadataHash((await getActionVersioned(id, { signal: o.signal })).action) === sent;
+      unsettledCreates.delete(slot);
+      if (own) return recovered(id);
+      throw error;
+    }
+  }
+
+  async function createOrRecover(applicationId: string, metadata: ActionMetadata, signal: AbortSignal | undefined): Promise<CreatedAction> {
     let first: unknown;
     try {
-      return await postCreate(applicationId, metadata, o.signal);
+      return await postCreate(applicationId, metadata, signal);
     } catch (error) {
       if (!isAmbiguous(error)) throw error;
       first = error;
     }
-    const found = await findByKey(applicationId, metadata.key, o.signal);
+    const found = await findByKey(applicationId, metadata.key, signal);
     if (found) return recovered(found);
-    if (found === undefined) throw asError(first);
+    if (found === undefined) throw new OutcomeUnknown(first);
     try {
-      return await postCreate(applicationId, metadata, o.signal);
+      return await postCreate(applicationId, metadata, signal);
     } catch (second) {
-      if (!(isAmbiguous(second) || (second instanceof ApiError && second.kind === 'conflict'))) throw second;
-      const later = await findByKey(applicationId, metadata.key, o.signal);
+      const conflict = second instanceof ApiError && second.kind === 'conflict';
+      if (!(isAmbiguous(second) || conflict)) throw second;
+      const later = await findByKey(applicationId, metadata.key, signal);
       if (later) return recovered(later);
-      throw asError(second);
+      // Not in the list after a key conflict: the conflict is something else (a full application).
+      if (later === null && conflict) throw second;
+      throw new OutcomeUnknown(later === undefined && conflict ? first : second);
     }
   }
 
@@ -487,6 +523,13 @@ export function createClient(options: ClientOptions) {
 class CreatedWithoutId extends ApiError {
   constructor() {
     super({ kind: 'protocol', operation: 'createAction', serverMessage: 'the server created the action but named no id (no Location header)' });
+  }
+}
+
+/** A create given up on without knowing whether it landed; `error` is what the caller gets. */
+class OutcomeUnknown extends Error {
+  constructor(readonly error: unknown) {
+    super('the create may or may not have landed');
   }
 }
 
