@@ -56,6 +56,19 @@ const undiciOnDemand = {
   },
 };
 
+/**
+ * Every start of the command line parses its whole bundle: undici is taken as its Pool alone
+ * (src/cli/undiciPool.ts), and re2js, needed only by input sets' error patterns, from dist/re2js.js
+ * on the first pattern, as the extension does.
+ */
+const cliOnDemand = {
+  name: 'cli-on-demand',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: at('src/cli/undiciPool.ts') }));
+    build.onResolve({ filter: /^re2js$/ }, () => ({ path: './re2js.js', external: true }));
+  },
+};
+
 /** `virtual:host-test-suites`: a loader per test/host/suite/*.test.ts, so no suite can be left unregistered. */
 const hostTestSuites = {
   name: 'host-test-suites',
@@ -127,15 +140,16 @@ const configs = [
     plugins: [problemMatcher, pgliteBesideBundle],
     define: { __PGLITE_VERSION__: JSON.stringify(PGLITE_VERSION) },
   },
-  // The command line (the package's `bin`): everything it needs bundled in, undici and the argument
-  // parser included, so the installed package runs with nothing else; the analysis bundle beside it is
-  // required on first need.
+  // The command line (the package's `bin`): everything it needs bundled in, undici's Pool and the
+  // argument parser included, so the installed package runs with nothing else; the analysis bundle and
+  // re2js beside it are required on first need (cliOnDemand).
   {
     ...node,
     entryPoints: existing({ cli: 'src/cli/main.ts' }),
     outdir: at('dist'),
     banner: { js: '#!/usr/bin/env node' },
     define: { __CLI_VERSION__: JSON.stringify(PACKAGE_VERSION) },
+    plugins: [problemMatcher, cliOnDemand],
   },
   {
     bundle: true,

@@ -19,6 +19,19 @@ describe('custom-actions sandbox', function () {
     assert.match(empty.stderr, /--ensure-app/);
   });
 
+  it('starts with the applications of --ensure-app, each named whole (id, or id:name)', async () => {
+    const sandbox = new RunningCli(['sandbox', 'start', '--ensure-app', 'billing-eu', '--ensure-app', 'crm:Customers'], { cwd: scratch.dir() });
+    try {
+      await eventually(() => /CUSTOM_ACTIONS_KEY_CRM=/.test(sandbox.stdout) || undefined, 'the ready lines', 150_000);
+      const names = sandbox.stdout.split('\n').flatMap((line) => /^(CUSTOM_ACTIONS_KEY_\w+)=/.exec(line)?.[1] ?? []);
+      assert.deepEqual(names.sort(), ['CUSTOM_ACTIONS_KEY_BILLING_EU', 'CUSTOM_ACTIONS_KEY_CRM']);
+      sandbox.child.kill('SIGTERM');
+      assert.equal((await sandbox.exited).code, 0, sandbox.stderr);
+    } finally {
+      sandbox.kill();
+    }
+  });
+
   it('starts with the project’s applications, prints its URL and keys as lines --key-file reads, serves, and stops on SIGTERM', async () => {
     const dir = scratch.dir();
     writeProject(dir, 'http://127.0.0.1:1');

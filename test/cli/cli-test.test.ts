@@ -1,12 +1,12 @@
 // `custom-actions test`, run as the built process: local verdicts, the JUnit report CI reads, the Test environment.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createClient } from '../../src/core/client';
 import { type ActionMetadata } from '../../src/core/schema';
 import { type Sandbox } from '../../src/sandbox';
-import { cliSandbox, keyOf, runCli, Scratch, writeAction, writeProject } from './support';
-import { parseXml, putOnServer, TERMINAL_CONTROLS, writeInputSet, type XmlElement } from './server';
+import { cliSandbox, keyOf, putCode, runCli, Scratch, writeAction, writeProject } from './support';
+import { parseXml, TERMINAL_CONTROLS, writeInputSet, type XmlElement } from './server';
 
 const ADD: ActionMetadata = {
   key: 'add',
@@ -159,23 +159,64 @@ describe('custom-actions test', function () {
     assert.ok(!refused.output.includes(wrong));
   });
 
-  it('on the Test environment pushes main.ts when the server holds other code, then judges each run’s event', async () => {
+  it('on the Test environment deploys main.ts against the lock’s base first, records the new base, then judges each run’s event', async () => {
     const dir = projectWithCases(scratch, sandbox.url);
-    const listed = await putOnServer(sandbox, 'app-a', ADD, 'export async function main(a: number, b: number) { return 0; }\n');
     const key = keyOf(sandbox, 'app-a');
-    const result = await runCli(['test', '--env', 'Test', '--reporter', 'junit', '-o', 'junit.xml'], { cwd: dir, env: { CUSTOM_ACTIONS_KEY: key } });
+    const env = { CUSTOM_ACTIONS_KEY: key };
+    const main = path.join(dir, 'app-a', 'add', 'main.ts');
+    writeFileSync(main, 'export async function main(a: number, b: number): Promise<number> {\n  return 0;\n}\n');
+    const first = await runCli(['deploy'], { cwd: dir, env });
+    assert.equal(first.code, 0, first.output);
+    writeFileSync(main, ADD_MAIN);
+    const result = await runCli(['test', '--env', 'Test', '--reporter', 'junit', '-o', 'junit.xml'], { cwd: dir, env });
     assert.equal(result.code, 1, result.output);
-    assert.match(result.stderr, /app-a\/add: main\.ts was pushed to the server before its tests ran/);
+    assert.match(result.stderr, /app-a\/add: deployed before its tests ran \(updated: code\)/);
     assert.match(result.stderr, /5 tests on Test: 2 passed, 2 failed, 1 could not run/);
     assert.ok(!result.output.includes(key));
     const client = createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve(key) });
+    const listed = (await client.listActions('app-a')).find((a) => a.key === 'add')!;
     assert.equal(await client.getImplementation(listed.id), ADD_MAIN);
     const events = await client.listEvents(listed.eventsUrls.Test!);
     assert.equal(events.events.length, 4, 'one event per runnable case');
     const root = parseXml(readFileSync(path.join(dir, 'junit.xml'), 'utf8'));
     assert.equal(only(root, 'testsuite')[0]!.children.find((c) => c.name === 'properties')!.children[0]!.attributes.value, 'Test');
-    // Unchanged code is not pushed again.
-    const again = await runCli(['test', 'add', '--env', 'Test'], { cwd: dir, env: { CUSTOM_ACTIONS_KEY: key } });
-    assert.doesNotMatch(again.stderr, /was pushed/);
+    // The lock holds the pushed code as the base: neither a deploy nor another test sends it again.
+    const deployed = await runCli(['deploy', '--json'], { cwd: dir, env });
+    assert.equal(deployed.code, 0, deployed.output);
+    assert.deepEqual(
+      (JSON.parse(deployed.stdout) as { actions: { result: string }[] }).actions.map((a) => a.result),
+      ['unchanged'],
+    );
+    const again = await runCli(['test', 'add', '--env', 'Test'], { cwd: dir, env });
+    assert.doesNotMatch(again.stderr, /deployed before/);
+  });
+
+  it('on the Test environment refuses code changed on the server since the base: exit 4, the change named, nothing written, no run', async () => {
+    const dir = projectWithCases(scratch, sandbox.url);
+    const key = keyOf(sandbox, 'app-a');
+    const env = { CUSTOM_ACTIONS_KEY: key };
+    const first = await runCli(['deploy'], { cwd: dir, env });
+    assert.equal(first.code, 0, first.output);
+    const client = createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve(key) });
+    const listed = (await client.listActions('app-a')).find((a) => a.key === 'add')!;
+    const theirs = 'export async function main(a: number, b: number): Promise<number> {\n  return a * b;\n}\n';
+    await putCode(sandbox, key, listed.id, theirs, 'the-web-editor/1.0');
+    writeFileSync(path.join(dir, 'app-a', 'add', 'main.ts'), ADD_MAIN.replace('a + b', 'b + a'));
+    const lockBefore = readFileSync(path.join(dir, 'customactions.lock.json'), 'utf8');
+    const eventsBefore = (await client.listEvents(listed.eventsUrls.Test!)).events.length;
+    const result = await runCli(['test', '--env', 'Test', '--json'], { cwd: dir, env });
+    assert.equal(result.code, 4, result.output);
+    assert.match(result.stderr, /app-a\/add: not deployed, held: code changed on the server since the base \(version \d+, .*by the-web-editor\/1\.0\)/);
+    assert.match(result.stderr, /deploy --force/);
+    const json = JSON.parse(result.stdout) as { ok: boolean; cases: { status: string; message?: string }[] };
+    assert.equal(json.ok, false);
+    assert.deepEqual(
+      json.cases.map((c) => c.status),
+      ['error', 'error', 'error', 'error', 'error'],
+    );
+    assert.match(json.cases.find((c) => c.message?.includes('held'))!.message!, /code changed on the server since the base/);
+    assert.equal(await client.getImplementation(listed.id), theirs, 'the colleague’s code is still there');
+    assert.equal((await client.listEvents(listed.eventsUrls.Test!)).events.length, eventsBefore, 'no case ran');
+    assert.equal(readFileSync(path.join(dir, 'customactions.lock.json'), 'utf8'), lockBefore, 'the base is not moved');
   });
 });

@@ -26,7 +26,7 @@ export const sandbox: CommandDefinition = {
       .argument('<action>', 'start')
       .option('--port <port>', 'the port on 127.0.0.1 (default: a free one)')
       .option('--data <dir>', 'keep the data in this folder (default: in memory, gone when it stops)')
-      .option('--ensure-app <id[:name]...>', "create these applications (or rename them) with a new key each; default: customactions.yaml's")
+      .option('--ensure-app <app...>', "create these applications, each id or id:name (or rename them), with a new key each; default: customactions.yaml's")
       .option('--demo', 'create the demo applications, with example actions and events')
       .addHelpText(
         'after',

@@ -56,7 +56,7 @@ Examples:
     let exits: ExitCode[] = [];
     try {
       if (where === 'local') await runCasesLocally(cases, project.root, onResult, abort.signal);
-      else exits = await runCasesOnServer(context, cases, project.root, onResult, abort.signal);
+      else exits = await runCasesOnServer(context, cases, project, onResult, abort.signal);
     } finally {
       release();
       progress.done();
