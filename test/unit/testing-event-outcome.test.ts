@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { normalizeEvent } from '../../src/core/client';
-import { eventOutcome, judge } from '../../src/core/testing';
+import { errorTitle, eventOutcome, judge } from '../../src/core/testing';
 
 describe('eventOutcome: a server run as judgeCase reads it', () => {
   it('gives the result of a success', () => {
@@ -20,5 +20,16 @@ describe('eventOutcome: a server run as judgeCase reads it', () => {
   it('invents no name for a message that does not start with one', () => {
     const outcome = eventOutcome(normalizeEvent({ id: '4', name: 'failure', data: { error: { message: 'the quota ran out: Error: later' } } }));
     assert.equal(outcome.ok ? 'ok' : outcome.error.name, undefined);
+  });
+
+  it('names the error once in the verdict the Testing view and the command line show (errorTitle)', () => {
+    const title = (error: object) => {
+      const outcome = eventOutcome(normalizeEvent({ id: '5', name: 'failure', data: { error } }));
+      return outcome.ok ? 'ok' : errorTitle(outcome.error);
+    };
+    assert.equal(title({ message: 'RangeError: a is negative' }), 'RangeError: a is negative');
+    assert.equal(title({ message: 'a is negative', stack: 'RangeError: a is negative\n    at main (main.ts:3:9)' }), 'RangeError: a is negative');
+    assert.equal(title({ message: 'the quota ran out' }), 'Error: the quota ran out');
+    assert.equal(errorTitle({ name: 'TypeError', message: 'x is undefined' }), 'TypeError: x is undefined');
   });
 });

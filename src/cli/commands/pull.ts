@@ -2,11 +2,10 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command } from 'commander';
 import { type ListedAction } from '../../core/client';
-import { codeHash, metadataHash, NO_CODE } from '../../core/deploy/base';
 import { type Part } from '../../core/deploy/decide';
 import { type LockedAction } from '../../core/deploy/lock';
 import { mapLimited } from '../../core/deploy/pipeline';
-import { localChanges, type PulledFile, pulledFiles, serverMetadata } from '../../core/deploy/pull';
+import { localChanges, PART_FILE, pulledBase, type PulledFile, pulledFiles, serverMetadata } from '../../core/deploy/pull';
 import { serverText } from '../../core/text';
 import { actionFolderForServerKey, ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { type CommandContext } from '../context';
@@ -87,16 +86,10 @@ was pulled.`,
             [MAIN_FILE, main],
           ]);
           for (const f of files) if (!onDisk.has(f.name)) onDisk.set(f.name, await readOptional(path.join(folder, f.name)));
-          const pulledBase: LockedAction = {
-            id: listedAction.id,
-            metadata: { etag, hash: metadataHash(action) },
-            ...(implementation === undefined
-              ? {}
-              : { implementation: implementation.code === undefined ? NO_CODE : { etag: implementation.etag, hash: codeHash(implementation.code) } }),
-          };
+          const derived: LockedAction = { id: listedAction.id, ...pulledBase(action, etag, implementation) };
           for (const f of files) {
             const escape = await escapesRoot(project.root, path.join(folder, f.name));
-            if (escape) return { app, listed: listedAction, folder, files, onDisk, base: pulledBase, refusal: { exit: EXIT.failed, reason: escape } };
+            if (escape) return { app, listed: listedAction, folder, files, onDisk, base: derived, refusal: { exit: EXIT.failed, reason: escape } };
           }
           const lockBase = lock.get(project.baseUrl, app.id, listedAction.key);
           const changed = localChanges(
@@ -111,13 +104,13 @@ was pulled.`,
               folder,
               files,
               onDisk,
-              base: pulledBase,
+              base: derived,
               refusal: {
                 exit: EXIT.conflict,
                 reason: `${describeChanged(changed)} changed here since the base; --force replaces ${changed.length > 1 ? 'them' : 'it'}`,
               },
             };
-          return { app, listed: listedAction, folder, files, onDisk, base: pulledBase };
+          return { app, listed: listedAction, folder, files, onDisk, base: derived };
         })),
       );
     }
@@ -169,5 +162,5 @@ was pulled.`,
 };
 
 function describeChanged(parts: readonly Part[]): string {
-  return parts.map((p) => (p === 'metadata' ? ACTION_FILE : MAIN_FILE)).join(' and ');
+  return parts.map((p) => PART_FILE[p]).join(' and ');
 }

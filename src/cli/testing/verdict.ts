@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { mainFrameOf } from '../../core/events';
-import { diffText, judgeCase, type RunOutcome } from '../../core/testing';
+import { diffText, errorTitle, judgeCase, type RunOutcome } from '../../core/testing';
 import { visibleLine } from '../../core/text';
 import { type TestCase } from './cases';
 import { type CaseResult } from './results';
@@ -32,12 +32,6 @@ export function caseResult(c: TestCase, outcome: RunOutcome, duration: number | 
       ? `expected: ${diffText(verdict.expected)}\nactual:   ${diffText(verdict.actual)}`
       : undefined;
   return { ...base, status: 'failed', message: safe(verdict.message), ...(detail ? { detail: safe(detail) } : {}), ...timed };
-}
-
-/** `TypeError: …`; a server's message that already starts with its error's name keeps it once. */
-function errorTitle(error: { name?: string; message: string }): string {
-  if (error.name) return `${error.name}: ${error.message}`;
-  return /^[\w$]*(Error|Exception)\b/.test(error.message) ? error.message : `Error: ${error.message}`;
 }
 
 /** A case that could not run, and why. */

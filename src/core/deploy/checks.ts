@@ -20,18 +20,36 @@ type AnalysisModule = Pick<typeof Analysis, 'compareWithMetadata' | 'syntaxError
 
 /**
  * Where `text`, the code of file `fileName` of an action, disagrees with `metadata`: the mismatches
- * first (only main.ts must define main; another file without it is a helper), then the parser's errors
- * not already reported at the same place.
+ * first, then the parser's errors not already reported at the same place. Without metadata (an
+ * action.yaml with problems of its own, reported on that file) only the parser's errors: comparing
+ * with half a metadata says nothing.
  */
-export function codeProblems(analysis: AnalysisModule, text: string, metadata: ActionMetadata, fileName: string = MAIN_FILE): CodeProblem[] {
-  const mismatches =
-    fileName !== MAIN_FILE && !analysis.mightDefineMain(text)
-      ? []
-      : analysis.compareWithMetadata(text, metadata, { fileName }).filter((m) => fileName === MAIN_FILE || m.kind !== 'missing-main');
-  const found: CodeProblem[] = mismatches.map((m) => ({ message: m.message, range: m.range, code: m.kind }));
-  const at = new Set(found.map((p) => `${p.range.start.line}:${p.range.start.character}:${p.message}`));
+export function codeProblems(analysis: AnalysisModule, text: string, metadata: ActionMetadata | undefined, fileName: string = MAIN_FILE): CodeProblem[] {
+  const found = metadata ? mismatchProblems(analysis, text, metadata, fileName) : [];
+  const at = new Set(found.map(placeOf));
   for (const p of analysis.syntaxErrors(text)) {
-    if (!at.has(`${p.range.start.line}:${p.range.start.character}:${p.message}`)) found.push({ message: p.message, range: p.range, code: 'syntax' });
+    const problem = { message: p.message, range: p.range, code: 'syntax' };
+    if (!at.has(placeOf(problem))) found.push(problem);
   }
   return found;
+}
+
+/**
+ * Only where `text` disagrees with `metadata`, for an editor whose language service reports the
+ * parser's errors itself. Only main.ts must define main; another file without it is a helper.
+ */
+export function mismatchProblems(
+  analysis: Omit<AnalysisModule, 'syntaxErrors'>,
+  text: string,
+  metadata: ActionMetadata,
+  fileName: string = MAIN_FILE,
+): CodeProblem[] {
+  if (fileName !== MAIN_FILE && !analysis.mightDefineMain(text)) return [];
+  const mismatches = analysis.compareWithMetadata(text, metadata, { fileName }).filter((m) => fileName === MAIN_FILE || m.kind !== 'missing-main');
+  return mismatches.map((m) => ({ message: m.message, range: m.range, code: m.kind }));
+}
+
+/** Line, column and message: two reports of one problem share it. */
+export function placeOf(p: { readonly message: string; readonly range: { readonly start: { readonly line: number; readonly character: number } } }): string {
+  return `${p.range.start.line}:${p.range.start.character}:${p.message}`;
 }

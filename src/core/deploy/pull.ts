@@ -10,7 +10,7 @@ import { ACTION_FILE, GENERATED_FILE, MAIN_FILE } from '../workspace/files';
 import { checkServerKey } from '../workspace/actionFolder';
 import { parseActionYaml, serializeActionYaml, updateActionYaml } from '../workspace/actionYaml';
 import { newActionTemplate } from '../workspace/template';
-import { type BaseVersion, codeHash, metadataFields, metadataHash } from './base';
+import { type BaseVersion, codeHash, type DeployBase, metadataFields, metadataHash, NO_CODE } from './base';
 import { type Part } from './decide';
 
 export interface PulledFile {
@@ -33,6 +33,21 @@ export function serverMetadata(resource: object, listedKey: string): { ok: true;
 }
 
 /**
+ * What a pulled copy is derived from: the metadata as read (with its tag), and the code as read, or
+ * `NO_CODE` when the server has none; no code side when the server offers no read of code (read and
+ * found missing is not the same as never read).
+ */
+export function pulledBase(
+  resource: object,
+  etag: string | undefined,
+  implementation: { readonly code: string | undefined; readonly etag: string | undefined } | undefined,
+): DeployBase & { readonly metadata: BaseVersion } {
+  const metadata: BaseVersion = { etag, hash: metadataHash(resource) };
+  if (implementation === undefined) return { metadata };
+  return { metadata, implementation: implementation.code === undefined ? NO_CODE : { etag: implementation.etag, hash: codeHash(implementation.code) } };
+}
+
+/**
  * What the folder will hold: action.yaml with the server's value (written into the local file when
  * there is one, so its comments and layout stay where values agree), the generated types, and main.ts
  * with the server's code, or the template when the server has none and there is no main.ts.
@@ -44,6 +59,9 @@ export function pulledFiles(metadata: ActionMetadata, code: string | undefined, 
     { name: MAIN_FILE, text: code ?? localMain ?? newActionTemplate(metadata), generated: false },
   ];
 }
+
+/** The file of an action's folder that holds each part. */
+export const PART_FILE: Readonly<Record<Part, string>> = { metadata: ACTION_FILE, implementation: MAIN_FILE };
 
 /**
  * The parts whose local file holds a change a pull would lose: it differs from what the server has,

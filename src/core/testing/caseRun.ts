@@ -23,3 +23,13 @@ export function judgeCase(expectation: Expectation | undefined, outcome: RunOutc
 export function diffText(value: unknown): string {
   return value === undefined ? 'undefined' : (JSON.stringify(value, null, 2) ?? String(value));
 }
+
+/**
+ * An error of main as a verdict names it, in the Testing view and on the command line alike:
+ * `RangeError: …`, its name once when the message already starts with it (a server's event often
+ * carries the name only there).
+ */
+export function errorTitle(error: { readonly name?: string; readonly message: string }): string {
+  const name = error.name ?? 'Error';
+  return error.message.startsWith(`${name}: `) ? error.message : `${name}: ${error.message}`;
+}

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { mightDefineMain } from '../../core/analysis/quickCheck';
-import { type Mismatch } from '../../core/analysis/types';
+import { codeProblems, placeOf } from '../../core/deploy/checks';
+import { type ActionMetadata } from '../../core/schema';
 import { parseActionYaml, type ParsedAction } from '../../core/workspace';
 import { localActionFromText } from '../localActions';
 import { type Services } from '../services';
@@ -71,27 +72,21 @@ export class CodeChecks {
       kind: 'code',
       file,
       key,
-      problems: () => (problems ??= this.problems(file, text, this.diagnostics.mismatches(file, text, asTheEditorHasIt(file, saved)))),
+      problems: () => (problems ??= this.problems(file, text, asTheEditorHasIt(file, saved)?.metadata)),
     };
   }
 
-  private async problems(file: ActionFile, text: string, mismatches: Promise<readonly Mismatch[]>): Promise<vscode.Diagnostic[]> {
-    const [found, published] = await Promise.all([mismatches, typescriptErrorsOf(file.uri, text)]);
-    const ours = found.map((m) => new vscode.Diagnostic(toRange(m.range), m.message));
+  /** A deploy's checks (`codeProblems`, as the command line's), with TypeScript's own errors on top. */
+  private async problems(file: ActionFile, text: string, metadata: ActionMetadata | undefined): Promise<vscode.Diagnostic[]> {
+    const published = typescriptErrorsOf(file.uri, text);
+    const found = codeProblems(loadAnalysis(this.s.context.extensionUri), text, metadata, file.name);
     // TypeScript's errors of this very text, never those it published for the text before it; none
     // when the editor has moved past it, and then the parser and the comparison decide.
-    const typescript = published ?? [];
-    const reported = new Set(typescript.map(at));
-    const syntax = loadAnalysis(this.s.context.extensionUri)
-      .syntaxErrors(text)
-      .map((p) => new vscode.Diagnostic(toRange(p.range), p.message))
-      .filter((d) => !reported.has(at(d)));
-    return [...ours, ...syntax, ...typescript];
+    const typescript = (await published) ?? [];
+    const reported = new Set(typescript.map(placeOf));
+    const ours = found.filter((p) => p.code !== 'syntax' || !reported.has(placeOf(p))).map((p) => new vscode.Diagnostic(toRange(p.range), p.message));
+    return [...ours, ...typescript];
   }
-}
-
-function at(d: vscode.Diagnostic): string {
-  return `${d.range.start.line}:${d.range.start.character}:${d.message}`;
 }
 
 /** action.yaml as an open editor shows it, else as saved (read once for both). */

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { mightDefineMain } from '../../core/analysis/quickCheck';
-import { type Mismatch, type Range } from '../../core/analysis/types';
-import { MAIN_FILE, type ParsedAction } from '../../core/workspace';
+import { type Range } from '../../core/analysis/types';
+import { type CodeProblem, mismatchProblems } from '../../core/deploy/checks';
 import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
-import { loadAnalysis } from './analysisLoader';
+import { type AnalysisModule, loadAnalysis } from './analysisLoader';
 import { type ActionFile, currentText, isCodeFile, isMetadataFile, mainOf, readActionYaml, sameUri } from './locate';
 import { PerFileDebounce } from './perFileDebounce';
 
@@ -62,34 +62,34 @@ export class CodeDiagnostics extends Disposable {
   }
 
   /**
-   * The mismatches of `text` as the code of `file` (the text being pushed, which the editor may have
-   * moved past already), against `actionYaml` when the caller has read it already (as the editor has it).
+   * Where the code disagrees with action.yaml as the editor has it, by the rule of a deploy's checks
+   * (`src/core/deploy/checks.ts`); the parser's errors are the language service's to show. The
+   * analysis bundle is loaded only for a file that may define main.
    */
-  async mismatches(file: ActionFile, text: string, actionYaml?: ParsedAction): Promise<Mismatch[]> {
-    if (file.name !== MAIN_FILE && !mightDefineMain(text)) return [];
-    const yaml = actionYaml ?? (await readActionYaml(file.folder, 'current'));
-    // An action.yaml with problems has its own diagnostics; comparing with half a metadata says nothing.
-    if (!yaml?.metadata) return [];
-    const analysis = loadAnalysis(this.s.context.extensionUri);
-    const found = analysis.compareWithMetadata(text, yaml.metadata, { fileName: file.name });
-    // Only main.ts must define main; another file without it is a helper.
-    return file.name === MAIN_FILE ? found : found.filter((m) => m.kind !== 'missing-main');
-  }
-
   private async check(file: ActionFile, text: string | undefined): Promise<void> {
     if (text === undefined) {
       this.collection.delete(file.uri);
       return;
     }
-    const found = await this.mismatches(file, text);
-    this.collection.set(file.uri, found.map(toDiagnostic));
+    const yaml = await readActionYaml(file.folder, 'current');
+    // An action.yaml with problems has its own diagnostics; comparing with half a metadata says nothing.
+    if (!yaml?.metadata) {
+      this.collection.set(file.uri, []);
+      return;
+    }
+    const analysis = {
+      mightDefineMain,
+      compareWithMetadata: (...args: Parameters<AnalysisModule['compareWithMetadata']>) =>
+        loadAnalysis(this.s.context.extensionUri).compareWithMetadata(...args),
+    };
+    this.collection.set(file.uri, mismatchProblems(analysis, text, yaml.metadata, file.name).map(toDiagnostic));
   }
 }
 
-export function toDiagnostic(mismatch: Mismatch): vscode.Diagnostic {
-  const diagnostic = new vscode.Diagnostic(toRange(mismatch.range), mismatch.message, vscode.DiagnosticSeverity.Error);
+export function toDiagnostic(problem: CodeProblem): vscode.Diagnostic {
+  const diagnostic = new vscode.Diagnostic(toRange(problem.range), problem.message, vscode.DiagnosticSeverity.Error);
   diagnostic.source = DIAGNOSTIC_SOURCE;
-  diagnostic.code = mismatch.kind;
+  diagnostic.code = problem.code;
   return diagnostic;
 }
 

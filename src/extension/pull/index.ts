@@ -1,9 +1,7 @@
 import * as vscode from 'vscode';
-import { NO_CODE, codeHash, metadataHash } from '../../core/deploy/base';
-import { type ActionMetadata, formatProblem, validateMetadata } from '../../core/schema';
+import { localChanges, PART_FILE, pulledBase, pulledFiles, serverMetadata } from '../../core/deploy/pull';
 import { serverText } from '../../core/text';
-import { generateTypes } from '../../core/typegen';
-import { ACTION_FILE, checkServerKey, GENERATED_FILE, MAIN_FILE, newActionTemplate, serializeActionYaml, updateActionYaml } from '../../core/workspace';
+import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { abortOn } from '../cancellation';
 import { pickAction } from '../commands/pick';
 import { assertInsideWorkspace, createFolderInsideWorkspace, readText, writeInsideWorkspace } from '../files';
@@ -43,22 +41,19 @@ export async function pullAction(s: Services, node?: unknown): Promise<void> {
       const implementation = capabilities.getImplementation
         ? await s.connections.call(app, (client) => client.getImplementationVersioned(remote.id, { signal }))
         : undefined;
-      const code = implementation?.code;
-      return token.isCancellationRequested
-        ? undefined
-        : {
-            metadata: serverMetadata(resource, remote.key),
-            code,
-            metadataBase: { etag, hash: metadataHash(resource) },
-            // Read and found missing, as opposed to never read from a server that cannot return code.
-            codeBase: implementation === undefined ? undefined : code === undefined ? NO_CODE : { etag: implementation.etag, hash: codeHash(code) },
-          };
+      if (token.isCancellationRequested) return undefined;
+      const checked = serverMetadata(resource, remote.key);
+      if (!checked.ok) throw new Error(`${serverText(remote.key, 120)} was not pulled: ${serverText(checked.reason)}. Nothing was written.`);
+      const base = pulledBase(resource, etag, implementation);
+      return { metadata: checked.metadata, code: implementation?.code, metadataBase: base.metadata, codeBase: base.implementation };
     },
   );
   // Cancelled: nothing was written, so a pull is all or nothing.
   if (!fetched) return;
   const folder = target.folder;
-  const files = await plannedFiles(folder, fetched.metadata, fetched.code);
+  const at = (name: string) => vscode.Uri.joinPath(folder, name);
+  const before = { yaml: await readText(at(ACTION_FILE)).catch(() => undefined), main: await readText(at(MAIN_FILE)).catch(() => undefined) };
+  const files: PlannedFile[] = pulledFiles(fetched.metadata, fetched.code, before.yaml, before.main).map((f) => ({ ...f, uri: at(f.name) }));
   const local = await readLocalFiles(folder, files);
   if (local.links.length > 0)
     throw new Error(`${serverText(remote.key, 120)} was not pulled: ${local.links.join(', ')}, and a write would follow it elsewhere.`);
@@ -73,8 +68,12 @@ export async function pullAction(s: Services, node?: unknown): Promise<void> {
     if (show && local.unsaved[0]) await vscode.window.showTextDocument(local.unsaved[0].uri);
     return;
   }
-  if (local.differing.length > 0) {
-    if (!(await confirmReplace(remote.key, local, s.serverVersions))) return;
+  // With no base: every difference from the server's is a local change to ask about, as the user
+  // is there to answer (the command line, which cannot ask, tells them apart by the lock's base).
+  const changed = localChanges({ yaml: local.onDisk.get(at(ACTION_FILE).toString()), main: local.onDisk.get(at(MAIN_FILE).toString()) }, fetched, undefined);
+  const differing = files.filter((f) => changed.some((part) => PART_FILE[part] === f.name));
+  if (differing.length > 0) {
+    if (!(await confirmReplace(remote.key, differing, s.serverVersions))) return;
     if (!(await unchangedSince(local, folder, files))) {
       void vscode.window.showWarningMessage(
         `The local files of ${serverText(remote.key, 120)} changed while you decided; nothing was written. Pull again to see the difference.`,
@@ -107,38 +106,4 @@ export async function offerPull(s: Services, action: ActionEntry | undefined): P
     'Pull Action',
   );
   if (pull) await pullAction(s, action);
-}
-
-/**
- * What the folder will hold: action.yaml with the server's value (written into the local file when
- * there is one, so its comments and layout stay where values agree), the generated types, and
- * main.ts with the server's code, or the template when the server has none and no main.ts exists.
- */
-async function plannedFiles(folder: vscode.Uri, metadata: ActionMetadata, code: string | undefined): Promise<PlannedFile[]> {
-  const at = (name: string) => vscode.Uri.joinPath(folder, name);
-  const localYaml = await readText(at(ACTION_FILE)).catch(() => undefined);
-  const localMain = await readText(at(MAIN_FILE)).catch(() => undefined);
-  return [
-    {
-      name: ACTION_FILE,
-      uri: at(ACTION_FILE),
-      text: localYaml === undefined ? serializeActionYaml(metadata) : updateActionYaml(localYaml, metadata),
-      generated: false,
-    },
-    { name: GENERATED_FILE, uri: at(GENERATED_FILE), text: generateTypes(metadata), generated: true },
-    { name: MAIN_FILE, uri: at(MAIN_FILE), text: code ?? localMain ?? newActionTemplate(metadata), generated: false },
-  ];
-}
-
-/** The server's resource as metadata: valid, and about the action the list named. */
-function serverMetadata(resource: object, listedKey: string): ActionMetadata {
-  const { id: _id, eventsUrls: _urls, hasImplementation: _has, updatedAt: _at, ...rest } = resource as Record<string, unknown>;
-  const checked = validateMetadata(rest);
-  if (!checked.ok) throw new Error(`The server's metadata is not valid here: ${serverText(checked.problems.map(formatProblem).join('; '))}`);
-  if (checked.value.key !== listedKey || !checkServerKey(checked.value.key).ok) {
-    throw new Error(
-      `The server lists the action as "${serverText(listedKey, 120)}" but its metadata names the key "${serverText(checked.value.key, 120)}"; nothing was pulled.`,
-    );
-  }
-  return checked.value;
 }

@@ -1,22 +1,17 @@
 import * as vscode from 'vscode';
+import { type PulledFile } from '../../core/deploy/pull';
 import { serverText } from '../../core/text';
 import { readText } from '../files';
 import { linkAt } from './target';
 import { type HeldTexts } from '../heldTexts';
 
-/** A file a pull writes, with the text it would have. */
-export interface PlannedFile {
-  readonly name: string;
+/** A file a pull writes (src/core/deploy/pull.ts), with where it goes. */
+export interface PlannedFile extends PulledFile {
   readonly uri: vscode.Uri;
-  readonly text: string;
-  /** Generated from action.yaml ("never edit"): replaced along with it, without a question of its own. */
-  readonly generated: boolean;
 }
 
 /** What is in the workspace where a pull would write. */
 export interface LocalFiles {
-  /** Files on disk whose text differs from the server's: replacing them loses local work. */
-  readonly differing: readonly PlannedFile[];
   /** Files open in an editor with unsaved changes: never written under the user's hands. */
   readonly unsaved: readonly PlannedFile[];
   /** Why a write could land elsewhere (a symbolic link on the way). */
@@ -29,13 +24,9 @@ export async function readLocalFiles(folder: vscode.Uri, files: readonly Planned
   const links = (await Promise.all([folder, ...files.map((f) => f.uri)].map(linkAt))).filter((l): l is string => l !== undefined);
   const onDisk = new Map<string, string | undefined>();
   await Promise.all(files.map(async (f) => onDisk.set(f.uri.toString(), await readText(f.uri).catch(() => undefined))));
-  const differing = files.filter((f) => {
-    const text = onDisk.get(f.uri.toString());
-    return !f.generated && text !== undefined && text !== f.text;
-  });
   const open = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d]));
   const unsaved = files.filter((f) => open.get(f.uri.toString())?.isDirty === true);
-  return { differing, unsaved, links, onDisk };
+  return { unsaved, links, onDisk };
 }
 
 /** Whether the files are still as they were when the user was asked (they may have saved meanwhile). */
@@ -49,12 +40,12 @@ const REPLACE = 'Replace';
 const COMPARE = 'Compare';
 
 /**
- * Asks before a pull replaces local files that differ from the server's: a modal naming them, with
- * Compare, which opens a diff of each (local on the left, the server's on the right) and asks again
- * without a modal, so the diffs can be read.
+ * Asks before a pull replaces local files that hold changes of their own (`differing`): a modal
+ * naming them, with Compare, which opens a diff of each (local on the left, the server's on the
+ * right) and asks again without a modal, so the diffs can be read.
  */
-export async function confirmReplace(key: string, local: LocalFiles, versions: HeldTexts): Promise<boolean> {
-  const names = local.differing.map((f) => f.name).join(', ');
+export async function confirmReplace(key: string, differing: readonly PlannedFile[], versions: HeldTexts): Promise<boolean> {
+  const names = differing.map((f) => f.name).join(', ');
   const choice = await vscode.window.showWarningMessage(
     `Pull "${serverText(key, 80)}" from the server? It replaces local files that differ from the server's: ${names}.`,
     { modal: true, detail: 'What is replaced cannot be undone from here. Compare shows each difference first.' },
@@ -62,7 +53,7 @@ export async function confirmReplace(key: string, local: LocalFiles, versions: H
     COMPARE,
   );
   if (choice !== COMPARE) return choice === REPLACE;
-  for (const file of local.differing) {
+  for (const file of differing) {
     const server = versions.hold(file.uri.path, file.text);
     await vscode.commands.executeCommand('vscode.diff', file.uri, server, `${file.name}: local ↔ server (${serverText(key, 80)})`, { preview: false });
   }

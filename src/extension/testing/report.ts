@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { serverText, visibleLine } from '../../core/text';
 import { mainFrameOf } from '../../core/events';
-import { diffText, type Expectation, judgeCase, type RunOutcome } from '../../core/testing';
+import { diffText, errorTitle, type Expectation, judgeCase, type RunOutcome } from '../../core/testing';
 import { type ActionMetadata } from '../../core/schema';
 import { type TestCase, toRange } from './cases';
 
@@ -43,7 +43,7 @@ export function reportOutcome(run: vscode.TestRun, c: PreparedCase, outcome: Run
 
 /** An error of main: its message at the main.ts line the stack names, the frames as the stack trace. */
 function errorMessage(c: PreparedCase, error: { name?: string; message: string; stack?: string }): vscode.TestMessage {
-  const message = new vscode.TestMessage(clean(`${error.name ?? 'Error'}: ${error.message}`));
+  const message = new vscode.TestMessage(clean(errorTitle(error)));
   const frame = mainFrameOf(error.stack, c.main.fsPath) ?? mainFrameOf(error.stack);
   message.location = frame
     ? new vscode.Location(c.main, new vscode.Position(frame.line - 1, frame.column - 1))

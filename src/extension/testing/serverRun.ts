@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { type NormalizedEvent, type RunInputs } from '../../core/client';
-import { type RunOutcome } from '../../core/testing';
+import { eventOutcome } from '../../core/testing';
 import { serverText } from '../../core/text';
 import { errorMessage } from '../connections';
 import { currentMainText } from '../debug/localHarness';
@@ -51,13 +51,7 @@ export async function runOnServer(
           return;
         }
         for (const log of event.logs) run.appendOutput(outputLines(`[${c.testCase.name}] `, log.message), undefined, c.item);
-        const outcome: RunOutcome = event.ok
-          ? { ok: true, result: event.result }
-          : {
-              ok: false,
-              error: { message: event.error?.message ?? event.unreadable ?? 'the run failed', ...(event.error?.stack ? { stack: event.error.stack } : {}) },
-            };
-        reportOutcome(run, c, outcome, event.duration);
+        reportOutcome(run, c, eventOutcome(event), event.duration);
         counted(c.item);
       });
       s.events.poke(why.actionId);
