@@ -47,10 +47,15 @@ describe('custom-actions deploy', function () {
     for (const key of ['1', '2', '3']) assert.equal(await serverCode(sandbox, 'app-a', idOf(dir, `twice${key}`)), textMain(key));
     const lock = lockOf(dir);
     const mark = proxy.requests.length;
-    const second = await deploy(dir);
+    // NODE_DEBUG=module: Node names each module it loads on stderr; the compiler must not be one of them.
+    const second = await runCli(['deploy'], { cwd: dir, env: { ...env, NODE_DEBUG: 'module' } });
     assert.equal(second.code, 0, second.output);
     assert.equal((second.stdout.match(/^unchanged/gm) ?? []).length, 3, second.stdout);
     assert.deepEqual(writes(proxy, mark), [], 'the second deploy wrote');
+    const sent = proxy.requests.slice(mark).map((r) => `${r.method} ${r.path.split('?')[0]}`);
+    assert.deepEqual(sent, ['GET /api/application/app-a/actions'], 'an unchanged project is one list request');
+    assert.match(second.stderr, /cli\.js/, 'NODE_DEBUG=module names the modules loaded');
+    assert.doesNotMatch(second.stderr, /analysis\.js/, 'the analysis bundle was loaded for an unchanged project');
     assert.equal(lockOf(dir), lock);
   });
 
@@ -63,6 +68,12 @@ describe('custom-actions deploy', function () {
     assert.equal(result.code, 0, result.output);
     assert.match(result.stdout, /^updated\s+app-a\/onea {2}code$/m);
     assert.deepEqual(writes(proxy, mark), [`PUT /api/actions/${idOf(dir, 'onea')}/implementation`]);
+    // No read of the action first: the write carries the lock's version (If-Match) and the server checks it.
+    const reads = proxy.requests
+      .slice(mark)
+      .filter((r) => r.method === 'GET')
+      .map((r) => r.path.split('?')[0]);
+    assert.deepEqual(reads.sort(), ['/api', '/api/application/app-a/actions']);
   });
 
   it('holds a part changed on the server since the base, names it, writes nothing, and --force replaces it', async () => {

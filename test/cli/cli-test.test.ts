@@ -28,11 +28,11 @@ const ADD_MAIN = `export async function main(a: number, b: number): Promise<numb
 }
 `;
 
-/** A project with `add` and its cases: two that pass, two that fail (a wrong result, a throw), one that cannot run. */
-function projectWithCases(scratch: Scratch, baseUrl: string): string {
+/** A project with `add` (or another key, for an action of its own on the shared sandbox) and its cases: two that pass, two that fail (a wrong result, a throw), one that cannot run. */
+function projectWithCases(scratch: Scratch, baseUrl: string, key = ADD.key): string {
   const dir = scratch.dir();
   writeProject(dir, baseUrl);
-  const folder = writeAction(dir, 'app-a', ADD, ADD_MAIN);
+  const folder = writeAction(dir, 'app-a', { ...ADD, key }, ADD_MAIN);
   writeInputSet(folder, 'adds', { inputs: { a: 1, b: 2 }, expect: { result: 3 } });
   writeInputSet(folder, 'rejects-negative', { inputs: { a: -1, b: 2 }, expect: { error: { name: 'RangeError', message: 'negative' } } });
   writeInputSet(folder, 'wrong-sum', { inputs: { a: 1, b: 2 }, expect: { result: 4 } });
@@ -160,21 +160,21 @@ describe('custom-actions test', function () {
   });
 
   it('on the Test environment deploys main.ts against the lock’s base first, records the new base, then judges each run’s event', async () => {
-    const dir = projectWithCases(scratch, sandbox.url);
+    const dir = projectWithCases(scratch, sandbox.url, 'add-pushed');
     const key = keyOf(sandbox, 'app-a');
     const env = { CUSTOM_ACTIONS_KEY: key };
-    const main = path.join(dir, 'app-a', 'add', 'main.ts');
+    const main = path.join(dir, 'app-a', 'add-pushed', 'main.ts');
     writeFileSync(main, 'export async function main(a: number, b: number): Promise<number> {\n  return 0;\n}\n');
     const first = await runCli(['deploy'], { cwd: dir, env });
     assert.equal(first.code, 0, first.output);
     writeFileSync(main, ADD_MAIN);
     const result = await runCli(['test', '--env', 'Test', '--reporter', 'junit', '-o', 'junit.xml'], { cwd: dir, env });
     assert.equal(result.code, 1, result.output);
-    assert.match(result.stderr, /app-a\/add: deployed before its tests ran \(updated: code\)/);
+    assert.match(result.stderr, /app-a\/add-pushed: deployed before its tests ran \(updated: code\)/);
     assert.match(result.stderr, /5 tests on Test: 2 passed, 2 failed, 1 could not run/);
     assert.ok(!result.output.includes(key));
     const client = createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve(key) });
-    const listed = (await client.listActions('app-a')).find((a) => a.key === 'add')!;
+    const listed = (await client.listActions('app-a')).find((a) => a.key === 'add-pushed')!;
     assert.equal(await client.getImplementation(listed.id), ADD_MAIN);
     const events = await client.listEvents(listed.eventsUrls.Test!);
     assert.equal(events.events.length, 4, 'one event per runnable case');
@@ -187,26 +187,26 @@ describe('custom-actions test', function () {
       (JSON.parse(deployed.stdout) as { actions: { result: string }[] }).actions.map((a) => a.result),
       ['unchanged'],
     );
-    const again = await runCli(['test', 'add', '--env', 'Test'], { cwd: dir, env });
+    const again = await runCli(['test', 'add-pushed', '--env', 'Test'], { cwd: dir, env });
     assert.doesNotMatch(again.stderr, /deployed before/);
   });
 
   it('on the Test environment refuses code changed on the server since the base: exit 4, the change named, nothing written, no run', async () => {
-    const dir = projectWithCases(scratch, sandbox.url);
+    const dir = projectWithCases(scratch, sandbox.url, 'add-held');
     const key = keyOf(sandbox, 'app-a');
     const env = { CUSTOM_ACTIONS_KEY: key };
     const first = await runCli(['deploy'], { cwd: dir, env });
     assert.equal(first.code, 0, first.output);
     const client = createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve(key) });
-    const listed = (await client.listActions('app-a')).find((a) => a.key === 'add')!;
+    const listed = (await client.listActions('app-a')).find((a) => a.key === 'add-held')!;
     const theirs = 'export async function main(a: number, b: number): Promise<number> {\n  return a * b;\n}\n';
     await putCode(sandbox, key, listed.id, theirs, 'the-web-editor/1.0');
-    writeFileSync(path.join(dir, 'app-a', 'add', 'main.ts'), ADD_MAIN.replace('a + b', 'b + a'));
+    writeFileSync(path.join(dir, 'app-a', 'add-held', 'main.ts'), ADD_MAIN.replace('a + b', 'b + a'));
     const lockBefore = readFileSync(path.join(dir, 'customactions.lock.json'), 'utf8');
     const eventsBefore = (await client.listEvents(listed.eventsUrls.Test!)).events.length;
     const result = await runCli(['test', '--env', 'Test', '--json'], { cwd: dir, env });
     assert.equal(result.code, 4, result.output);
-    assert.match(result.stderr, /app-a\/add: not deployed, held: code changed on the server since the base \(version \d+, .*by the-web-editor\/1\.0\)/);
+    assert.match(result.stderr, /app-a\/add-held: not deployed, held: code changed on the server since the base \(version \d+, .*by the-web-editor\/1\.0\)/);
     assert.match(result.stderr, /deploy --force/);
     const json = JSON.parse(result.stdout) as { ok: boolean; cases: { status: string; message?: string }[] };
     assert.equal(json.ok, false);
@@ -218,5 +218,22 @@ describe('custom-actions test', function () {
     assert.equal(await client.getImplementation(listed.id), theirs, 'the colleague’s code is still there');
     assert.equal((await client.listEvents(listed.eventsUrls.Test!)).events.length, eventsBefore, 'no case ran');
     assert.equal(readFileSync(path.join(dir, 'customactions.lock.json'), 'utf8'), lockBefore, 'the base is not moved');
+  });
+  it('on the Test environment refuses code that disagrees with its metadata at file:line (exit 6), sending nothing and running nothing', async () => {
+    const dir = projectWithCases(scratch, sandbox.url, 'add-refused');
+    const key = keyOf(sandbox, 'app-a');
+    const env = { CUSTOM_ACTIONS_KEY: key };
+    const first = await runCli(['deploy'], { cwd: dir, env });
+    assert.equal(first.code, 0, first.output);
+    const client = createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve(key) });
+    const listed = (await client.listActions('app-a')).find((a) => a.key === 'add-refused')!;
+    const onServer = await client.getImplementation(listed.id);
+    const eventsBefore = (await client.listEvents(listed.eventsUrls.Test!)).events.length;
+    writeFileSync(path.join(dir, 'app-a', 'add-refused', 'main.ts'), 'export async function main(a: string, b: number): Promise<number> {\n  return b;\n}\n');
+    const result = await runCli(['test', '--env', 'Test'], { cwd: dir, env });
+    assert.equal(result.code, 6, result.output);
+    assert.match(result.stderr, /not deployed, refused: the code disagrees with its metadata\n\s+app-a\/add-refused\/main\.ts:1:\d+: /);
+    assert.equal(await client.getImplementation(listed.id), onServer);
+    assert.equal((await client.listEvents(listed.eventsUrls.Test!)).events.length, eventsBefore, 'no case ran');
   });
 });
