@@ -239,8 +239,9 @@ describe('Several sandbox processes on one PostgreSQL database', function () {
   it('kill -9 of a process during a burst of deploys loses nothing acknowledged and leaves nothing half-written', async () => {
     const c = await startProcess(databaseUrl);
     const actions = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => createAction(b, `burst-${i}`)));
-    /** Per action: the last acknowledged code push, its version (from the ETag) and its text. */
+    /** Per action: the last acknowledged code push, its version (from the ETag) and its text; and the same of its metadata. */
     const acknowledged = new Map<string, { version: number; code: string }>();
+    const acknowledgedMeta = new Map<string, { version: number; description: string }>();
     let acks = 0;
     let killed = false;
     const burst = actions.map(async (action) => {
@@ -258,6 +259,9 @@ describe('Several sandbox processes on one PostgreSQL database', function () {
           acknowledged.set(action.id, { version: Number(/"code-(\d+)"/.exec(reply.headers.get('etag') ?? '')?.[1]), code });
           acks++;
         }
+        if (meta && reply.status === 200) {
+          acknowledgedMeta.set(action.id, { version: Number(/"meta-(\d+)"/.exec(reply.headers.get('etag') ?? '')?.[1]), description: `push ${n}` });
+        }
       }
     });
     await eventually(() => (acks >= 60 ? true : undefined), '60 acknowledged pushes', 60_000);
@@ -273,6 +277,14 @@ describe('Several sandbox processes on one PostgreSQL database', function () {
       assert.equal(kept.text, ack.code);
       const current = await b.request('GET', `/api/actions/${action.id}/implementation`, { key });
       assert.ok(Number(/"code-(\d+)"/.exec(current.headers.get('etag')!)?.[1]) >= ack.version);
+    }
+    assert.ok(acknowledgedMeta.size > 0, 'metadata pushes were acknowledged too');
+    for (const [id, ack] of acknowledgedMeta) {
+      const kept = await b.request('GET', `/api/actions/${id}/versions/metadata/${ack.version}`, { key });
+      assert.equal(kept.status, 200, `acknowledged metadata version ${ack.version} of ${id} is kept`);
+      assert.equal((kept.json as { description: string }).description, ack.description);
+      const current = await b.request('GET', `/api/actions/${id}`, { key });
+      assert.ok(Number(/"meta-(\d+)"/.exec(current.headers.get('etag')!)?.[1]) >= ack.version);
     }
     // Nothing half-written: every action's versions are exactly those its history holds, and its code is its newest version's.
     const check = new pg.Client({ connectionString: databaseUrl });

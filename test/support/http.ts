@@ -18,8 +18,12 @@ export function send(
   timeoutMs = 30_000,
 ): Promise<RawReply> {
   const url = new URL(base);
+  // node:http frames no body of GET, DELETE, OPTIONS or TRACE: it sends the bytes without a length on
+  // a connection it keeps alive, and the server reads them as the start of the next request there.
+  const framed = Object.keys(r.headers).some((h) => /^(content-length|transfer-encoding)$/i.test(h));
+  const headers = r.body !== undefined && !framed ? { ...r.headers, 'Content-Length': String(r.body.length) } : r.headers;
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, method: r.method, path: r.path, headers: r.headers, agent, timeout: timeoutMs }, (res) => {
+    const req = request({ host: url.hostname, port: url.port, method: r.method, path: r.path, headers, agent, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));

@@ -1,13 +1,14 @@
 /**
  * A temporary PostgreSQL cluster for the tests and the bench: the server binaries of the machine
- * (Debian's `postgresql` package, installed with apt-get when missing and when this runs as root),
+ * (Debian's `postgresql` package, installed with apt-get when missing and when this runs as root;
+ * `ensurePostgres` says what it does, or what to do),
  * a new cluster in a temporary folder owned by an unprivileged user (initdb refuses root), on a free
  * loopback port with a random password, and removed again by `stop`. Speed over durability (fsync
  * off): the tests kill sandbox processes, never the database server.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, chownSync, constants, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,40 +22,110 @@ export interface PostgresCluster {
   stop(): Promise<void>;
 }
 
-/** Finds the server's binaries (POSTGRES_BINDIR, Debian's /usr/lib/postgresql/N/bin, or PATH). */
-export function postgresBinaries(): string | undefined {
-  const fromEnv = process.env.POSTGRES_BINDIR;
-  if (fromEnv) return existsSync(path.join(fromEnv, 'initdb')) ? fromEnv : undefined;
-  const debian = '/usr/lib/postgresql';
-  if (existsSync(debian)) {
-    const versions = readdirSync(debian)
-      .filter((v) => existsSync(path.join(debian, v, 'bin', 'initdb')))
-      .sort((a, b) => Number(b) - Number(a));
-    if (versions[0]) return path.join(debian, versions[0], 'bin');
-  }
-  const which = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
-  return which.status === 0 && which.stdout.trim() ? path.dirname(which.stdout.trim()) : undefined;
+/** The Debian package with the server (initdb, postgres); the cluster needs version 15 or later. */
+export const POSTGRES_PACKAGE = 'postgresql';
+
+/**
+ * Where the binaries are looked for, read from the environment so a test can point each at an
+ * empty folder: POSTGRES_BINDIR (only there, when set), else Debian's versioned folders under
+ * POSTGRES_DEBIAN_ROOT (default /usr/lib/postgresql), else PATH.
+ */
+export interface PostgresLookup {
+  bindir: string | undefined;
+  debianRoot: string;
+  path: string;
 }
 
-/** The binaries, installing Debian's package first when they are missing and this may (root, apt-get). */
-export function ensurePostgres(log: (message: string) => void): string {
-  const found = postgresBinaries();
-  if (found) return found;
-  const root = process.getuid?.() === 0;
-  const apt = spawnSync('sh', ['-c', 'command -v apt-get']).status === 0;
-  if (root && apt) {
-    log('postgres: installing the Debian package postgresql (once, about a minute)');
-    const installed = spawnSync('bash', ['-c', 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      encoding: 'utf8',
-    });
-    if (installed.status !== 0) throw new Error(`postgres: apt-get could not install postgresql:\n${(installed.stderr || installed.stdout).slice(-2_000)}`);
-    const now = postgresBinaries();
-    if (now) return now;
+export function lookupFromEnvironment(env: NodeJS.ProcessEnv = process.env): PostgresLookup {
+  return { bindir: env.POSTGRES_BINDIR || undefined, debianRoot: env.POSTGRES_DEBIAN_ROOT || '/usr/lib/postgresql', path: env.PATH ?? '' };
+}
+
+/** Finds the server's binaries: the folder holding initdb and postgres, or undefined. */
+export function postgresBinaries(lookup: PostgresLookup = lookupFromEnvironment()): string | undefined {
+  const hasServer = (dir: string) => existsSync(path.join(dir, 'initdb')) && existsSync(path.join(dir, 'postgres'));
+  if (lookup.bindir) return hasServer(lookup.bindir) ? lookup.bindir : undefined;
+  if (existsSync(lookup.debianRoot)) {
+    const versions = readdirSync(lookup.debianRoot)
+      .filter((v) => hasServer(path.join(lookup.debianRoot, v, 'bin')))
+      .sort((a, b) => Number(b) - Number(a));
+    if (versions[0]) return path.join(lookup.debianRoot, versions[0], 'bin');
   }
-  throw new Error(
-    'postgres: no PostgreSQL server binaries (initdb, postgres) were found. Install them (Debian: apt-get install postgresql) or set POSTGRES_BINDIR.',
-  );
+  const initdb = onPath('initdb', lookup.path);
+  return initdb && hasServer(path.dirname(initdb)) ? path.dirname(initdb) : undefined;
+}
+
+/** An executable file of that name in one of PATH's folders. */
+export function onPath(name: string, searchPath: string): string | undefined {
+  for (const dir of searchPath.split(path.delimiter)) {
+    if (!dir) continue;
+    const file = path.join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+      if (statSync(file).isFile()) return file;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** What `ensurePostgres` does on this machine: use what is there, install the package, or fail saying what to do. */
+export type PostgresPlan =
+  | { kind: 'found'; bin: string }
+  | { kind: 'install'; aptGet: string; steps: string[][]; describe: string }
+  | { kind: 'cannot'; message: string };
+
+export function postgresPlan(found: string | undefined, machine: { root: boolean; aptGet: string | undefined }, lookup: PostgresLookup): PostgresPlan {
+  if (found) return { kind: 'found', bin: found };
+  const missing = lookup.bindir
+    ? `POSTGRES_BINDIR (${lookup.bindir}) holds no PostgreSQL server (initdb, postgres)`
+    : `no PostgreSQL server binaries (initdb, postgres) were found in ${lookup.debianRoot}/N/bin or on PATH`;
+  const or = 'or set POSTGRES_BINDIR to the folder that holds initdb';
+  // A wrong POSTGRES_BINDIR is not fixed by installing: the package goes elsewhere.
+  if (lookup.bindir) return { kind: 'cannot', message: `postgres: ${missing}. Point it at the server's bin folder, or unset it.` };
+  if (!machine.aptGet)
+    return {
+      kind: 'cannot',
+      message: `postgres: ${missing}, and there is no apt-get to install Debian's package "${POSTGRES_PACKAGE}". Install PostgreSQL 15 or later (the server, with initdb) with this system's package manager, ${or}.`,
+    };
+  if (!machine.root)
+    return {
+      kind: 'cannot',
+      message: `postgres: ${missing}, and installing Debian's package "${POSTGRES_PACKAGE}" needs root: run "sudo apt-get install ${POSTGRES_PACKAGE}" once, ${or}.`,
+    };
+  const steps = [['update'], ['install', '-y', '--no-install-recommends', POSTGRES_PACKAGE]];
+  return {
+    kind: 'install',
+    aptGet: machine.aptGet,
+    steps,
+    describe: `installing Debian's package "${POSTGRES_PACKAGE}" with ${steps.map((s) => `${machine.aptGet} ${s.join(' ')}`).join(', then ')} (DEBIAN_FRONTEND=noninteractive; once, about a minute)`,
+  };
+}
+
+/**
+ * The binaries, installing Debian's package first when they are missing and this may (root, apt-get).
+ * POSTGRES_INSTALL_DRY_RUN=1 says what it would install and how, and fails instead of installing.
+ */
+export function ensurePostgres(log: (message: string) => void, env: NodeJS.ProcessEnv = process.env): string {
+  const lookup = lookupFromEnvironment(env);
+  const plan = postgresPlan(postgresBinaries(lookup), { root: process.getuid?.() === 0, aptGet: onPath('apt-get', lookup.path) }, lookup);
+  if (plan.kind === 'found') return plan.bin;
+  if (plan.kind === 'cannot') throw new Error(plan.message);
+  if (env.POSTGRES_INSTALL_DRY_RUN === '1') {
+    log(`postgres: would be ${plan.describe}`);
+    throw new Error(`postgres: not installed (POSTGRES_INSTALL_DRY_RUN=1): the server is missing, and the test run would be ${plan.describe}.`);
+  }
+  log(`postgres: ${plan.describe}`);
+  for (const step of plan.steps) {
+    const run = spawnSync(plan.aptGet, step, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } });
+    if (run.status !== 0)
+      throw new Error(
+        `postgres: "apt-get ${step.join(' ')}" failed, so Debian's package "${POSTGRES_PACKAGE}" is not installed:\n${(run.stderr || run.stdout || String(run.error)).slice(-2_000)}`,
+      );
+  }
+  const now = postgresBinaries(lookup);
+  if (!now) throw new Error(`postgres: apt-get installed "${POSTGRES_PACKAGE}", but no initdb is in ${lookup.debianRoot}/N/bin or on PATH afterwards.`);
+  return now;
 }
 
 export async function startPostgresCluster(log: (message: string) => void = () => undefined): Promise<PostgresCluster> {
