@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { type InputSetFile, parseInputSetFile } from '../../core/testing';
+import { inputSetName } from '../../core/workspace/files';
 import { type Range } from '../../core/workspace/positions';
 import { readText } from '../files';
 import { type LocalAction } from '../localActions';
@@ -14,7 +15,7 @@ export interface TestCase {
 }
 
 export function caseName(uri: vscode.Uri): string {
-  return decodeURIComponent(uri.path.slice(uri.path.lastIndexOf('/') + 1)).replace(/\.json$/i, '');
+  return inputSetName(decodeURIComponent(uri.path.slice(uri.path.lastIndexOf('/') + 1)));
 }
 
 /** The text the user sees: the open editor's, unsaved edits included, else the file's. */
