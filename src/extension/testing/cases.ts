@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { type InputSetFile, parseInputSetFile } from '../../core/testing';
 import { inputSetName } from '../../core/workspace/files';
-import { type Range } from '../../core/workspace/positions';
 import { readText } from '../files';
 import { type LocalAction } from '../localActions';
 
@@ -29,8 +28,4 @@ export async function readCase(uri: vscode.Uri, action: LocalAction | undefined)
   const file = parseInputSetFile(text, action?.metadata?.parameters);
   const line = Math.max(0, text.slice(0, Math.max(0, text.search(/"expect"\s*:/))).split('\n').length - 1);
   return { uri, name: caseName(uri), file, expectAt: new vscode.Range(line, 0, line, 0) };
-}
-
-export function toRange(range: Range): vscode.Range {
-  return new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
 }

@@ -4,7 +4,8 @@ import { DIAGNOSTIC_SOURCE } from '../deploy/diagnostics';
 import { Disposable } from '../lifecycle';
 import { PerFileDebounce } from '../deploy/perFileDebounce';
 import { type ActionsModel } from '../model';
-import { type TestCase, readCase, toRange } from './cases';
+import { toRange } from '../ranges';
+import { type TestCase, readCase } from './cases';
 
 /** inputs/<name>.json: the only files read as input sets. */
 export function isInputSetPath(uri: vscode.Uri): boolean {
