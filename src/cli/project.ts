@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type ApplicationEntry, type ActionMetadata, type ProjectFile } from '../core/schema';
-import { ACTION_FILE, MAIN_FILE, parseActionYaml, parseProjectFile, type PositionedProblem, PROJECT_FILE } from '../core/workspace';
+import { type ApplicationEntry, type ActionMetadata, formatProblem, isHttpUrl, type ProjectFile } from '../core/schema';
+import { ACTION_FILE, folderAction, MAIN_FILE, parseProjectFile, type PositionedProblem, PROJECT_FILE } from '../core/workspace';
 import { CliError, EXIT } from './exitCodes';
 
 /** An application of customactions.yaml, with its folder as a path of this machine. */
@@ -45,7 +45,7 @@ export async function loadProject(start: string, baseUrlOverride: string | undef
   }
   const project = parsed.project;
   const baseUrl = baseUrlOverride ?? project.baseUrl;
-  if (baseUrlOverride !== undefined && !/^https?:\/\/[^/]/i.test(baseUrlOverride))
+  if (baseUrlOverride !== undefined && !isHttpUrl(baseUrlOverride))
     throw new CliError(EXIT.usage, `--base-url must be an http(s) URL, not "${baseUrlOverride}".`);
   return {
     root,
@@ -69,19 +69,14 @@ function findProjectRoot(start: string): string | undefined {
 /** `file:line:column: path: message`, lines and columns from 1 as editors and CI annotations read them. */
 export function problemAt(file: string, problem: PositionedProblem | { readonly message: string; readonly range: PositionedProblem['range'] }): string {
   const where = `${file}:${problem.range.start.line + 1}:${problem.range.start.character + 1}`;
-  const at = 'path' in problem && problem.path.length > 0 ? `${formatPathShort(problem.path)}: ` : '';
-  return `${where}: ${at}${problem.message}`;
-}
-
-function formatPathShort(segments: readonly (string | number)[]): string {
-  return segments.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+  return `${where}: ${'path' in problem ? formatProblem(problem) : problem.message}`;
 }
 
 /** An action folder of the workspace: a sub-folder of the application's folder holding action.yaml. */
 export interface LocalActionFolder {
   readonly application: CliApplication;
   readonly folder: string;
-  /** From action.yaml when it says, else the folder's name (the extension's rule). */
+  /** From action.yaml when it says, else the folder's name (`folderAction`, as the extension). */
   readonly key: string;
   /** action.yaml's text. */
   readonly yamlText: string;
@@ -107,12 +102,11 @@ export async function scanApplication(app: CliApplication): Promise<LocalActionF
 export async function readActionFolder(app: CliApplication, folder: string): Promise<LocalActionFolder | undefined> {
   const yamlText = await readOptional(path.join(folder, ACTION_FILE));
   if (yamlText === undefined) return undefined;
-  const parsed = parseActionYaml(yamlText);
-  const value = (parsed.value ?? {}) as { key?: unknown };
+  const parsed = folderAction(path.basename(folder), yamlText);
   return {
     application: app,
     folder,
-    key: typeof value.key === 'string' && value.key ? value.key : path.basename(folder),
+    key: parsed.key,
     yamlText,
     metadata: parsed.metadata,
     problems: parsed.problems,

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { type WorkspaceAction } from '../core/deploy/pipeline';
+import { formatProblem } from '../core/schema';
 import { ACTION_FILE, MAIN_FILE } from '../core/workspace';
 import { CliError, EXIT } from './exitCodes';
 import { type CliProject, type LocalActionFolder } from './project';
@@ -12,14 +13,9 @@ export function workspaceAction(project: CliProject, folder: LocalActionFolder):
     metadataFile: relative(ACTION_FILE),
     codeFile: relative(MAIN_FILE),
     metadata: folder.metadata,
-    metadataProblems: folder.problems.map((p) => ({ range: p.range, message: problemMessage(p) })),
+    metadataProblems: folder.problems.map((p) => ({ range: p.range, message: formatProblem(p) })),
     code: folder.code,
   };
-}
-
-function problemMessage(p: LocalActionFolder['problems'][number]): string {
-  const at = p.path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
-  return at ? `${at}: ${p.message}` : p.message;
 }
 
 /**

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { type ActionMetadata } from '../core/schema';
-import { ACTION_FILE, parseActionYaml } from '../core/workspace';
+import { ACTION_FILE, folderAction } from '../core/workspace';
 import { type Application } from './project';
 import { readText } from './files';
 
@@ -8,7 +8,7 @@ import { readText } from './files';
 export interface LocalAction {
   readonly folder: vscode.Uri;
   readonly file: vscode.Uri;
-  /** From action.yaml when it says, else the folder's name. */
+  /** From action.yaml when it says, else the folder's name (`folderAction`). */
   readonly key: string;
   readonly name: string | undefined;
   /** Present only when action.yaml is valid: only then may it be pushed. */
@@ -41,15 +41,6 @@ export async function readLocalAction(folder: vscode.Uri): Promise<LocalAction |
 
 export function localActionFromText(folder: vscode.Uri, text: string): LocalAction {
   const file = vscode.Uri.joinPath(folder, ACTION_FILE);
-  const parsed = parseActionYaml(text);
-  const value = (parsed.value ?? {}) as { key?: unknown; name?: unknown };
-  const folderName = folder.path.split('/').pop() ?? '';
-  return {
-    folder,
-    file,
-    key: typeof value.key === 'string' && value.key ? value.key : folderName,
-    name: typeof value.name === 'string' ? value.name : undefined,
-    metadata: parsed.metadata,
-    problemCount: parsed.problems.length,
-  };
+  const action = folderAction(folder.path.split('/').pop() ?? '', text);
+  return { folder, file, key: action.key, name: action.name, metadata: action.metadata, problemCount: action.problems.length };
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { assertInsideWorkspace, readText } from './files';
+import { assertInsideWorkspace, exists, readText } from './files';
 
 const REPLACE = 'Replace';
 
@@ -30,13 +30,4 @@ export async function mayReplaceFile(uri: vscode.Uri, text: string, what: string
     REPLACE,
   );
   return choice === REPLACE;
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
 }

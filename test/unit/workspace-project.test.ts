@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { addApplication, parseProjectFile, removeApplication, serializeProjectFile } from '../../src/core/workspace';
+import { isHttpUrl } from '../../src/core/schema';
 
 const PROJECT = '# our platform\nbaseUrl: https://platform.example.com\napplications:\n  - id: a1 # billing\n    name: Billing\n    folder: billing\n';
 
@@ -74,5 +75,14 @@ describe('customactions.yaml', () => {
     assert.equal(text, 'baseUrl: local-sandbox\nsandbox:\n  demo: true\napplications:\n  - id: demo\n    name: Demo\n    folder: demo\n');
     assert.deepEqual(parseProjectFile(text).problems, []);
     assert.equal(serializeProjectFile({ baseUrl: 'https://p.example', applications: [] }), 'baseUrl: https://p.example\napplications: []\n');
+  });
+});
+
+describe('isHttpUrl: the base URLs the project file accepts, wherever one is typed', () => {
+  it('accepts http and https URLs with a host, and nothing else', () => {
+    assert.deepEqual(
+      ['https://platform.example.com', 'http://127.0.0.1:4000', 'ftp://x', 'http://', 'https://a b', 'example.com', 'local-sandbox'].map(isHttpUrl),
+      [true, true, false, false, false, false, false],
+    );
   });
 });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { parseActionYaml, serializeActionYaml, updateActionYaml } from '../../src/core/workspace';
+import { folderAction, parseActionYaml, serializeActionYaml, updateActionYaml } from '../../src/core/workspace';
 
 const ACTION = `# Scores a lead from its company data.
 key: score-lead # stable: the platform refers to it
@@ -227,5 +227,17 @@ describe('action.yaml', () => {
     const text = serializeActionYaml({ result: { type: 'text' }, parameters: [], developerEmail: 'a@b.co', description: '', name: 'N', key: 'k' });
     assert.equal(text, 'key: k\nname: N\ndescription: ""\ndeveloperEmail: a@b.co\nparameters: []\nresult:\n  type: text\n');
     assert.ok(parseActionYaml(text).metadata);
+  });
+});
+
+describe("folderAction: an action folder's key and name, as the editor and the command line read them", () => {
+  it('takes the key and name action.yaml gives, valid metadata or not, else the folder name', () => {
+    const valid = folderAction('folder', ACTION);
+    assert.deepEqual([valid.key, valid.name, valid.metadata?.key], ['score-lead', 'Score lead', 'score-lead']);
+    const invalid = folderAction('folder', 'key: half-written\nname: 3\n');
+    assert.deepEqual([invalid.key, invalid.name, invalid.metadata], ['half-written', undefined, undefined]);
+    assert.ok(invalid.problems.length > 0);
+    assert.equal(folderAction('folder', 'key: [').key, 'folder', 'broken YAML: the folder names it');
+    assert.equal(folderAction('folder', 'key: ""\n').key, 'folder');
   });
 });

@@ -1,5 +1,5 @@
 import { type Command } from 'commander';
-import { codeProblems } from '../../core/deploy/checks';
+import { actionCodeProblems } from '../../core/deploy/checks';
 import { type FileProblem } from '../../core/deploy/outcome';
 import { type CommandContext } from '../context';
 import { EXIT, type ExitCode } from '../exitCodes';
@@ -33,9 +33,7 @@ at file:line:column. Needs no server and no key.`,
         if (!selection.includes(app.id, folder.key)) continue;
         const action = workspaceAction(project, folder);
         const problems: FileProblem[] = action.metadata
-          ? action.code === undefined
-            ? []
-            : codeProblems(context.analysis(), action.code, action.metadata).map((p) => ({ file: action.codeFile, range: p.range, message: p.message }))
+          ? actionCodeProblems(context.analysis(), { ...action, metadata: action.metadata })
           : action.metadataProblems.map((p) => ({ ...p, file: action.metadataFile }));
         results.push({ application: app.id, key: action.key, ok: problems.length === 0, problems });
       }

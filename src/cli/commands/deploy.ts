@@ -1,13 +1,13 @@
 import { type Command, Option } from 'commander';
-import { codeProblems } from '../../core/deploy/checks';
+import { actionCodeProblems } from '../../core/deploy/checks';
 import { type ActionOutcome } from '../../core/deploy/outcome';
 import { deployAction, mapLimited } from '../../core/deploy/pipeline';
 import { type CommandContext } from '../context';
-import { CliError, EXIT, type ExitCode, worstExit } from '../exitCodes';
+import { EXIT, type ExitCode, worstExit } from '../exitCodes';
 import { applyOutcomes, readLock, writeLock } from '../lockFile';
 import { exitOfOutcome, outcomeJson, outcomeLines, verdictOf } from '../render';
 import { type CommandDefinition } from './command';
-import { collectTargets } from './targets';
+import { collectTargets, parseConcurrency } from './targets';
 
 export const deploy: CommandDefinition = {
   name: 'deploy',
@@ -35,9 +35,7 @@ Examples:
       );
   },
   async run(context: CommandContext, operands, options): Promise<ExitCode> {
-    const concurrency = Number(options.concurrency);
-    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
-      throw new CliError(EXIT.usage, `--concurrency must be a whole number from 1 to 64, not "${String(options.concurrency)}".`);
+    const concurrency = parseConcurrency(options.concurrency);
     const dryRun = options.dryRun === true;
     const project = await context.loadProject();
     const lock = await readLock(project.root);
@@ -49,8 +47,7 @@ Examples:
         force: options.force === true,
         dryRun,
         delete: options.delete === true,
-        checkCode: (action) =>
-          codeProblems(context.analysis(), action.code!, action.metadata).map((p) => ({ file: action.codeFile, range: p.range, message: p.message })),
+        checkCode: (action) => actionCodeProblems(context.analysis(), action),
       });
       progress.tick(`${target.application}/${target.key}`);
       return outcome;

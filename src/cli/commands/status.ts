@@ -3,11 +3,11 @@ import { type PartStatus } from '../../core/deploy/decide';
 import { mapLimited } from '../../core/deploy/pipeline';
 import { actionStatus, type ActionStatus, inStep } from '../../core/deploy/status';
 import { type CommandContext } from '../context';
-import { CliError, EXIT, type ExitCode } from '../exitCodes';
+import { EXIT, type ExitCode } from '../exitCodes';
 import { readLock } from '../lockFile';
 import { problemLine } from '../render';
 import { type CommandDefinition } from './command';
-import { collectTargets } from './targets';
+import { collectTargets, parseConcurrency } from './targets';
 
 const PART_WORDS: Record<Exclude<PartStatus, 'same'>, string> = {
   'changed-here': 'changed here',
@@ -40,9 +40,7 @@ when every action is in step, 1 when not.`,
       );
   },
   async run(context: CommandContext, operands, options): Promise<ExitCode> {
-    const concurrency = Number(options.concurrency);
-    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
-      throw new CliError(EXIT.usage, `--concurrency must be a whole number from 1 to 64, not "${String(options.concurrency)}".`);
+    const concurrency = parseConcurrency(options.concurrency);
     const project = await context.loadProject();
     const lock = await readLock(project.root);
     const apps = await collectTargets(context, project, lock, operands, options.application as string[] | undefined);

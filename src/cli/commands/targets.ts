@@ -2,8 +2,17 @@ import { type CustomActionsClient } from '../../core/client';
 import { type DeployLock } from '../../core/deploy/lock';
 import { deployTargets, type DeployTarget } from '../../core/deploy/pipeline';
 import { type CommandContext } from '../context';
+import { CliError, EXIT } from '../exitCodes';
 import { type CliApplication, type CliProject, scanApplication } from '../project';
 import { ActionSelection, workspaceAction } from '../workspace';
+
+/** `--concurrency` of the commands that work on many actions at once: 1 to 64. */
+export function parseConcurrency(value: unknown): number {
+  const concurrency = Number(value);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+    throw new CliError(EXIT.usage, `--concurrency must be a whole number from 1 to 64, not "${String(value)}".`);
+  return concurrency;
+}
 
 export interface AppTargets {
   readonly app: CliApplication;

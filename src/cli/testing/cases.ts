@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type ActionMetadata } from '../../core/schema';
 import { type InputSetFile, parseInputSetFile } from '../../core/testing';
-import { INPUTS_FOLDER } from '../../core/workspace';
+import { INPUTS_FOLDER, inputSetName, isInputSetFileName } from '../../core/workspace';
 import { type LocalActionFolder, problemAt } from '../project';
 
 /** An input set of an action (`inputs/<name>.json`) read as a test case, by the core's rules. */
@@ -30,7 +30,7 @@ async function casesOf(action: LocalActionFolder, projectRoot: string): Promise<
   const folder = path.join(action.folder, INPUTS_FOLDER);
   let names: string[];
   try {
-    names = (await readdir(folder, { withFileTypes: true })).filter((e) => e.isFile() && /\.json$/i.test(e.name)).map((e) => e.name);
+    names = (await readdir(folder, { withFileTypes: true })).filter((e) => e.isFile() && isInputSetFileName(e.name)).map((e) => e.name);
   } catch {
     return [];
   }
@@ -48,7 +48,7 @@ async function casesOf(action: LocalActionFolder, projectRoot: string): Promise<
           : parsed.problems.length > 0
             ? parsed.problems.map((p) => problemAt(relativeFile, p)).join('\n')
             : undefined;
-      return { action, name: fileName.replace(/\.json$/i, ''), file, relativeFile, parsed, unrunnable, metadata: action.metadata };
+      return { action, name: inputSetName(fileName), file, relativeFile, parsed, unrunnable, metadata: action.metadata };
     }),
   );
 }

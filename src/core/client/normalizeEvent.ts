@@ -5,6 +5,7 @@
  * listed as unreadable, with what is safely known of it, and never costs the rest of the page.
  */
 import { clip, EVENT_LIMITS, fingerprint, preview, whyUnreadable } from './eventBounds';
+import { record } from './readers';
 
 export interface NormalizedLog {
   /** Milliseconds since the epoch, when the entry says. */
@@ -152,10 +153,6 @@ function readError(...candidates: unknown[]): { message: string; stack?: string 
 
 function show(value: unknown): string {
   return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 function str(value: unknown): string | undefined {

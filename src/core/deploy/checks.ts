@@ -8,6 +8,7 @@ import type * as Analysis from '../analysis';
 import { type Range } from '../analysis/types';
 import { type ActionMetadata } from '../schema/metadata';
 import { MAIN_FILE } from '../workspace/files';
+import { type FileProblem } from './outcome';
 
 export interface CodeProblem {
   readonly message: string;
@@ -32,6 +33,15 @@ export function codeProblems(analysis: AnalysisModule, text: string, metadata: A
     if (!at.has(placeOf(problem))) found.push(problem);
   }
   return found;
+}
+
+/** A workspace action's code problems at its file (none without code), as a deploy and `custom-actions check` report them. */
+export function actionCodeProblems(
+  analysis: AnalysisModule,
+  action: { readonly codeFile: string; readonly code: string | undefined; readonly metadata: ActionMetadata },
+): FileProblem[] {
+  if (action.code === undefined) return [];
+  return codeProblems(analysis, action.code, action.metadata).map((p) => ({ file: action.codeFile, range: p.range, message: p.message }));
 }
 
 /**

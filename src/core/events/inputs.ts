@@ -1,4 +1,5 @@
 import { isEmailAddress, isIsoDatetime, isNoValue, type Parameter, type ParameterType, type SimpleType } from '../schema';
+import { inputSetName } from '../workspace/files';
 
 export type Parsed = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
 
@@ -86,7 +87,7 @@ export function describeType(type: ParameterType): string {
 
 /** Input set names become file names under inputs/. */
 export function inputSetFileName(name: string): string | undefined {
-  const base = name.trim().replace(/\.json$/i, '');
+  const base = inputSetName(name.trim());
   return /^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/.test(base) ? `${base}.json` : undefined;
 }
 

@@ -7,6 +7,14 @@ import * as z from 'zod/mini';
 /** The value of `baseUrl` that means "the local sandbox this extension starts". */
 export const LOCAL_SANDBOX = 'local-sandbox';
 
+/** A base URL the project file accepts besides `local-sandbox`: http or https. */
+const HTTP_URL = { protocol: /^https?$/ } as const;
+
+/** Whether `value` is a base URL the project file accepts (besides `local-sandbox`), wherever one is typed. */
+export function isHttpUrl(value: string): boolean {
+  return z.url(HTTP_URL).safeParse(value).success;
+}
+
 const text = (max: number) => z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`));
 
 export const ApplicationEntrySchema = z.looseObject({
@@ -21,7 +29,7 @@ export const ApplicationEntrySchema = z.looseObject({
 export const ProjectFileSchema = z
   .looseObject({
     baseUrl: z
-      .union([z.literal(LOCAL_SANDBOX), z.url({ protocol: /^https?$/, error: `must be an http(s) URL or "${LOCAL_SANDBOX}"` })])
+      .union([z.literal(LOCAL_SANDBOX), z.url({ ...HTTP_URL, error: `must be an http(s) URL or "${LOCAL_SANDBOX}"` })])
       .check(z.describe(`The platform's base URL, or "${LOCAL_SANDBOX}" for the sandbox the extension starts.`)),
     sandbox: z.optional(
       z

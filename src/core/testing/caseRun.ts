@@ -1,3 +1,4 @@
+import { errorText } from '../client/normalizeEvent';
 import { type ResultType } from '../schema';
 import { type Expectation, judge, type RunOutcome, type Verdict } from './expectation';
 import { checkResult } from './resultCheck';
@@ -26,10 +27,9 @@ export function diffText(value: unknown): string {
 
 /**
  * An error of main as a verdict names it, in the Testing view and on the command line alike:
- * `RangeError: …`, its name once when the message already starts with it (a server's event often
- * carries the name only there).
+ * `RangeError: …`, by the rule events show errors with (`errorText`), so the name stands once when
+ * the message already starts with it (a server's event often carries the name only there).
  */
 export function errorTitle(error: { readonly name?: string; readonly message: string }): string {
-  const name = error.name ?? 'Error';
-  return error.message.startsWith(`${name}: `) ? error.message : `${name}: ${error.message}`;
+  return errorText(error.name ?? 'Error', error.message);
 }

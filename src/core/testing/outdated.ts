@@ -1,4 +1,4 @@
-import { ACTION_FILE, INPUTS_FOLDER, MAIN_FILE } from '../workspace/files';
+import { ACTION_FILE, INPUTS_FOLDER, isInputSetFileName, MAIN_FILE } from '../workspace/files';
 
 /**
  * Which verdicts of the Testing view a changed file makes outdated, from its path alone ('/'-separated,
@@ -17,7 +17,7 @@ export function outdatedBy(path: string): OutdatedBy {
     const folder = parts.slice(0, -1).join('/');
     return folder === '' ? undefined : { scope: 'action', folder };
   }
-  if (parts.length >= 4 && parts[parts.length - 2] === INPUTS_FOLDER && /\.json$/i.test(name)) {
+  if (parts.length >= 4 && parts[parts.length - 2] === INPUTS_FOLDER && isInputSetFileName(name)) {
     const folder = parts.slice(0, -2).join('/');
     return folder === '' ? undefined : { scope: 'case', folder, file: path };
   }

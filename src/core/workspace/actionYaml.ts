@@ -32,6 +32,24 @@ export function parseActionYaml(text: string): ParsedAction {
   return { metadata: undefined, value: parsed.value, problems: positionProblems(parsed, text, checked.problems) };
 }
 
+/** An action folder as its action.yaml names it: the key and name the file gives, valid metadata or not. */
+export interface FolderAction extends ParsedAction {
+  /** From action.yaml when it says, else the folder's name: a folder with a broken file still has a name. */
+  readonly key: string;
+  readonly name: string | undefined;
+}
+
+/** The action of the folder `folderName` whose action.yaml is `text`: the one rule of the editor and the command line. */
+export function folderAction(folderName: string, text: string): FolderAction {
+  const parsed = parseActionYaml(text);
+  const value = (parsed.value ?? {}) as { key?: unknown; name?: unknown };
+  return {
+    ...parsed,
+    key: typeof value.key === 'string' && value.key ? value.key : folderName,
+    name: typeof value.name === 'string' ? value.name : undefined,
+  };
+}
+
 /**
  * The text of action.yaml after changing its value to `value`, keeping comments, key order and
  * formatting of everything that did not change. Text that is not valid YAML is replaced whole.

@@ -6,7 +6,8 @@ import { parseActionYaml, type ParsedAction } from '../../core/workspace';
 import { localActionFromText } from '../localActions';
 import { type Services } from '../services';
 import { loadAnalysis } from './analysisLoader';
-import { type CodeDiagnostics, toRange } from './diagnostics';
+import { toRange } from '../ranges';
+import { type CodeDiagnostics } from './diagnostics';
 import { type ActionFile, actionYamlOf, isCodeFile, openDocument, readActionYaml } from './locate';
 import { typescriptErrorsOf } from './typescriptErrors';
 

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { mightDefineMain } from '../../core/analysis/quickCheck';
-import { type Range } from '../../core/analysis/types';
 import { type CodeProblem, mismatchProblems } from '../../core/deploy/checks';
 import { Disposable } from '../lifecycle';
+import { toRange } from '../ranges';
 import { type Services } from '../services';
 import { type AnalysisModule, loadAnalysis } from './analysisLoader';
 import { type ActionFile, currentText, isCodeFile, isMetadataFile, mainOf, readActionYaml, sameUri } from './locate';
@@ -91,8 +91,4 @@ export function toDiagnostic(problem: CodeProblem): vscode.Diagnostic {
   diagnostic.source = DIAGNOSTIC_SOURCE;
   diagnostic.code = problem.code;
   return diagnostic;
-}
-
-export function toRange(range: Range): vscode.Range {
-  return new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
 }

@@ -3,7 +3,7 @@ import { inputSetFileName } from '../../core/events';
 import { type Parameter } from '../../core/schema';
 import { parseInputSetFile } from '../../core/testing';
 import { serverText } from '../../core/text';
-import { ACTION_FILE, INPUTS_FOLDER } from '../../core/workspace';
+import { ACTION_FILE, INPUTS_FOLDER, inputSetName } from '../../core/workspace';
 import { readText, writeInsideWorkspace } from '../files';
 import { mayReplaceFile } from '../replaceFile';
 
@@ -36,7 +36,7 @@ export function inputsFolder(actionFolder: vscode.Uri): vscode.Uri {
  * does not stop a run or a debug of its inputs; the Testing view reports those problems.
  */
 export async function readInputSet(uri: vscode.Uri, parameters: readonly Parameter[] | undefined): Promise<InputSet> {
-  const name = decodeURIComponent(uri.path.slice(uri.path.lastIndexOf('/') + 1)).replace(/\.json$/i, '');
+  const name = inputSetName(decodeURIComponent(uri.path.slice(uri.path.lastIndexOf('/') + 1)));
   let text: string;
   try {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());

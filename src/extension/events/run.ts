@@ -10,7 +10,7 @@ import { type ActionEntry } from '../model';
 import { askInputs } from './inputForm';
 import { lastInputs, rememberInputs } from './lastInputs';
 import { doesNotFit, listInputSets, readInputSet, saveInputSet } from './inputSets';
-import { isEnvironment, pickEnvironment, pickTarget, targetsOf } from './targets';
+import { isEnvironment, pickEnvironment, pickTarget, targetsOf, tellNotOnServer } from './targets';
 
 /** How long a run waits for the watch's first answer before it goes ahead anyway. */
 const BASELINE_WAIT_MS = 10_000;
@@ -51,7 +51,7 @@ export async function runInputSet(s: Services, uri?: unknown, environment?: unkn
   }
   const action = await pickAction(s, file, (a) => a.local?.folder.path === found.action.folder.path);
   if (!action?.remote) {
-    if (action) void vscode.window.showInformationMessage(`${serverText(action.key, 120)} is not on the server yet: create it there first.`);
+    if (action) tellNotOnServer(action);
     return undefined;
   }
   const env = isEnvironment(environment) ? environment : (await pickEnvironment(`Run ${serverText(action.key, 120)} in which environment`, false))?.[0];

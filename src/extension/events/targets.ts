@@ -27,10 +27,15 @@ export async function pickTarget(
   if (isNode(node) && node.kind === 'event') return { action: node.parent.parent, environment: node.parent.environment };
   const action = await pickAction(s, node, (a) => a.remote !== undefined);
   if (!action?.remote) {
-    if (action) void vscode.window.showInformationMessage(`${serverText(action.key, 120)} is not on the server yet: create it there first.`);
+    if (action) tellNotOnServer(action);
     return undefined;
   }
   return { action, environment: env };
+}
+
+/** For a command that needs the action on the server and was given one only in the workspace. */
+export function tellNotOnServer(action: ActionEntry): void {
+  void vscode.window.showInformationMessage(`${serverText(action.key, 120)} is not on the server yet: create it there first.`);
 }
 
 export function isEnvironment(value: unknown): value is Environment {

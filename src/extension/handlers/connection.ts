@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { LOCAL_SANDBOX } from '../../core/schema';
+import { isHttpUrl, LOCAL_SANDBOX } from '../../core/schema';
 import { addApplication, PROJECT_FILE, removeApplication } from '../../core/workspace';
 import { count, serverText } from '../../core/text';
 import { enterKey } from '../connections';
@@ -108,7 +108,7 @@ export async function initProject(s: Services): Promise<void> {
       prompt: 'Base URL of the platform (requests go to <base URL>/api/…)',
       placeHolder: 'https://platform.example.com',
       ignoreFocusOut: true,
-      validateInput: (v) => (/^https?:\/\/\S+$/.test(v.trim()) ? undefined : 'An http(s) URL'),
+      validateInput: (v) => (isHttpUrl(v.trim()) ? undefined : 'An http(s) URL'),
     });
     if (!baseUrl) return;
     text = `# The server and the applications of this workspace. Keys are kept in VS Code's secret storage, never here.\nbaseUrl: ${baseUrl.trim()}\napplications: []\n`;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { type InputSetFile, parseInputSetFile } from '../../core/testing';
-import { type Range } from '../../core/workspace/positions';
+import { inputSetName } from '../../core/workspace/files';
 import { readText } from '../files';
 import { type LocalAction } from '../localActions';
 
@@ -14,7 +14,7 @@ export interface TestCase {
 }
 
 export function caseName(uri: vscode.Uri): string {
-  return decodeURIComponent(uri.path.slice(uri.path.lastIndexOf('/') + 1)).replace(/\.json$/i, '');
+  return inputSetName(decodeURIComponent(uri.path.slice(uri.path.lastIndexOf('/') + 1)));
 }
 
 /** The text the user sees: the open editor's, unsaved edits included, else the file's. */
@@ -28,8 +28,4 @@ export async function readCase(uri: vscode.Uri, action: LocalAction | undefined)
   const file = parseInputSetFile(text, action?.metadata?.parameters);
   const line = Math.max(0, text.slice(0, Math.max(0, text.search(/"expect"\s*:/))).split('\n').length - 1);
   return { uri, name: caseName(uri), file, expectAt: new vscode.Range(line, 0, line, 0) };
-}
-
-export function toRange(range: Range): vscode.Range {
-  return new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { serverText } from '../../core/text';
-import { INPUTS_FOLDER, MAIN_FILE } from '../../core/workspace';
+import { INPUTS_FOLDER, isInputSetFileName, MAIN_FILE } from '../../core/workspace';
 import { Disposable } from '../lifecycle';
 import { type LocalAction, readLocalAction } from '../localActions';
 import { type ActionsModel } from '../model';
@@ -147,7 +147,7 @@ export class ActionTestTree extends Disposable {
       // No inputs folder: no cases yet.
     }
     const files = entries
-      .filter(([name, type]) => type === vscode.FileType.File && /\.json$/i.test(name))
+      .filter(([name, type]) => type === vscode.FileType.File && isInputSetFileName(name))
       .map(([name]) => vscode.Uri.joinPath(data.folder, INPUTS_FOLDER, name))
       .sort((a, b) => a.path.localeCompare(b.path));
     const items = await Promise.all(files.map((uri) => this.caseItem(parent, data, uri, action)));

@@ -1,15 +1,16 @@
 import * as vscode from 'vscode';
-import { INPUTS_FOLDER } from '../../core/workspace';
+import { INPUTS_FOLDER, isInputSetFileName } from '../../core/workspace';
 import { DIAGNOSTIC_SOURCE } from '../deploy/diagnostics';
 import { Disposable } from '../lifecycle';
 import { PerFileDebounce } from '../deploy/perFileDebounce';
 import { type ActionsModel } from '../model';
-import { type TestCase, readCase, toRange } from './cases';
+import { toRange } from '../ranges';
+import { type TestCase, readCase } from './cases';
 
 /** inputs/<name>.json: the only files read as input sets. */
 export function isInputSetPath(uri: vscode.Uri): boolean {
   const parts = uri.path.split('/');
-  return parts.length >= 3 && parts[parts.length - 2] === INPUTS_FOLDER && /\.json$/i.test(uri.path);
+  return parts.length >= 3 && parts[parts.length - 2] === INPUTS_FOLDER && isInputSetFileName(uri.path);
 }
 
 /**

@@ -3,7 +3,8 @@ import { serverText, visibleLine } from '../../core/text';
 import { mainFrameOf } from '../../core/events';
 import { diffText, errorTitle, type Expectation, judgeCase, type RunOutcome } from '../../core/testing';
 import { type ActionMetadata } from '../../core/schema';
-import { type TestCase, toRange } from './cases';
+import { toRange } from '../ranges';
+import { type TestCase } from './cases';
 
 /** One case ready to run: its item, the file read, the action's metadata, and where its main.ts is. */
 export interface PreparedCase {
