@@ -15,7 +15,7 @@ export function registerCommands(s: Services): vscode.Disposable[] {
   return (manifest.contributes?.commands ?? []).map(({ command: id }) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
-        const handler = onDemand(s).COMMANDS[id];
+        const handler = onDemand(s.context).COMMANDS[id];
         if (!handler) throw new Error(`The command ${id} has no handler in this build of the extension.`);
         return await handler(s, ...args);
       } catch (error) {

@@ -19,7 +19,7 @@ export interface EventSource {
   readonly raw: unknown;
 }
 
-export async function eventSource(s: Services, arg: unknown): Promise<EventSource | undefined> {
+export async function eventSource(s: Pick<Services, 'eventDocuments' | 'model'>, arg: unknown): Promise<EventSource | undefined> {
   let where: { appId: string; key: string; actionId?: string; raw: unknown } | undefined;
   if (isLensEvent(arg)) {
     where = { appId: arg.appId, key: arg.key, actionId: arg.actionId, raw: arg.raw };

@@ -26,7 +26,7 @@ interface Asked {
  * inputs and fills the run in.
  */
 export class ActionDebugConfigurations implements vscode.DebugConfigurationProvider {
-  constructor(private readonly s: Services) {}
+  constructor(private readonly s: Pick<Services, 'debug' | 'trust'>) {}
 
   provideDebugConfigurations(): vscode.DebugConfiguration[] {
     return [{ type: DEBUG_TYPE, request: 'launch', name: 'Debug action', action: '${fileDirname}' }];
@@ -52,11 +52,14 @@ export class ActionDebugConfigurations implements vscode.DebugConfigurationProvi
 }
 
 /** Both steps, built when a `customActions` configuration is first resolved. */
-export const debugConfigurations = (s: Services) => ({ configurations: new ActionDebugConfigurations(s), runs: new ActionDebugRuns(s) });
+export const debugConfigurations = (s: Pick<Services, 'debug' | 'model' | 'trust'>) => ({
+  configurations: new ActionDebugConfigurations(s),
+  runs: new ActionDebugRuns(s),
+});
 
 /** The `*` step: only configurations this extension made (they carry ASKED) are touched. */
 export class ActionDebugRuns implements vscode.DebugConfigurationProvider {
-  constructor(private readonly s: Services) {}
+  constructor(private readonly s: Pick<Services, 'debug' | 'model'>) {}
 
   async resolveDebugConfigurationWithSubstitutedVariables(
     folder: vscode.WorkspaceFolder | undefined,

@@ -18,7 +18,7 @@ export function targetsOf(action: ActionEntry, only?: Environment): WatchTarget[
 
 /** The action a command is about, and the environment when the node says (a Test/Live node, or an argument). */
 export async function pickTarget(
-  s: Services,
+  s: Pick<Services, 'model' | 'project'>,
   node: unknown,
   environment?: unknown,
 ): Promise<{ action: ActionEntry; environment: Environment | undefined } | undefined> {
