@@ -5,6 +5,9 @@ import { onDemand } from '../onDemand/load';
 import { type Services } from '../services';
 import { explainUntrusted, UntrustedWorkspaceError } from '../trust';
 
+/** How a command finds what it was run on: a row, a file, or a quick pick. */
+export { isNode, pickAction, pickApplication } from './pick';
+
 /**
  * Registers every command package.json contributes. What a command does is in the table of
  * handlers/table.ts, which is in the on-demand bundle: it is loaded by the first command run, not at

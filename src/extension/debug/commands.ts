@@ -4,13 +4,15 @@ import { declaredInputs, formatWhen } from '../../core/events';
 import { type Parameter } from '../../core/schema';
 import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
-import { askInputs } from '../events/inputForm';
-import { doesNotFit, listInputSets, readInputSet, saveInputSet } from '../events/inputSets';
-import { type InputsOwner, lastInputs, rememberInputs } from '../events/lastInputs';
+import { askInputs, doesNotFit, type InputsOwner, lastInputs, listInputSets, readInputSet, rememberInputs, saveInputSet } from '../events/commands';
 import { type LocalAction } from '../localActions';
 import { type Services } from '../services';
 import { type EventSource, eventSource } from './eventSource';
 import { type DebugRun } from './localDebug';
+
+// How a local run of main is asked for through the harness (dist/run-local.js), which the Testing
+// view's Local runs share with the debugger. On demand, as it is.
+export { currentMainText, harnessPath, harnessRuntime, localRunRequest } from './localHarness';
 
 /** The debug commands, merged into the command table (handlers/table.ts). */
 export const DEBUG_COMMANDS = {

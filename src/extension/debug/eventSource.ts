@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { normalizeEvent } from '../../core/client';
 import { EVENT_SCHEME } from '../eventDocuments';
-import { isNode } from '../commands/pick';
+import { isNode } from '../commands';
 import { type LocalAction } from '../localActions';
 import { type Services } from '../services';
 import { isLensEvent } from './mainLens';

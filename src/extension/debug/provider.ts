@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
-import { askInputs } from '../events/inputForm';
-import { doesNotFit, readInputSet } from '../events/inputSets';
+import { askInputs, doesNotFit, readInputSet } from '../events/commands';
 import { type Services } from '../services';
 import { explainUntrusted, UntrustedWorkspaceError } from '../trust';
 import { ASKED, DEBUG_TYPE } from './configType';

@@ -1,9 +1,16 @@
 import * as vscode from 'vscode';
 import { serverText } from '../../core/text';
-import { isNode } from '../commands/pick';
+import { isNode } from '../commands';
 import { type Services } from '../services';
 import { runAction, runInputSet } from './run';
 import { pickEnvironment, pickTarget, targetsOf } from './targets';
+
+// What Debug, Pin as Test and the Testing view's runs share with Run: the typed input form, input sets,
+// the inputs last entered, and an action's environments as watch targets. On demand, as they are.
+export { askInputs } from './inputForm';
+export { doesNotFit, listInputSets, readInputSet, saveInputSet } from './inputSets';
+export { type InputsOwner, lastInputs, rememberInputs } from './lastInputs';
+export { targetsOf } from './targets';
 
 /** The events commands, merged into the command table (handlers/table.ts). */
 export const EVENT_COMMANDS = {

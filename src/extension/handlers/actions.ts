@@ -9,7 +9,7 @@ import { assertInsideWorkspace, createFolderInsideWorkspace, exists, writeInside
 import { readLocalAction } from '../localActions';
 import { offerPull } from '../pull';
 import { type Services } from '../services';
-import { isNode, pickAction, pickApplication } from '../commands/pick';
+import { isNode, pickAction, pickApplication } from '../commands';
 import { closeEditorsIn, removeActionFolder } from './removeFolder';
 
 const LAST_EMAIL = 'customActions.lastDeveloperEmail';

@@ -8,7 +8,7 @@ import { ANY_APPLICATION } from '../keyStore';
 import { requireProject } from '../project';
 import { mayReplaceFile } from '../replaceFile';
 import { type Services } from '../services';
-import { isNode, pickApplication } from '../commands/pick';
+import { isNode, pickApplication } from '../commands';
 
 export async function signIn(s: Pick<Services, 'connections' | 'keys' | 'model' | 'project' | 'trust'>, node?: unknown): Promise<void> {
   // Before the key is typed: it would be checked against the server the workspace names.

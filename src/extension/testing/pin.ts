@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { normalizeEvent } from '../../core/client';
 import { serverText } from '../../core/text';
 import { eventToKeep } from '../debug/commands';
-import { saveInputSet } from '../events/inputSets';
+import { saveInputSet } from '../events/commands';
 import { type Services } from '../services';
 
 /**

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { type RunOutcome } from '../../core/testing';
 import { serverText } from '../../core/text';
 import { errorMessage } from '../connections';
-import { harnessPath, harnessRuntime, localRunRequest } from '../debug/localHarness';
+import { harnessPath, harnessRuntime, localRunRequest } from '../debug/commands';
 import { readLocalAction } from '../localActions';
 import { type Services } from '../services';
 import { readCase } from './cases';
