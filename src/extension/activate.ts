@@ -45,14 +45,15 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   const trust = own(context, new WorkspaceTrust(context.extensionMode === vscode.ExtensionMode.Test));
   // Save to deploy is off in an untrusted workspace whatever the setting says (src/core/trust).
   const getConfig = () => (trust.policy(config).deployOnSave === config.deployOnSave ? config : { ...config, deployOnSave: false });
-  // The parts, each built from those above it (docs/architecture.md, *The extension*, has the picture).
+  // The parts, each built from those above it (docs/architecture.md, *Building the extension*, has the picture).
   const keys = own(context, new KeyStore(context.secrets));
   const project = own(context, new ProjectModel());
   const sandbox = own(context, new SandboxManager(context.extensionUri, context.globalStorageUri, keys, log));
   const connections = own(context, new Connections(project, keys, sandbox, getConfig, trust));
   const model = createActionsModel(context, project, connections, trust);
   const events = own(context, new EventWatchers(connections, getConfig));
-  // The History rows list deploy's history, read in the on-demand bundle when a row is expanded.
+  // The History rows list deploy's history, read in the on-demand bundle with the services (below) when a
+  // row is expanded, after activate has returned.
   const tree = own(context, new ActionsTreeProvider(project, model, events, keys, trust, (action) => onDemand(context).treeHistory(services, action)));
   const treeView = own(context, vscode.window.createTreeView(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }));
   const eventDocuments = own(context, new EventDocuments());
@@ -69,7 +70,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   );
   // Then the features. Local debugging is made on its first use: its code is in the on-demand bundle.
   const debug = once(() => own(context, onDemand(context).localDebug({ context, trust, config: getConfig, runResults })));
-  // The Testing view's runs are made by the first run, in the on-demand bundle.
+  // The Testing view's runs are made by the first run, in the on-demand bundle, with the services (below).
   const testing = own(context, new TestingFeature(model, (testTree, diagnostics) => onDemand(context).testRuns(services, testTree, diagnostics)));
   const services: Services = {
     context,
