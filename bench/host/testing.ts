@@ -40,8 +40,7 @@ export async function localCases(s: Services): Promise<void> {
     const content = { inputs: { prices, customer: `c${i}` }, expect: { result: { total: prices.reduce((a, b) => a + b, 0), lines: prices.length } } };
     await write(vscode.Uri.joinPath(folder, 'inputs', `case-${String(i).padStart(3, '0')}.json`), JSON.stringify(content));
   }
-  const { tree, profiles } = s.testing;
-  const controller = tree.controller;
+  const { controller, profiles } = s.testing;
   const original = controller.createTestRun;
   let passed = 0;
   controller.createTestRun = (request, name, persist) => {
@@ -55,10 +54,10 @@ export async function localCases(s: Services): Promise<void> {
     });
   };
   try {
-    await tree.resolve(undefined);
+    await controller.resolveHandler?.(undefined);
     const app = controller.items.get('app:test-app');
     if (!app) throw new Error('no test-app in the Testing view');
-    await tree.resolve(app);
+    await controller.resolveHandler?.(app);
     const action = app.children.get(`action:${folder.toString()}`);
     if (!action) throw new Error(`no ${KEY} in the Testing view`);
     const times: number[] = [];

@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { closeAllPools } from '../core/client';
 import { registerCommands } from './commands';
 import { registerDebug } from './debug';
-import { type LocalDebug } from './debug/localDebug';
 import { onDemand } from './onDemand/load';
 import { DeployFeature } from './deploy';
 import { affectsConfig, readConfig, type Config } from './config';
@@ -20,7 +19,7 @@ import { type Services } from './services';
 import { TargetStatusBar } from './statusBar';
 import { TestingFeature } from './testing';
 import { onUnexpectedError } from './unexpectedErrors';
-import { ActionsTreeProvider } from './tree/provider';
+import { ActionsTreeProvider } from './tree';
 import { WorkspaceTrust } from './trust';
 
 export const VIEW_ID = 'customActions.actions';
@@ -46,16 +45,21 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   const trust = own(context, new WorkspaceTrust(context.extensionMode === vscode.ExtensionMode.Test));
   // Save to deploy is off in an untrusted workspace whatever the setting says (src/core/trust).
   const getConfig = () => (trust.policy(config).deployOnSave === config.deployOnSave ? config : { ...config, deployOnSave: false });
+  // The parts, each built from those above it (docs/architecture.md, *Building the extension*, has the picture).
   const keys = own(context, new KeyStore(context.secrets));
   const project = own(context, new ProjectModel());
   const sandbox = own(context, new SandboxManager(context.extensionUri, context.globalStorageUri, keys, log));
   const connections = own(context, new Connections(project, keys, sandbox, getConfig, trust));
   const model = createActionsModel(context, project, connections, trust);
   const events = own(context, new EventWatchers(connections, getConfig));
-  const tree = own(context, new ActionsTreeProvider(project, model, events, keys, trust));
+  // The History rows list deploy's history, read in the on-demand bundle with the services (below) when a
+  // row is expanded, after activate has returned.
+  const tree = own(context, new ActionsTreeProvider(project, model, events, keys, trust, (action) => onDemand(context).treeHistory(services, action)));
   const treeView = own(context, vscode.window.createTreeView(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }));
   const eventDocuments = own(context, new EventDocuments());
   const statusBar = own(context, new TargetStatusBar(project, sandbox));
+  const serverVersions = own(context, new HeldTexts(PULLED_SCHEME, '// This version from the server is no longer held: compare again.\n'));
+  const runResults = own(context, new HeldTexts(RUN_SCHEME, '// This result is no longer held in memory.\n'));
   context.subscriptions.push(
     connections.onDidReach((r) => statusBar.setReachability(r.ok ? 'reachable' : 'unreachable', r.error)),
     tree.onDidChangeViewState((state) => void vscode.commands.executeCommand('setContext', 'customActions.viewState', state)),
@@ -64,7 +68,10 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     tree.onDidShowSandboxApplications((shown) => sandbox.warmUp(shown.applications, shown.demo)),
     { dispose: () => void closeAllPools() },
   );
-  const built: { deploy?: DeployFeature; testing?: TestingFeature; debug?: LocalDebug } = {};
+  // Then the features. Local debugging is made on its first use: its code is in the on-demand bundle.
+  const debug = once(() => own(context, onDemand(context).localDebug({ context, trust, config: getConfig, runResults })));
+  // The Testing view's runs are made by the first run, in the on-demand bundle, with the services (below).
+  const testing = own(context, new TestingFeature(model, (testTree, diagnostics) => onDemand(context).testRuns(services, testTree, diagnostics)));
   const services: Services = {
     context,
     log,
@@ -80,31 +87,31 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     statusBar,
     events,
     trust,
-    serverVersions: own(context, new HeldTexts(PULLED_SCHEME, '// This version from the server is no longer held: compare again.\n')),
-    runResults: own(context, new HeldTexts(RUN_SCHEME, '// This result is no longer held in memory.\n')),
-    // Deploy is built with the services it is one of; nothing reads it before activate returns.
-    get deploy() {
-      if (!built.deploy) throw new Error('Deploy is not ready yet.');
-      return built.deploy;
-    },
-    // Made on first use: its code is in the on-demand bundle, and it only waits for runs it started.
+    serverVersions,
+    runResults,
+    testing,
     get debug() {
-      built.debug ??= own(context, onDemand(services).localDebug(services));
-      return built.debug;
+      return debug();
     },
-    get testing() {
-      if (!built.testing) throw new Error('Testing is not ready yet.');
-      return built.testing;
+    // Deploy's own parts still reach the feature through the services they are handed (Create on Server
+    // pushes by hand, deploy/create.ts); deploy's rework (issue #27) builds it from its parts alone,
+    // before the services. Until then it is built right below, before anything can read it.
+    get deploy() {
+      return deploy;
     },
   };
-  built.deploy = own(context, new DeployFeature(services));
-  tree.showHistoryFrom((action) => onDemand(services).treeHistory(services, action));
-  built.testing = own(context, new TestingFeature(services));
+  const deploy = own(context, new DeployFeature(services));
   context.subscriptions.push(...registerCommands(services), ...registerEvents(services), ...registerDebug(services));
   context.subscriptions.push(registerMetadataEditor(services));
   // Shows the status bar item for a workspace that has a project file; reading one small file is cheap.
   void project.get();
   return services;
+}
+
+/** The value `make` returns, made on the first call. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 function own<T extends vscode.Disposable>(context: vscode.ExtensionContext, disposable: T): T {

@@ -26,9 +26,6 @@ export class Connections extends Disposable {
   private readonly reached = this.register(new vscode.EventEmitter<{ ok: boolean; error?: string }>());
   /** Whether the server answered the last request at all (any HTTP status counts as an answer). */
   readonly onDidReach = this.reached.event;
-  private readonly prompted = this.register(new vscode.EventEmitter<Application>());
-  /** Fires once per prompt for a new key, however many requests were refused together. */
-  readonly onDidPromptForKey = this.prompted.event;
 
   constructor(
     private readonly project: ProjectModel,
@@ -114,7 +111,6 @@ export class Connections extends Disposable {
   private askForNewKey(app: Application): Promise<boolean> {
     let prompt = this.prompts.get(app.id);
     if (!prompt) {
-      this.prompted.fire(app);
       prompt = this.promptForKey(app).finally(() => this.prompts.delete(app.id));
       this.prompts.set(app.id, prompt);
     }

@@ -2,21 +2,24 @@ import type * as vscode from 'vscode';
 import { type Config } from './config';
 import { type Connections } from './connections';
 import { type DeployFeature } from './deploy';
-import { type LocalDebug } from './debug/localDebug';
+import { type LocalDebug } from './debug';
 import { type EventDocuments } from './eventDocuments';
-import { type EventWatchers } from './events/watchers';
+import { type Events } from './events';
 import { type KeyStore } from './keyStore';
 import { type ActionsModel } from './model';
 import { type ProjectModel } from './project';
 import { type HeldTexts } from './heldTexts';
 import { type SandboxManager } from './sandboxManager';
-import { type TestingFeature } from './testing';
+import { type Testing } from './testing';
 import { type TargetStatusBar } from './statusBar';
-import { type ActionsTreeProvider } from './tree/provider';
+import { type ActionsTreeProvider, type TreeNode } from './tree';
 import { type WorkspaceTrust } from './trust';
-import { type TreeNode } from './tree/nodes';
 
-/** The one context object built in activate and handed to every command factory. */
+/**
+ * Every part and feature, built once in activate in the order they depend on each other. The command
+ * table dispatches with it; every function and constructor takes the members it uses
+ * (`Pick<Services, …>`), and a feature's parts stay behind its door (its folder's index.ts).
+ */
 export interface Services {
   readonly context: vscode.ExtensionContext;
   readonly log: vscode.LogOutputChannel;
@@ -32,7 +35,7 @@ export interface Services {
   readonly treeView: vscode.TreeView<TreeNode>;
   readonly eventDocuments: EventDocuments;
   /** Watched environments and the events channel; `poke(actionId)` after a push or a run. */
-  readonly events: EventWatchers;
+  readonly events: Events;
   readonly statusBar: TargetStatusBar;
   /** Whether the workspace is trusted; nothing contacts a server, runs or deploys until it is. */
   readonly trust: WorkspaceTrust;
@@ -45,5 +48,5 @@ export interface Services {
   /** A local run's outcome and the recorded one, for Open Result and Compare with Recorded (debug/outcome.ts). */
   readonly runResults: HeldTexts;
   /** Input sets as tests in the Testing view (testing/). */
-  readonly testing: TestingFeature;
+  readonly testing: Testing;
 }

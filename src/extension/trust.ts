@@ -5,6 +5,12 @@ import { Disposable } from './lifecycle';
 /** VS Code's own command for the Workspace Trust editor. */
 export const MANAGE_TRUST_COMMAND = 'workbench.trust.manage';
 export const MANAGE_TRUST = 'Manage Workspace Trust';
+/**
+ * Registered in test runs only (ExtensionMode.Test), never contributed: the host tests run in a window
+ * where trust is disabled (everything is trusted), so they take the untrusted side through it, and
+ * trusting again goes the same way as VS Code's grant (docs/testing.md).
+ */
+export const SET_TRUST_FOR_TESTS_COMMAND = 'customActions.test.setWorkspaceTrust';
 
 /** Thrown where something waits for trust (a request, the sandbox start): says so, in the user's words. */
 export class UntrustedWorkspaceError extends Error {
@@ -23,9 +29,10 @@ export class WorkspaceTrust extends Disposable {
   private readonly changed = this.register(new vscode.EventEmitter<boolean>());
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly testMode: boolean) {
+  constructor(testMode: boolean) {
     super();
     this.register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.set(true)));
+    if (testMode) this.register(vscode.commands.registerCommand(SET_TRUST_FOR_TESTS_COMMAND, (trusted: unknown) => this.set(trusted === true)));
   }
 
   get isTrusted(): boolean {
@@ -39,15 +46,6 @@ export class WorkspaceTrust extends Disposable {
   /** Throws UntrustedWorkspaceError unless trusted; `what` names what was asked for ("Pull"). */
   require(what: string): void {
     if (!this.trusted) throw new UntrustedWorkspaceError(what);
-  }
-
-  /**
-   * Test runs only. The host tests run in a window where trust is disabled (everything is trusted),
-   * so they take the untrusted side through here; trusting again goes the same way as VS Code's grant.
-   */
-  setForTest(trusted: boolean): void {
-    if (!this.testMode) throw new Error('Workspace trust is set by VS Code, not by the extension.');
-    this.set(trusted);
   }
 
   private set(trusted: boolean): void {

@@ -41,6 +41,22 @@ export async function removeActions(services: Services, app: Application, ids: I
 export { eventually, staysTrue } from '../support/eventually';
 
 /**
+ * Trusts or distrusts the workspace as the extension sees it, through the command it registers in test
+ * runs only: the host tests run where VS Code's workspace trust is disabled (everything is trusted).
+ */
+export async function setWorkspaceTrust(trusted: boolean): Promise<void> {
+  await vscode.commands.executeCommand('customActions.test.setWorkspaceTrust', trusted);
+}
+
+/**
+ * What an output channel of the extension shows, read from its document: VS Code hands an extension
+ * the document of a channel the Output view shows. Undefined while no such document is open.
+ */
+export function outputChannelText(name: string): string | undefined {
+  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'output' && decodeURIComponent(d.uri.path).endsWith(`-${name}`))?.getText();
+}
+
+/**
  * Ten lines of `main`, with `first` and `last` on lines 2 and 8: far enough apart that a change of each
  * merges without a conflict when the base is true, and shows as conflicts when there is none.
  */

@@ -5,6 +5,9 @@ import { onDemand } from '../onDemand/load';
 import { type Services } from '../services';
 import { explainUntrusted, UntrustedWorkspaceError } from '../trust';
 
+/** How a command finds what it was run on: a row, a file, or a quick pick. */
+export { isNode, pickAction, pickApplication } from './pick';
+
 /**
  * Registers every command package.json contributes. What a command does is in the table of
  * handlers/table.ts, which is in the on-demand bundle: it is loaded by the first command run, not at
@@ -15,7 +18,7 @@ export function registerCommands(s: Services): vscode.Disposable[] {
   return (manifest.contributes?.commands ?? []).map(({ command: id }) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
-        const handler = onDemand(s).COMMANDS[id];
+        const handler = onDemand(s.context).COMMANDS[id];
         if (!handler) throw new Error(`The command ${id} has no handler in this build of the extension.`);
         return await handler(s, ...args);
       } catch (error) {

@@ -6,7 +6,7 @@ import { type ActionEntry } from '../model';
 import { type TreeNode } from '../tree/nodes';
 
 /** The application a command acts on: the node it was invoked on, else the only one, else the user's pick. */
-export async function pickApplication(s: Services, node: unknown, placeHolder = 'Application'): Promise<Application | undefined> {
+export async function pickApplication(s: Pick<Services, 'project'>, node: unknown, placeHolder = 'Application'): Promise<Application | undefined> {
   const fromNode = applicationOf(node);
   if (fromNode) return fromNode;
   const state = await s.project.require();
@@ -25,7 +25,11 @@ export async function pickApplication(s: Services, node: unknown, placeHolder = 
 }
 
 /** The action a command acts on: the tree node, or the action folder of the given file or the active editor, or a pick. */
-export async function pickAction(s: Services, node: unknown, filter: (a: ActionEntry) => boolean = () => true): Promise<ActionEntry | undefined> {
+export async function pickAction(
+  s: Pick<Services, 'model' | 'project'>,
+  node: unknown,
+  filter: (a: ActionEntry) => boolean = () => true,
+): Promise<ActionEntry | undefined> {
   if (isNode(node) && node.kind === 'action') return node;
   if (isNode(node) && node.kind === 'history') return node.parent;
   const editorUri = node instanceof vscode.Uri ? node : vscode.window.activeTextEditor?.document.uri;

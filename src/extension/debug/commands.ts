@@ -4,13 +4,15 @@ import { declaredInputs, formatWhen } from '../../core/events';
 import { type Parameter } from '../../core/schema';
 import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
-import { askInputs } from '../events/inputForm';
-import { doesNotFit, listInputSets, readInputSet, saveInputSet } from '../events/inputSets';
-import { type InputsOwner, lastInputs, rememberInputs } from '../events/lastInputs';
+import { askInputs, doesNotFit, type InputsOwner, lastInputs, listInputSets, readInputSet, rememberInputs, saveInputSet } from '../events/commands';
 import { type LocalAction } from '../localActions';
 import { type Services } from '../services';
 import { type EventSource, eventSource } from './eventSource';
 import { type DebugRun } from './localDebug';
+
+// How a local run of main is asked for through the harness (dist/run-local.js), which the Testing
+// view's Local runs share with the debugger. On demand, as it is.
+export { currentMainText, harnessPath, harnessRuntime, localRunRequest } from './localHarness';
 
 /** The debug commands, merged into the command table (handlers/table.ts). */
 export const DEBUG_COMMANDS = {
@@ -25,7 +27,11 @@ export const DEBUG_COMMANDS = {
 const ENTER_INPUTS = 'Enter Inputs…';
 
 /** Debug above `main` (or on the active main.ts): inputs from a saved set or the form, or `inputs` from the caller. */
-export async function debugMain(s: Services, uri?: unknown, inputs?: unknown): Promise<DebugRun | undefined> {
+export async function debugMain(
+  s: Pick<Services, 'context' | 'debug' | 'model' | 'project' | 'trust'>,
+  uri?: unknown,
+  inputs?: unknown,
+): Promise<DebugRun | undefined> {
   s.trust.require('Debugging an action');
   const file = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
   const local = file && file.path.endsWith(`/${MAIN_FILE}`) ? (await s.model.localActionAt(file))?.action : undefined;
@@ -43,7 +49,7 @@ export async function debugMain(s: Services, uri?: unknown, inputs?: unknown): P
 }
 
 /** Debug above an input set file. */
-export async function debugInputSet(s: Services, uri?: unknown): Promise<DebugRun | undefined> {
+export async function debugInputSet(s: Pick<Services, 'debug' | 'model' | 'trust'>, uri?: unknown): Promise<DebugRun | undefined> {
   s.trust.require('Debugging an action');
   const file = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
   const local = file && (await s.model.inputSetAt(file))?.action;
@@ -57,7 +63,10 @@ export async function debugInputSet(s: Services, uri?: unknown): Promise<DebugRu
 }
 
 /** Replays an event's inputs under the debugger, on main.ts as it is in the editor, and compares with what was recorded. */
-export async function debugEvent(s: Services, arg?: unknown): Promise<DebugRun | undefined> {
+export async function debugEvent(
+  s: Pick<Services, 'context' | 'debug' | 'eventDocuments' | 'model' | 'project' | 'trust'>,
+  arg?: unknown,
+): Promise<DebugRun | undefined> {
   s.trust.require('Debugging an action');
   const source = await eventSource(s, arg);
   if (!source) return undefined;
@@ -82,19 +91,19 @@ export async function debugEvent(s: Services, arg?: unknown): Promise<DebugRun |
 }
 
 /** The result of the last local run, after its notification closed. */
-export async function openLocalRunResult(s: Services): Promise<void> {
+export async function openLocalRunResult(s: Pick<Services, 'debug'>): Promise<void> {
   if (!(await s.debug.openLastResult()))
     void vscode.window.showInformationMessage('No local run has ended yet: Debug an action, an input set or an event first.');
 }
 
 /** The last local run beside the recorded event it replayed, after its notification closed. */
-export async function compareLocalRunWithRecorded(s: Services): Promise<void> {
+export async function compareLocalRunWithRecorded(s: Pick<Services, 'debug'>): Promise<void> {
   if (!(await s.debug.compareLastWithRecorded()))
     void vscode.window.showInformationMessage('The last local run replayed no recorded event: Debug Event compares a run with the event it replays.');
 }
 
 /** Saves the inputs of an event as an input set of its action. */
-export async function saveEventAsInputSet(s: Services, arg?: unknown): Promise<vscode.Uri | undefined> {
+export async function saveEventAsInputSet(s: Pick<Services, 'eventDocuments' | 'model'>, arg?: unknown): Promise<vscode.Uri | undefined> {
   const kept = await eventToKeep(s, arg);
   if (!kept) return undefined;
   const saved = await saveInputSet(kept.local.folder, kept.inputs);
@@ -103,7 +112,10 @@ export async function saveEventAsInputSet(s: Services, arg?: unknown): Promise<v
 }
 
 /** An event whose inputs can be kept in its action's folder (Save as Input Set, Pin as Test); else says why not. */
-export async function eventToKeep(s: Services, arg: unknown): Promise<(EventSource & { local: LocalAction; inputs: Record<string, unknown> }) | undefined> {
+export async function eventToKeep(
+  s: Pick<Services, 'eventDocuments' | 'model'>,
+  arg: unknown,
+): Promise<(EventSource & { local: LocalAction; inputs: Record<string, unknown> }) | undefined> {
   const source = await eventSource(s, arg);
   if (!source) return undefined;
   if (!source.local) {
@@ -140,7 +152,7 @@ export async function eventToKeep(s: Services, arg: unknown): Promise<(EventSour
 }
 
 /** The server's id of the action holding `file`, through the model; undefined when it has none or the server cannot say. */
-function remoteIdOf(s: Services, file: vscode.Uri): Promise<string | undefined> {
+function remoteIdOf(s: Pick<Services, 'model'>, file: vscode.Uri): Promise<string | undefined> {
   return s.model.actionAt(file).then(
     (entry) => entry?.remote?.id,
     () => undefined,
@@ -159,7 +171,7 @@ function metadataOf(local: LocalAction): NonNullable<LocalAction['metadata']> {
 
 /** A saved set, or the typed input form (prefilled with the inputs last entered for the action). */
 async function chooseInputs(
-  s: Services,
+  s: Pick<Services, 'context' | 'project'>,
   local: LocalAction,
   parameters: Parameter[],
   owner: InputsOwner,
@@ -183,7 +195,12 @@ async function chooseInputs(
 }
 
 /** The typed input form, starting from the inputs last entered for the action (in Run or Debug), which it remembers. */
-async function askRemembered(s: Services, title: string, parameters: Parameter[], owner: InputsOwner): Promise<Record<string, unknown> | undefined> {
+async function askRemembered(
+  s: Pick<Services, 'context' | 'project'>,
+  title: string,
+  parameters: Parameter[],
+  owner: InputsOwner,
+): Promise<Record<string, unknown> | undefined> {
   const values = await askInputs(title, parameters, lastInputs(s, owner));
   if (values !== undefined) await rememberInputs(s, owner, values);
   return values;

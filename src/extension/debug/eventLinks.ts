@@ -11,7 +11,7 @@ import { type Services } from '../services';
  */
 export class EventStackLinks implements vscode.DocumentLinkProvider {
   constructor(
-    private readonly s: Services,
+    private readonly s: Pick<Services, 'model'>,
     private readonly documents: EventDocuments,
   ) {}
 

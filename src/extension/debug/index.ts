@@ -6,14 +6,16 @@ import { EventStackLinks } from './eventLinks';
 import { ASKED, DEBUG_TYPE } from './configType';
 import { MainCodeLens } from './mainLens';
 
+export { type DebugRun, type DebugTarget, type LocalDebug } from './localDebug';
+
 /**
  * Debug: the launch configuration type, the lenses above `main` and input sets, links in event
  * documents. What resolves a configuration and runs it (provider.ts, localDebug.ts) loads on first use.
  */
-export function registerDebug(s: Services): vscode.Disposable[] {
+export function registerDebug(s: Pick<Services, 'context' | 'debug' | 'eventDocuments' | 'events' | 'model' | 'trust'>): vscode.Disposable[] {
   const lens = new MainCodeLens(s);
   let resolvers: ReturnType<OnDemandModule['debugConfigurations']> | undefined;
-  const resolve = () => (resolvers ??= onDemand(s).debugConfigurations(s));
+  const resolve = () => (resolvers ??= onDemand(s.context).debugConfigurations(s));
   return [
     lens,
     vscode.languages.registerCodeLensProvider({ scheme: 'file', pattern: '**/main.ts' }, lens),

@@ -51,7 +51,8 @@ interface Pending {
 }
 
 /** Services.debug, made on its first use. */
-export const localDebug = (s: Services): LocalDebug => new LocalDebug(s.context.extensionUri, s.trust, s.config, s.runResults);
+export const localDebug = (s: Pick<Services, 'config' | 'context' | 'runResults' | 'trust'>): LocalDebug =>
+  new LocalDebug(s.context.extensionUri, s.trust, s.config, s.runResults);
 
 /**
  * Debug runs of main on this machine, through VS Code's JavaScript debugger. Nothing starts before a

@@ -28,7 +28,7 @@ export class MainCodeLens extends Disposable implements vscode.CodeLensProvider 
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.changed.event;
 
-  constructor(private readonly s: Services) {
+  constructor(private readonly s: Pick<Services, 'events' | 'model'>) {
     super();
     this.register(s.events.onDidChangeEvents(() => this.changed.fire()));
   }

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
-import { askInputs } from '../events/inputForm';
-import { doesNotFit, readInputSet } from '../events/inputSets';
+import { askInputs, doesNotFit, readInputSet } from '../events/commands';
 import { type Services } from '../services';
 import { explainUntrusted, UntrustedWorkspaceError } from '../trust';
 import { ASKED, DEBUG_TYPE } from './configType';
@@ -26,7 +25,7 @@ interface Asked {
  * inputs and fills the run in.
  */
 export class ActionDebugConfigurations implements vscode.DebugConfigurationProvider {
-  constructor(private readonly s: Services) {}
+  constructor(private readonly s: Pick<Services, 'debug' | 'trust'>) {}
 
   provideDebugConfigurations(): vscode.DebugConfiguration[] {
     return [{ type: DEBUG_TYPE, request: 'launch', name: 'Debug action', action: '${fileDirname}' }];
@@ -52,11 +51,14 @@ export class ActionDebugConfigurations implements vscode.DebugConfigurationProvi
 }
 
 /** Both steps, built when a `customActions` configuration is first resolved. */
-export const debugConfigurations = (s: Services) => ({ configurations: new ActionDebugConfigurations(s), runs: new ActionDebugRuns(s) });
+export const debugConfigurations = (s: Pick<Services, 'debug' | 'model' | 'trust'>) => ({
+  configurations: new ActionDebugConfigurations(s),
+  runs: new ActionDebugRuns(s),
+});
 
 /** The `*` step: only configurations this extension made (they carry ASKED) are touched. */
 export class ActionDebugRuns implements vscode.DebugConfigurationProvider {
-  constructor(private readonly s: Services) {}
+  constructor(private readonly s: Pick<Services, 'debug' | 'model'>) {}
 
   async resolveDebugConfigurationWithSubstitutedVariables(
     folder: vscode.WorkspaceFolder | undefined,

@@ -1,9 +1,16 @@
 import * as vscode from 'vscode';
 import { serverText } from '../../core/text';
-import { isNode } from '../commands/pick';
+import { isNode } from '../commands';
 import { type Services } from '../services';
 import { runAction, runInputSet } from './run';
 import { pickEnvironment, pickTarget, targetsOf } from './targets';
+
+// What Debug, Pin as Test and the Testing view's runs share with Run: the typed input form, input sets,
+// the inputs last entered, and an action's environments as watch targets. On demand, as they are.
+export { askInputs } from './inputForm';
+export { doesNotFit, listInputSets, readInputSet, saveInputSet } from './inputSets';
+export { type InputsOwner, lastInputs, rememberInputs } from './lastInputs';
+export { targetsOf } from './targets';
 
 /** The events commands, merged into the command table (handlers/table.ts). */
 export const EVENT_COMMANDS = {
@@ -15,7 +22,7 @@ export const EVENT_COMMANDS = {
 } satisfies Record<string, (s: Services, ...args: never[]) => unknown>;
 
 /** Watches an environment node's events, or both environments of an action. */
-export async function showEvents(s: Services, node?: unknown, environment?: unknown): Promise<void> {
+export async function showEvents(s: Pick<Services, 'events' | 'model' | 'project' | 'trust'>, node?: unknown, environment?: unknown): Promise<void> {
   // A watch polls the server the workspace names, with the key.
   s.trust.require('Watching events');
   const picked = await pickTarget(s, node, environment);
@@ -25,10 +32,10 @@ export async function showEvents(s: Services, node?: unknown, environment?: unkn
   const targets = envs ? envs.flatMap((env) => targetsOf(picked.action, env)) : targetsOf(picked.action);
   if (targets.length === 0) return;
   for (const target of targets) s.events.watch(target);
-  s.events.channel.show(true);
+  s.events.showChannel(true);
 }
 
-export async function stopWatching(s: Services, node?: unknown): Promise<void> {
+export async function stopWatching(s: Pick<Services, 'events' | 'model' | 'project'>, node?: unknown): Promise<void> {
   const watches = s.events.list();
   if (watches.length === 0) {
     void vscode.window.showInformationMessage('No events are being watched.');
@@ -47,6 +54,6 @@ export async function stopWatching(s: Services, node?: unknown): Promise<void> {
   for (const item of chosen ?? []) await s.events.unwatch(item.id);
 }
 
-export async function stopAllWatching(s: Services): Promise<void> {
+export async function stopAllWatching(s: Pick<Services, 'events'>): Promise<void> {
   await s.events.unwatchAll();
 }

@@ -18,19 +18,19 @@ export interface InputsOwner {
  * action's id on a server names one application's action; an action not on the server yet is known by
  * its key only. Undefined without a project: nothing is offered or kept.
  */
-function slot(s: Services, owner: InputsOwner): string | undefined {
+function slot(s: Pick<Services, 'project'>, owner: InputsOwner): string | undefined {
   const server = currentServer(s.project);
   if (server === undefined) return undefined;
   return scopedKey({ server, appId: '' }, owner.remoteId !== undefined ? `id:${owner.remoteId}` : `key:${owner.key}`);
 }
 
 /** The inputs last entered in the form for this action (Run or Debug), to prefill it again; empty when none. */
-export function lastInputs(s: Services, owner: InputsOwner): Record<string, unknown> {
+export function lastInputs(s: Pick<Services, 'context' | 'project'>, owner: InputsOwner): Record<string, unknown> {
   const key = slot(s, owner);
   return key === undefined ? {} : (s.context.workspaceState.get<Record<string, Record<string, unknown>>>(LAST_INPUTS, {})[key] ?? {});
 }
 
-export async function rememberInputs(s: Services, owner: InputsOwner, values: Record<string, unknown>): Promise<void> {
+export async function rememberInputs(s: Pick<Services, 'context' | 'project'>, owner: InputsOwner, values: Record<string, unknown>): Promise<void> {
   const key = slot(s, owner);
   if (key === undefined) return;
   const remembered = s.context.workspaceState.get<Record<string, Record<string, unknown>>>(LAST_INPUTS, {});

@@ -3,7 +3,7 @@ import { type NormalizedEvent } from '../../core/client';
 import { checkInputs, formatDuration } from '../../core/events';
 import { type Environment, type Parameter, validateMetadata } from '../../core/schema';
 import { serverText } from '../../core/text';
-import { pickAction } from '../commands/pick';
+import { pickAction } from '../commands';
 import { readLocalAction } from '../localActions';
 import { type Services } from '../services';
 import { type ActionEntry } from '../model';
@@ -19,7 +19,12 @@ const BASELINE_WAIT_MS = 10_000;
  * Runs an action once in one environment with inputs from the form, a saved set, or the caller
  * (`inputs` as an argument). Only servers with the run extra can; elsewhere runs happen on the platform.
  */
-export async function runAction(s: Services, node?: unknown, environment?: unknown, inputs?: unknown): Promise<NormalizedEvent | undefined> {
+export async function runAction(
+  s: Pick<Services, 'connections' | 'context' | 'events' | 'model' | 'project'>,
+  node?: unknown,
+  environment?: unknown,
+  inputs?: unknown,
+): Promise<NormalizedEvent | undefined> {
   const picked = await pickTarget(s, node, environment);
   if (!picked) return undefined;
   const env = picked.environment ?? (await pickEnvironment(`Run ${picked.action.key} in which environment`, false))?.[0];
@@ -42,7 +47,11 @@ export async function runAction(s: Services, node?: unknown, environment?: unkno
 }
 
 /** Runs the input set of an inputs/*.json file (the CodeLens above it, or the active editor). */
-export async function runInputSet(s: Services, uri?: unknown, environment?: unknown): Promise<NormalizedEvent | undefined> {
+export async function runInputSet(
+  s: Pick<Services, 'connections' | 'events' | 'model' | 'project'>,
+  uri?: unknown,
+  environment?: unknown,
+): Promise<NormalizedEvent | undefined> {
   const file = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
   const found = file && (await s.model.inputSetAt(file));
   if (!file || !found) {
@@ -61,7 +70,7 @@ export async function runInputSet(s: Services, uri?: unknown, environment?: unkn
   return execute(s, action, env, set.inputs as Record<string, unknown>, false);
 }
 
-async function offersRuns(s: Services, action: ActionEntry): Promise<boolean> {
+async function offersRuns(s: Pick<Services, 'connections' | 'events'>, action: ActionEntry): Promise<boolean> {
   const app = action.app;
   const capabilities = await s.connections.call(app, (client) => client.capabilities());
   if (capabilities.run) return true;
@@ -70,12 +79,12 @@ async function offersRuns(s: Services, action: ActionEntry): Promise<boolean> {
     'Watch Live Events',
   );
   if (choice) for (const target of targetsOf(action, 'Live')) s.events.watch(target);
-  if (choice) s.events.channel.show(true);
+  if (choice) s.events.showChannel(true);
   return false;
 }
 
 /** The declared parameters: from the local action.yaml, else from the server where it can say. */
-async function parametersOf(s: Services, action: ActionEntry): Promise<Parameter[] | undefined> {
+async function parametersOf(s: Pick<Services, 'connections'>, action: ActionEntry): Promise<Parameter[] | undefined> {
   if (action.local) {
     const local = await readLocalAction(action.local.folder);
     if (local?.metadata) return local.metadata.parameters;
@@ -91,7 +100,7 @@ async function parametersOf(s: Services, action: ActionEntry): Promise<Parameter
 }
 
 async function chooseInputs(
-  s: Services,
+  s: Pick<Services, 'context' | 'project'>,
   action: ActionEntry,
   env: Environment,
   parameters: Parameter[] | undefined,
@@ -147,7 +156,7 @@ async function askJson(title: string, previous: Record<string, unknown>): Promis
 }
 
 async function execute(
-  s: Services,
+  s: Pick<Services, 'connections' | 'events'>,
   action: ActionEntry,
   env: Environment,
   inputs: Record<string, unknown> | unknown[],
@@ -168,7 +177,7 @@ async function execute(
 }
 
 async function announce(
-  s: Services,
+  s: Pick<Services, 'events'>,
   action: ActionEntry,
   env: Environment,
   event: NormalizedEvent,
@@ -182,7 +191,7 @@ async function announce(
         serverText(`${action.key} ran in ${env}: failure${took}: ${event.error?.message ?? 'no reason given'}`),
         ...buttons,
       );
-  if (choice === 'Show Events') s.events.channel.show(false);
+  if (choice === 'Show Events') s.events.showChannel(false);
   if (choice === 'Save Inputs as Set…' && toSave && action.local) {
     const saved = await saveInputSet(action.local.folder, toSave);
     if (saved) await vscode.window.showTextDocument(saved, { preview: true });

@@ -7,7 +7,7 @@ import { type Config } from '../config';
 import { type Connections, errorMessage, NoKeyError } from '../connections';
 import { Disposable } from '../lifecycle';
 import { type Application } from '../project';
-import { type RecentEventsSource } from '../tree/provider';
+import { type Events } from './index';
 import { EventsChannel } from './channel';
 
 /** One environment of one action, as the watcher addresses it. */
@@ -42,9 +42,9 @@ export interface EventsChange {
  * The tree's Test/Live nodes read from the same pollers, so a watched environment costs one polling
  * loop, and an unwatched one costs one request when its node is expanded, never a loop.
  */
-export class EventWatchers extends Disposable implements RecentEventsSource {
+export class EventWatchers extends Disposable implements Events {
   private readonly watches = new Map<string, Watch>();
-  readonly channel = this.register(new EventsChannel());
+  private readonly channel = this.register(new EventsChannel());
   private readonly changed = this.register(new vscode.EventEmitter<EventsChange>());
   /**
    * The one signal that the events of an environment changed, owned here where they arrive: the tree
@@ -65,6 +65,11 @@ export class EventWatchers extends Disposable implements RecentEventsSource {
         if (state.focused) for (const watch of this.watches.values()) watch.poller.glance();
       }),
     );
+  }
+
+  /** The events channel in the Output view. */
+  showChannel(preserveFocus = true): void {
+    this.channel.show(preserveFocus);
   }
 
   list(): Watch[] {

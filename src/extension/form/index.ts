@@ -12,7 +12,7 @@ export { METADATA_EDITOR_VIEW_TYPE } from './viewType';
  */
 export function registerMetadataEditor(services: Pick<Services, 'context' | 'log'>): vscode.Disposable {
   const provider: vscode.CustomTextEditorProvider = {
-    resolveCustomTextEditor: (document, panel) => onDemand(services).openMetadataForm(services, document, panel),
+    resolveCustomTextEditor: (document, panel) => onDemand(services.context).openMetadataForm(services, document, panel),
   };
   return vscode.window.registerCustomEditorProvider(METADATA_EDITOR_VIEW_TYPE, provider, {
     // A form is cheap to rebuild from the document; keeping hidden ones alive would only cost memory.

@@ -9,10 +9,14 @@ import { assertInsideWorkspace, createFolderInsideWorkspace, exists, writeInside
 import { readLocalAction } from '../localActions';
 import { offerPull } from '../pull';
 import { type Services } from '../services';
-import { isNode, pickAction, pickApplication } from '../commands/pick';
+import { isNode, pickAction, pickApplication } from '../commands';
 import { closeEditorsIn, removeActionFolder } from './removeFolder';
 
 const LAST_EMAIL = 'customActions.lastDeveloperEmail';
+
+/** What Create on Server and the offer to pull take: their own parameters, as narrow as deploy and pull make them. */
+type CreateParts = Parameters<typeof createOnServer>[0];
+type OfferPullParts = Parameters<typeof offerPull>[0];
 
 /** What New Action asks for; given as the command's second argument (a keybinding, another extension), it asks nothing. */
 export interface NewActionArgs {
@@ -21,7 +25,7 @@ export interface NewActionArgs {
   readonly developerEmail: string;
 }
 
-export async function newAction(s: Services, node?: unknown, args?: unknown): Promise<void> {
+export async function newAction(s: Pick<Services, 'context' | 'project'> & CreateParts, node?: unknown, args?: unknown): Promise<void> {
   const app = await pickApplication(s, node, 'New action in which application');
   if (!app) return;
   const given = readNewActionArgs(args);
@@ -69,7 +73,7 @@ export async function newAction(s: Services, node?: unknown, args?: unknown): Pr
   await createOnServer(s, app, folder, metadata);
 }
 
-export async function createOnServerCommand(s: Services, node?: unknown): Promise<void> {
+export async function createOnServerCommand(s: Pick<Services, 'model' | 'project'> & CreateParts, node?: unknown): Promise<void> {
   const action = await pickAction(s, node, (a) => a.state === 'local');
   if (!action?.local) return;
   const local = await readLocalAction(action.local.folder);
@@ -84,13 +88,13 @@ export async function createOnServerCommand(s: Services, node?: unknown): Promis
   await createOnServer(s, action.app, action.local.folder, local.metadata);
 }
 
-export async function openCode(s: Services, node?: unknown): Promise<void> {
+export async function openCode(s: Pick<Services, 'model' | 'project'> & OfferPullParts, node?: unknown): Promise<void> {
   const action = await pickAction(s, node, (a) => a.local !== undefined);
   if (!action?.local) return offerPull(s, action);
   await vscode.window.showTextDocument(vscode.Uri.joinPath(action.local.folder, MAIN_FILE), { preview: false });
 }
 
-export async function editMetadata(s: Services, node?: unknown): Promise<void> {
+export async function editMetadata(s: Pick<Services, 'model' | 'project'> & OfferPullParts, node?: unknown): Promise<void> {
   const action = await pickAction(s, node, (a) => a.local !== undefined);
   if (!action?.local) return offerPull(s, action);
   await vscode.commands.executeCommand('vscode.openWith', action.local.file, 'customActions.metadataEditor');
@@ -102,7 +106,7 @@ const REMOVE_FOLDER_TOO = 'Delete and Remove Local Folder';
  * Always asks, in a modal naming the key and the application; `{ confirmed: true, removeLocalFolder }`
  * as the second argument skips the question for callers that asked already.
  */
-export async function deleteAction(s: Services, node?: unknown, args?: unknown): Promise<void> {
+export async function deleteAction(s: Pick<Services, 'connections' | 'events' | 'log' | 'model' | 'project'>, node?: unknown, args?: unknown): Promise<void> {
   const action = await pickAction(s, node, (a) => a.remote !== undefined);
   if (!action?.remote) return;
   const app = action.app;
@@ -145,14 +149,14 @@ export async function deleteAction(s: Services, node?: unknown, args?: unknown):
   }
 }
 
-export async function copyActionId(s: Services, node?: unknown): Promise<void> {
+export async function copyActionId(s: Pick<Services, 'model' | 'project'>, node?: unknown): Promise<void> {
   const action = await pickAction(s, node, (a) => a.remote !== undefined);
   if (!action?.remote) return;
   await vscode.env.clipboard.writeText(action.remote.id);
   vscode.window.setStatusBarMessage(`Copied the id of ${serverText(action.key, 120)}`, 3000);
 }
 
-export async function copyEventsUrl(s: Services, node?: unknown): Promise<void> {
+export async function copyEventsUrl(s: Pick<Services, 'model' | 'project'>, node?: unknown): Promise<void> {
   if (isNode(node) && node.kind === 'environment') {
     await vscode.env.clipboard.writeText(node.eventsUrl);
     return;
@@ -167,7 +171,7 @@ export async function copyEventsUrl(s: Services, node?: unknown): Promise<void> 
   if (picked) await vscode.env.clipboard.writeText(picked.url);
 }
 
-export async function openEvent(s: Services, node?: unknown): Promise<void> {
+export async function openEvent(s: Pick<Services, 'eventDocuments'>, node?: unknown): Promise<void> {
   if (!isNode(node) || node.kind !== 'event') return;
   const env = node.parent;
   await s.eventDocuments.open([env.parent.app.id, env.parent.key, env.environment, node.event.id], node.event.raw);

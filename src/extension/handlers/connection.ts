@@ -8,9 +8,9 @@ import { ANY_APPLICATION } from '../keyStore';
 import { requireProject } from '../project';
 import { mayReplaceFile } from '../replaceFile';
 import { type Services } from '../services';
-import { isNode, pickApplication } from '../commands/pick';
+import { isNode, pickApplication } from '../commands';
 
-export async function signIn(s: Services, node?: unknown): Promise<void> {
+export async function signIn(s: Pick<Services, 'connections' | 'keys' | 'model' | 'project' | 'trust'>, node?: unknown): Promise<void> {
   // Before the key is typed: it would be checked against the server the workspace names.
   s.trust.require('Sign In');
   const state = await s.project.require();
@@ -32,7 +32,7 @@ export async function signIn(s: Services, node?: unknown): Promise<void> {
   }
 }
 
-export async function signOut(s: Services, node?: unknown): Promise<void> {
+export async function signOut(s: Pick<Services, 'connections' | 'keys' | 'model' | 'project'>, node?: unknown): Promise<void> {
   const app = await pickApplication(s, node, 'Remove the key of which application');
   if (!app) return;
   const { logical } = await s.connections.baseUrl();
@@ -50,7 +50,7 @@ export async function signOut(s: Services, node?: unknown): Promise<void> {
   s.model.refresh();
 }
 
-export async function startSandbox(s: Services): Promise<void> {
+export async function startSandbox(s: Pick<Services, 'model' | 'project' | 'sandbox' | 'trust'>): Promise<void> {
   let state = await s.project.get();
   if (state.kind === 'none') {
     const target = s.project.defaultUri();
@@ -83,12 +83,12 @@ export async function startSandbox(s: Services): Promise<void> {
   );
 }
 
-export async function stopSandbox(s: Services): Promise<void> {
+export async function stopSandbox(s: Pick<Services, 'model' | 'sandbox'>): Promise<void> {
   await s.sandbox.stop();
   s.model.refresh();
 }
 
-export async function initProject(s: Services): Promise<void> {
+export async function initProject(s: Pick<Services, 'project'>): Promise<void> {
   const target = s.project.defaultUri();
   if (!target) {
     void vscode.window.showWarningMessage('Open a folder first.');
@@ -119,7 +119,7 @@ export async function initProject(s: Services): Promise<void> {
   await vscode.window.showTextDocument(target);
 }
 
-export async function addApplicationCommand(s: Services): Promise<void> {
+export async function addApplicationCommand(s: Pick<Services, 'project'>): Promise<void> {
   const state = await s.project.require();
   const id = await vscode.window.showInputBox({
     title: 'Add Application (1/3)',
@@ -142,7 +142,7 @@ export async function addApplicationCommand(s: Services): Promise<void> {
   await s.project.reload();
 }
 
-export async function removeApplicationCommand(s: Services, node?: unknown): Promise<void> {
+export async function removeApplicationCommand(s: Pick<Services, 'project'>, node?: unknown): Promise<void> {
   const app = await pickApplication(s, node, 'Remove which application from this workspace');
   if (!app) return;
   const state = await s.project.get();
@@ -157,7 +157,7 @@ export async function removeApplicationCommand(s: Services, node?: unknown): Pro
   await s.project.reload();
 }
 
-export async function openProjectFile(s: Services): Promise<void> {
+export async function openProjectFile(s: Pick<Services, 'project'>): Promise<void> {
   const state = await s.project.get();
   if (state.kind === 'none') return initProject(s);
   await vscode.window.showTextDocument(state.uri);

@@ -4,7 +4,7 @@ import { DEBUG_COMMANDS } from '../debug/commands';
 import { DEPLOY_COMMANDS } from '../deploy/commands';
 import { EVENT_COMMANDS } from '../events/commands';
 import { TESTING_COMMANDS } from '../testing/commands';
-import { isNode } from '../commands/pick';
+import { isNode } from '../commands';
 import * as actions from './actions';
 import * as connection from './connection';
 

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type * as OnDemand from './index';
-import { type Services } from '../services';
+import type * as vscode from 'vscode';
 
 export type OnDemandModule = typeof OnDemand;
 
@@ -11,8 +11,8 @@ let loaded: OnDemandModule | undefined;
  * it is needed (the first command, debug run, test run or held push). It takes every module it shares
  * with dist/extension.js from there, so nothing exists twice (scripts/build/onDemandSplit.mjs).
  */
-export function onDemand(s: Pick<Services, 'context'>): OnDemandModule {
+export function onDemand(context: Pick<vscode.ExtensionContext, 'extensionUri'>): OnDemandModule {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  loaded ??= require(path.join(s.context.extensionUri.fsPath, 'dist', 'on-demand.js')) as OnDemandModule;
+  loaded ??= require(path.join(context.extensionUri.fsPath, 'dist', 'on-demand.js')) as OnDemandModule;
   return loaded;
 }

@@ -1,29 +1,46 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
-import { type Services } from '../services';
+import { type ActionsModel } from '../model';
 import { ActionTestTree } from './controller';
 import { InputSetDiagnostics } from './diagnostics';
-import { onDemand } from '../onDemand/load';
 import { type ProfileKind, type TestRuns } from './runs';
+
+export { type ProfileKind } from './runs';
+
+/**
+ * The door of the Testing view's feature: what VS Code itself is handed (the controller and the three
+ * run profiles). Its tree, problems and runs stay inside.
+ */
+export interface Testing {
+  readonly controller: vscode.TestController;
+  readonly profiles: Readonly<Record<ProfileKind, vscode.TestRunProfile>>;
+}
+
+/** Makes the runs on first use: their code is in the on-demand bundle (onDemand/load.ts). */
+export type TestRunsFactory = (tree: ActionTestTree, diagnostics: InputSetDiagnostics) => TestRuns;
 
 /**
  * Input sets as tests in VS Code's Testing view: the tree of cases, their problems in the editor, and
  * three run profiles (Local, Test environment, Debug).
  */
-export class TestingFeature extends Disposable {
-  readonly diagnostics: InputSetDiagnostics;
-  readonly tree: ActionTestTree;
-  /** What the profiles run: loaded with the first run (onDemand). */
-  private started: TestRuns | undefined;
+export class TestingFeature extends Disposable implements Testing {
+  readonly controller: vscode.TestController;
   readonly profiles: Record<ProfileKind, vscode.TestRunProfile>;
+  private readonly diagnostics: InputSetDiagnostics;
+  private readonly tree: ActionTestTree;
+  /** What the profiles run: made by the first run. */
+  private started: TestRuns | undefined;
 
-  constructor(private readonly s: Services) {
+  constructor(
+    model: ActionsModel,
+    private readonly makeRuns: TestRunsFactory,
+  ) {
     super();
-    this.diagnostics = this.register(new InputSetDiagnostics(s.model));
-    this.tree = this.register(new ActionTestTree(s.model, this.diagnostics));
-    const controller = this.tree.controller;
+    this.diagnostics = this.register(new InputSetDiagnostics(model));
+    this.tree = this.register(new ActionTestTree(model, this.diagnostics));
+    this.controller = this.tree.controller;
     const profile = (kind: ProfileKind, label: string, type: vscode.TestRunProfileKind, isDefault: boolean) =>
-      this.register(controller.createRunProfile(label, type, (request, token) => this.runs.run(kind, request, token), isDefault));
+      this.register(this.controller.createRunProfile(label, type, (request, token) => this.runs().run(kind, request, token), isDefault));
     this.profiles = {
       local: profile('local', 'Local', vscode.TestRunProfileKind.Run, true),
       server: profile('server', 'Test environment', vscode.TestRunProfileKind.Run, false),
@@ -31,8 +48,8 @@ export class TestingFeature extends Disposable {
     };
   }
 
-  get runs(): TestRuns {
-    this.started ??= onDemand(this.s).testRuns(this.s, this.tree, this.diagnostics);
+  private runs(): TestRuns {
+    this.started ??= this.makeRuns(this.tree, this.diagnostics);
     return this.started;
   }
 }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { type RunOutcome } from '../../core/testing';
 import { serverText } from '../../core/text';
 import { errorMessage } from '../connections';
-import { harnessPath, harnessRuntime, localRunRequest } from '../debug/localHarness';
+import { harnessPath, harnessRuntime, localRunRequest } from '../debug/commands';
 import { readLocalAction } from '../localActions';
 import { type Services } from '../services';
 import { readCase } from './cases';
@@ -14,12 +14,15 @@ import { HarnessPool, harnessParallelism, LOCAL_CASE_TIMEOUT_MS } from '../../sa
 
 export type ProfileKind = 'local' | 'server' | 'debug';
 
-export const testRuns = (s: Services, tree: ActionTestTree, diagnostics: InputSetDiagnostics): TestRuns => new TestRuns(s, tree, diagnostics);
+/** What the runs use: their own parts, and what the Test environment's runs take (serverRun.ts). */
+export type TestRunParts = Pick<Services, 'config' | 'context' | 'debug' | 'trust'> & Parameters<typeof runOnServer>[0];
+
+export const testRuns = (s: TestRunParts, tree: ActionTestTree, diagnostics: InputSetDiagnostics): TestRuns => new TestRuns(s, tree, diagnostics);
 
 /** The run profiles' handler: the cases asked for, read and checked, then run where the profile says. */
 export class TestRuns {
   constructor(
-    private readonly s: Services,
+    private readonly s: TestRunParts,
     private readonly tree: ActionTestTree,
     private readonly diagnostics: InputSetDiagnostics,
   ) {}

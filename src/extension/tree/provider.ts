@@ -44,15 +44,14 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
   private readonly historyNodes = new Map<string, HistoryNode>();
   private viewState: ViewState = 'loading';
   private refreshAll: ReturnType<typeof setTimeout> | undefined;
-  /** The versions of an action, newest first: deploy's history, handed over once deploy is built. */
-  private history: ((action: ActionNode) => Promise<HistoryItem[]>) | undefined;
-
   constructor(
     private readonly project: ProjectModel,
     private readonly model: ActionsModel,
     private readonly events: RecentEventsSource,
     private readonly keys: KeyStore,
     private readonly trust: WorkspaceTrust,
+    /** The versions of an action, newest first: deploy's history, read when a History row is expanded. */
+    private readonly history: (action: ActionNode) => Promise<HistoryItem[]>,
   ) {
     super();
     this.register({ dispose: () => clearTimeout(this.refreshAll) });
@@ -113,7 +112,7 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
           return [env];
         });
         // Only an action both here and on the server has versions to compare a file with.
-        const history: HistoryNode[] = node.local && node.remote && this.history ? [{ kind: 'history', parent: node }] : [];
+        const history: HistoryNode[] = node.local && node.remote ? [{ kind: 'history', parent: node }] : [];
         for (const row of history) if (node.remote) this.historyNodes.set(envKey(node.app, node.remote.id), row);
         return [...environments, ...history];
       }
@@ -162,11 +161,6 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
     }
   }
 
-  /** Each action both here and on the server gets a History row, listing what `source` gives. */
-  showHistoryFrom(source: (action: ActionNode) => Promise<HistoryItem[]>): void {
-    this.history = source;
-  }
-
   /** The history of action `actionId` changed (a push, a redeploy): its History row lists its versions again. */
   historyChanged(appId: string, actionId: string): void {
     const node = this.historyNodes.get(`${appId}\n${actionId}`);
@@ -174,7 +168,6 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
   }
 
   private async versions(node: HistoryNode): Promise<TreeNode[]> {
-    if (!this.history) return [];
     try {
       const items = await this.history(node.parent);
       if (items.length === 0) return [message(node, 'none', 'No deploy known yet: every push from now on is kept', 'info')];

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { type DebugRun } from '../../../src/extension/debug/localDebug';
 import { createDebugAction, type DebugAction, StopTracker, topFrame } from '../debugAction';
 import { NotificationSpy } from '../notifications';
-import { api, eventually, workspaceRoot } from '../support';
+import { eventually, setWorkspaceTrust, workspaceRoot } from '../support';
 
 const write = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
 
@@ -32,7 +32,7 @@ describe('Debug launch: F5 with a customActions configuration, and nothing in an
 
   after(async () => {
     tracker?.dispose();
-    (await api()).services.trust.setForTest(true);
+    await setWorkspaceTrust(true);
     await vscode.workspace.fs.delete(launchJson()).then(undefined, () => undefined);
     await fixture?.remove();
   });
@@ -87,12 +87,11 @@ describe('Debug launch: F5 with a customActions configuration, and nothing in an
   });
 
   it('untrusted: Debug, Debug Input Set, Debug Event and F5 start nothing and say why', async () => {
-    const { services } = await api();
     const recorded = await fixture.runOnSandbox(4, 'ok');
     const node = await fixture.eventNode(recorded);
     const sessions: string[] = [];
     const listener = vscode.debug.onDidStartDebugSession((s) => sessions.push(s.name));
-    services.trust.setForTest(false);
+    await setWorkspaceTrust(false);
     try {
       const runs = [
         await vscode.commands.executeCommand<DebugRun | undefined>('customActions.debugMain', fixture.main, { n: 1, mode: 'ok' }),
@@ -116,7 +115,7 @@ describe('Debug launch: F5 with a customActions configuration, and nothing in an
       assert.deepEqual(sessions, [], 'no debug session started');
     } finally {
       listener.dispose();
-      services.trust.setForTest(true);
+      await setWorkspaceTrust(true);
     }
   });
 });

@@ -5,7 +5,8 @@ import { serializeActionYaml } from '../../../src/core/workspace';
 import { removeActionFolder } from '../../../src/extension/handlers/removeFolder';
 import { METADATA_EDITOR_VIEW_TYPE } from '../../../src/extension/form';
 import { type ActionNode, type ApplicationNode, type EnvironmentNode, type TreeNode } from '../../../src/extension/tree/nodes';
-import { api, eventually, workspaceRoot } from '../support';
+import { EVENTS_CHANNEL_NAME } from '../../../src/extension/events/channel';
+import { api, eventually, outputChannelText, workspaceRoot } from '../support';
 import { NotificationSpy } from '../notifications';
 import { MemoryFileSystem } from '../memoryFileSystem';
 
@@ -208,10 +209,12 @@ describe('Delete Action: no trash, watched events, the tree after (sandbox)', fu
     await eventually(() => (envs.every((env) => !services.events.find(node.parent.app, env.eventsUrl)) ? true : undefined), 'the watches to end');
     assert.deepEqual(spy.of('error'), [], 'no error after a delete the user asked for');
     assert.deepEqual(spy.of('warning'), []);
-    const lines = services.events.channel
-      .text()
-      .split('\n')
-      .filter((l) => l.includes(key));
+    // The channel as the Output view shows it, once it has the line that says why the watches stopped.
+    services.events.showChannel(true);
+    const lines = await eventually(() => {
+      const ours = (outputChannelText(EVENTS_CHANNEL_NAME) ?? '').split('\n').filter((l) => l.includes(key));
+      return ours.some((l) => l.includes('the action is being deleted')) ? ours : undefined;
+    }, 'the channel to say the watches stopped');
     assert.ok(!lines.some((l) => /404|no longer knows/.test(l)), `no 404 in the channel:\n${lines.join('\n')}`);
     assert.ok(
       watches.every((w) => w?.poller.stopped),

@@ -6,7 +6,8 @@ import { type NormalizedEvent } from '../../../src/core/client';
 import { serializeActionYaml } from '../../../src/core/workspace';
 import { type ActionNode, type ApplicationNode, type EnvironmentNode } from '../../../src/extension/tree/nodes';
 import { actionMetadata, N_AND_MODE } from '../../support/metadata';
-import { api, eventually, staysTrue, workspaceRoot } from '../support';
+import { EVENTS_CHANNEL_NAME } from '../../../src/extension/events/channel';
+import { api, eventually, outputChannelText, staysTrue, workspaceRoot } from '../support';
 
 const KEY = 'events-host-test';
 const metadata = actionMetadata({
@@ -78,8 +79,10 @@ describe('Event logs: streaming and running (sandbox)', function () {
     return node;
   }
 
+  /** The events channel as the Output view shows it: shown first, so VS Code hands over its document. */
   async function channelText(): Promise<string> {
-    return (await api()).services.events.channel.text();
+    (await api()).services.events.showChannel(true);
+    return outputChannelText(EVENTS_CHANNEL_NAME) ?? '';
   }
 
   async function run(n: number, mode: 'ok' | 'fail'): Promise<NormalizedEvent> {
@@ -234,9 +237,9 @@ describe('Event logs: streaming and running (sandbox)', function () {
       await eventually(() => (proxy.requests >= 2 ? true : undefined), 'a held poll through the proxy');
       proxy.revokeKey();
       await eventually(() => (services.events.list().length === 0 ? true : undefined), 'the watch to stop', 60_000);
-      const stops = (await channelText())
-        .split('\n')
-        .filter((l) => l.startsWith(`-- Stopped watching Live events of ${KEY}: the server refused the key (401)`));
+      const stopLines = async () =>
+        (await channelText()).split('\n').filter((l) => l.startsWith(`-- Stopped watching Live events of ${KEY}: the server refused the key (401)`));
+      const stops = await eventually(async () => ((await stopLines()).length > 0 ? stopLines() : undefined), 'the message in the channel');
       assert.equal(stops.length, 1);
       const after = proxy.requests;
       // As above: an absence has no event to wait for.

@@ -4,11 +4,11 @@ import * as vscode from 'vscode';
 import { type NormalizedEvent } from '../../../src/core/client';
 import { type ActionMetadata } from '../../../src/core/schema';
 import { serializeActionYaml } from '../../../src/core/workspace';
-import { type ProfileKind } from '../../../src/extension/testing/runs';
+import { type ProfileKind } from '../../../src/extension/testing';
 import { type ActionNode, type ApplicationNode, type EnvironmentNode, type EventNode } from '../../../src/extension/tree/nodes';
 import { HOSTILE_APP, type HostileProject, useHostileProject } from '../hostileProject';
 import { NotificationSpy } from '../notifications';
-import { api, EXTENSION_ID, eventually, staysTrue, workspaceRoot } from '../support';
+import { api, EXTENSION_ID, eventually, staysTrue, workspaceRoot, setWorkspaceTrust } from '../support';
 
 const KEY = 'testing-host-test';
 const metadata: ActionMetadata = {
@@ -96,14 +96,14 @@ describe('Testing view: input sets as tests of their action', function () {
 
   /** An item of the Testing view's tree, read as the view reads it (resolveHandler), by id path. */
   async function item(...path: string[]): Promise<vscode.TestItem> {
-    const { tree } = await testing();
+    const { controller } = await testing();
     return eventually(
       async () => {
-        await tree.controller.resolveHandler?.(undefined);
-        let current: vscode.TestItem | undefined = tree.controller.items.get(path[0]!);
+        await controller.resolveHandler?.(undefined);
+        let current: vscode.TestItem | undefined = controller.items.get(path[0]!);
         for (const id of path.slice(1)) {
           if (!current) return undefined;
-          await tree.controller.resolveHandler?.(current);
+          await controller.resolveHandler?.(current);
           current = current.children.get(id);
         }
         return current;
@@ -149,7 +149,7 @@ describe('Testing view: input sets as tests of their action', function () {
     // The demo's Score Lead with its two saved input sets, as a user would have them.
     const demo = vscode.Uri.joinPath(vscode.extensions.getExtension(EXTENSION_ID)!.extensionUri, 'demo', 'crm', 'score-lead');
     await vscode.workspace.fs.copy(demo, demoFolder(), { overwrite: true });
-    recorder = recordRuns(services.testing.tree.controller);
+    recorder = recordRuns(services.testing.controller);
     spy = new NotificationSpy();
   });
 
@@ -166,14 +166,14 @@ describe('Testing view: input sets as tests of their action', function () {
   });
 
   it('discovers applications, actions and the demo’s input sets as the view expands them', async () => {
-    const { tree } = await testing();
+    const { controller } = await testing();
     const app = await item(appId);
     assert.equal(app.label, 'Test App');
     const demo = await item(appId, `action:${demoFolder().toString()}`);
     assert.equal(demo.label, 'score-lead');
     assert.equal(demo.description, 'Score Lead');
     const names: string[] = [];
-    await tree.controller.resolveHandler?.(demo);
+    await controller.resolveHandler?.(demo);
     demo.children.forEach((c) => names.push(c.label));
     assert.deepEqual(names.sort(), ['enterprise-referral', 'freemail-web']);
     const doubles = await caseItem('doubles');
@@ -229,17 +229,17 @@ describe('Testing view: input sets as tests of their action', function () {
   });
 
   it('marks the verdicts of an action’s cases outdated when its main.ts or action.yaml changes, in the editor or on disk, and only those', async () => {
-    const { tree } = await testing();
+    const { controller } = await testing();
     const action = await item(appId, actionItemId());
     const doubles = await caseItem('doubles');
     const demo = await item(appId, `action:${demoFolder().toString()}`);
-    await tree.controller.resolveHandler?.(demo);
+    await controller.resolveHandler?.(demo);
     // The Testing API has no reader for outdated results: the controller's call is watched instead.
     const marked: string[][] = [];
-    const original = tree.controller.invalidateTestResults;
-    tree.controller.invalidateTestResults = (items) => {
+    const original = controller.invalidateTestResults;
+    controller.invalidateTestResults = (items) => {
       marked.push((items === undefined ? [] : Array.isArray(items) ? items : [items as vscode.TestItem]).map((i) => i.id));
-      original.call(tree.controller, items);
+      original.call(controller, items);
     };
     const markedSince = (count: number) => marked.slice(count).flat();
     const main = vscode.Uri.joinPath(folder(), 'main.ts');
@@ -270,7 +270,7 @@ describe('Testing view: input sets as tests of their action', function () {
       }
       assert.ok(!marked.flat().includes(demo.id), `another action keeps its verdicts: ${JSON.stringify(marked)}`);
     } finally {
-      tree.controller.invalidateTestResults = original;
+      controller.invalidateTestResults = original;
       await write(main, CODE);
       await write(yaml, serializeActionYaml(metadata));
       await write(caseUri('doubles'), JSON.stringify(CASES.doubles, null, 2) + '\n');
@@ -357,9 +357,8 @@ describe('Testing view: input sets as tests of their action', function () {
   });
 
   it('runs nothing in a workspace that is not trusted: every profile says why', async () => {
-    const { services } = await api();
     const doubles = await caseItem('doubles');
-    services.trust.setForTest(false);
+    await setWorkspaceTrust(false);
     try {
       for (const kind of ['local', 'server', 'debug'] as const) {
         const result = await run(kind, [doubles]);
@@ -368,7 +367,7 @@ describe('Testing view: input sets as tests of their action', function () {
         assert.match(String(reported.messages[0]?.message), /trust/i, kind);
       }
     } finally {
-      services.trust.setForTest(true);
+      await setWorkspaceTrust(true);
     }
   });
 

@@ -5,12 +5,12 @@ import { type ActionNode, type ApplicationNode } from '../../../src/extension/tr
 import { type ActionsTreeProvider, type ViewState } from '../../../src/extension/tree/provider';
 import { HOSTILE_APP, type HostileProject, useHostileProject } from '../hostileProject';
 import { NotificationSpy, type Shown } from '../notifications';
-import { api, eventually } from '../support';
+import { api, eventually, setWorkspaceTrust } from '../support';
 
 /**
  * Restricted Mode. The host tests run in a code-server window with workspace trust disabled, where
  * every folder is trusted and onDidGrantWorkspaceTrust never fires, so these tests take the untrusted
- * side through the extension's test API (`trust.setForTest`): every gate reads the same state, and
+ * side through the extension's test-only command (`setWorkspaceTrust` of support.ts): every gate reads the same state, and
  * trusting again goes through the same path as VS Code's grant. What VS Code itself does in Restricted
  * Mode (the banner, the capabilities declaration) is not exercised here.
  */
@@ -18,7 +18,7 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
   this.timeout(120_000);
 
   after(async () => {
-    (await api()).services.trust.setForTest(true);
+    await setWorkspaceTrust(true);
   });
 
   /** The view's state as the tree last announced it (its welcome content follows it), heard from now on. */
@@ -58,14 +58,14 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
     });
 
     after(async () => {
-      (await api()).services.trust.setForTest(true);
+      await setWorkspaceTrust(true);
       await project.restore();
     });
 
     it('untrusted: the view says why and offers Manage Workspace Trust; no command sends a request, save to deploy is off', async () => {
       const { services } = await api();
       const view = viewState(services.tree);
-      services.trust.setForTest(false);
+      await setWorkspaceTrust(false);
       const heard = project.server.requests.length;
       services.model.refresh();
       assert.deepEqual(await services.tree.getChildren(), [], 'no rows: the lists wait for trust');
@@ -120,9 +120,9 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
     it('trust granted: the view fills, requests go out with the key, save to deploy follows the setting again', async () => {
       const { services } = await api();
       const view = viewState(services.tree);
-      services.trust.setForTest(false);
+      await setWorkspaceTrust(false);
       const heard = project.server.requests.length;
-      services.trust.setForTest(true);
+      await setWorkspaceTrust(true);
       const app = await eventually(
         async () => (await services.tree.getChildren()).find((n): n is ApplicationNode => n.kind === 'application' && n.app.id === HOSTILE_APP),
         'the application row',
@@ -153,7 +153,7 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
       sandbox.ensure = (...args) => (starts++, ensure.apply(services.sandbox, args));
       const view = viewState(services.tree);
       try {
-        services.trust.setForTest(false);
+        await setWorkspaceTrust(false);
         const shown = await commandsShown(async () => {
           await vscode.commands.executeCommand('customActions.startSandbox');
           await assert.rejects(services.connections.baseUrl(), /needs a trusted workspace/);
@@ -169,7 +169,7 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
       } finally {
         view.dispose();
         sandbox.ensure = ensure;
-        services.trust.setForTest(true);
+        await setWorkspaceTrust(true);
       }
     });
   });
