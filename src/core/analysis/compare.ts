@@ -2,7 +2,7 @@ import type ts from 'typescript';
 import { type ActionMetadata } from '../schema/metadata';
 import { count } from '../text/count';
 import { generateTypes } from '../typegen/generateTypes';
-import { locateMain, type LocatedMain, parameterList } from './findMain';
+import { locateMain, type LocatedMain, parameterList, resultRange } from './findMain';
 import { createActionProgram } from './program';
 import { rangeOf, rangeOfNode } from './range';
 import { awaitedReturnType, formOfTsType, parameterType } from './tsTypeForm';
@@ -120,11 +120,7 @@ function compareResult(file: ts.SourceFile, checker: ts.TypeChecker, main: Locat
   const want = formOfResultType(metadata.result.type);
   const have = formOfTsType(checker, returned);
   if (resultFits(have, want)) return [];
-  const range = main.fn.type
-    ? rangeOfNode(file, main.fn.type)
-    : main.name
-      ? rangeOfNode(file, main.name)
-      : rangeOf(file, main.fn.getStart(file), main.fn.getStart(file));
+  const range = resultRange(file, main);
   return [
     {
       kind: 'result',

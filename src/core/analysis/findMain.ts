@@ -1,6 +1,6 @@
 import ts from 'typescript';
 import { rangeOf, rangeOfNode } from './range';
-import { type MainExport, type MainInfo, type MainKind, type MainParameter } from './types';
+import { type MainExport, type MainInfo, type MainKind, type MainParameter, type Range } from './types';
 
 export type MainFunction = ts.FunctionDeclaration | ts.ArrowFunction | ts.FunctionExpression;
 
@@ -14,6 +14,13 @@ export interface LocatedMain {
   readonly declaration: ts.Node;
   /** `Main` in `const main: Main = …`. */
   readonly declaredType?: ts.TypeNode;
+}
+
+/** Where a problem with main's result stands: its return type, else its name, else its start. */
+export function resultRange(file: ts.SourceFile, main: LocatedMain): Range {
+  if (main.fn.type) return rangeOfNode(file, main.fn.type);
+  if (main.name) return rangeOfNode(file, main.name);
+  return rangeOf(file, main.fn.getStart(file), main.fn.getStart(file));
 }
 
 export function parseSource(source: string, fileName = 'main.ts'): ts.SourceFile {

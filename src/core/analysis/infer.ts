@@ -2,9 +2,9 @@ import type ts from 'typescript';
 import { limits } from '../schema/limits';
 import { type ActionMetadata, type Choice, type Parameter, type ParameterType, type PropertyType, type Result, type ResultType } from '../schema/metadata';
 import { generateTypes } from '../typegen/generateTypes';
-import { locateMain, type LocatedMain } from './findMain';
+import { locateMain, type LocatedMain, resultRange } from './findMain';
 import { createActionProgram } from './program';
-import { rangeOf, rangeOfNode } from './range';
+import { rangeOfNode } from './range';
 import { awaitedReturnType, formOfTsType, parameterType } from './tsTypeForm';
 import { formOfParameterType, formOfResultType, parameterAccepts, resultFits, type TypeForm } from './typeForms';
 import { type AnalysisProblem, type InferOptions, type InferredMetadata } from './types';
@@ -49,12 +49,8 @@ export function inferFromMain(source: string, options: InferOptions = {}): Infer
     return { name: validName, type: type ?? 'text' };
   });
 
-  const resultRange = main.fn.type
-    ? rangeOfNode(file, main.fn.type)
-    : main.name
-      ? rangeOfNode(file, main.name)
-      : rangeOf(file, main.fn.getStart(file), main.fn.getStart(file));
-  const resultProblem = (message: string): void => void problems.push({ message, target: 'result', range: resultRange });
+  const resultAt = resultRange(file, main);
+  const resultProblem = (message: string): void => void problems.push({ message, target: 'result', range: resultAt });
   const result = resultTypeOf(forms.result ?? { kind: 'any' }, resultProblem);
   return { parameters, result: { type: result }, problems };
 }
