@@ -113,7 +113,21 @@ function readLocked(value: unknown): LockedAction | undefined {
 
 function readPart(value: unknown): BaseVersion | undefined {
   if (!isRecord(value) || typeof value.hash !== 'string') return undefined;
-  return { etag: typeof value.etag === 'string' ? value.etag : undefined, hash: value.hash, ...(value.absent === true ? { absent: true } : {}) };
+  return {
+    etag: typeof value.etag === 'string' && isEntityTag(value.etag) ? value.etag : undefined,
+    hash: value.hash,
+    ...(value.absent === true ? { absent: true } : {}),
+  };
+}
+
+/**
+ * An entity tag as HTTP writes one (RFC 9110: optionally `W/`, then a quoted string of visible
+ * characters without `"`). The lock is a file anyone can edit and it goes into an `If-Match` header: a
+ * tag that is not one (a CR or LF in it would start another header) is dropped, and the part is then
+ * decided by reading the server, as without a tag.
+ */
+export function isEntityTag(value: string): boolean {
+  return value.length <= 1024 && /^(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/.test(value);
 }
 
 function clone(servers: Servers): Servers {
