@@ -3,7 +3,8 @@ import { type VersionedResource } from '../../core/client';
 import { errorMessage } from '../connections';
 import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
-import { type BaseStore } from './baseStore';
+import { type Application } from '../project';
+import { type LockStore } from './lockStore';
 import { type DeployStatusItem } from './statusItem';
 
 /** An action's versions are asked again at most this often, however often its files are shown. */
@@ -20,7 +21,7 @@ export class DriftWatch extends Disposable {
 
   constructor(
     private readonly s: Services,
-    private readonly bases: BaseStore,
+    private readonly bases: LockStore,
     private readonly status: DeployStatusItem,
   ) {
     super();
@@ -58,8 +59,8 @@ export class DriftWatch extends Disposable {
   }
 
   /** Whether a part with a known base has another version on the server now; undefined when nothing can be told. */
-  private async changedOnServer(app: Parameters<BaseStore['get']>[0], id: string): Promise<boolean | undefined> {
-    const base = this.bases.get(app, id);
+  private async changedOnServer(app: Application, id: string): Promise<boolean | undefined> {
+    const base = await this.bases.get(app, id);
     if (!base?.implementation?.etag && !base?.metadata?.etag) return undefined;
     return this.s.connections.call(
       app,
