@@ -143,3 +143,34 @@ describe('deploy: a lock file is untrusted text', () => {
     assert.equal(isEntityTag('"code-4"'), true);
   });
 });
+
+describe("deploy: the editor's records in the lock", () => {
+  const v1 = { etag: '"c1"', hash: 'sha256:one' };
+
+  it('finds an entry by its id, and keeps one entry per action when its key changes here', () => {
+    const lock = DeployLock.empty().recorded('http://h', 'app', { id: '7', key: 'old' }, 'implementation', v1);
+    assert.equal(lock.keyOf('http://h/', 'app', '7'), 'old');
+    const renamed = lock.recorded('http://h', 'app', { id: '7', key: 'new' }, 'metadata', { etag: undefined, hash: 'sha256:m' });
+    assert.deepEqual(renamed.keys('http://h', 'app'), ['new']);
+    assert.equal(renamed.get('http://h', 'app', 'new')?.metadata?.hash, 'sha256:m');
+    assert.equal(renamed.forgotten('http://h', 'app', '7').serialize(), DeployLock.empty().serialize());
+  });
+
+  it("keeps the other part's base for the same id, and replaces an entry of the key that names another action", () => {
+    const lock = DeployLock.empty()
+      .recorded('s', 'app', { id: '1', key: 'k' }, 'implementation', v1)
+      .recorded('s', 'app', { id: '1', key: 'k' }, 'metadata', { etag: '"m1"', hash: 'sha256:m' });
+    assert.deepEqual(lock.get('s', 'app', 'k'), { id: '1', implementation: v1, metadata: { etag: '"m1"', hash: 'sha256:m' } });
+    const recreated = lock.recorded('s', 'app', { id: '2', key: 'k' }, 'metadata', { etag: '"m9"', hash: 'sha256:m' });
+    assert.deepEqual(recreated.get('s', 'app', 'k'), { id: '2', metadata: { etag: '"m9"', hash: 'sha256:m' } });
+  });
+
+  it('keys entries by the server: the same ids on another origin are not found, and local-sandbox is a server of its own', () => {
+    const lock = DeployLock.empty()
+      .recorded('https://elsewhere.example', 'app', { id: '1', key: 'k' }, 'implementation', v1)
+      .recorded('local-sandbox', 'app', { id: '1', key: 'k' }, 'implementation', v1);
+    assert.equal(lock.keyOf('https://platform.example', 'app', '1'), undefined);
+    assert.equal(lock.keyOf('https://elsewhere.example/', 'app', '1'), 'k', 'a trailing slash names the same server');
+    assert.match(lock.serialize(), /"local-sandbox\/"/);
+  });
+});

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { type BaseVersion, type DeployBase } from '../../core/deploy/base';
 import { type Part } from '../../core/deploy/decide';
-import { DeployLock, LOCK_FILE, type LockedAction } from '../../core/deploy/lock';
+import { DeployLock, LOCK_FILE } from '../../core/deploy/lock';
 import { errorMessage } from '../connections';
 import { writeInsideWorkspace } from '../files';
 import { Disposable } from '../lifecycle';
@@ -55,7 +55,7 @@ export class LockStore extends Disposable {
     const loaded = await this.load();
     const server = currentServer(this.project);
     if (!loaded || server === undefined) return undefined;
-    const key = keyOf(loaded.lock, server, app.id, id);
+    const key = loaded.lock.keyOf(server, app.id, id);
     const entry = key === undefined ? undefined : loaded.lock.get(server, app.id, key);
     return entry && { ...(entry.metadata ? { metadata: entry.metadata } : {}), ...(entry.implementation ? { implementation: entry.implementation } : {}) };
   }
@@ -66,22 +66,12 @@ export class LockStore extends Disposable {
 
   /** The server holds `version` of this part of action `id` (key `key`) now, and the local copy is derived from it. */
   record(app: Application, action: { readonly id: string; readonly key: string }, part: Part, version: BaseVersion): void {
-    const clean: BaseVersion = { etag: version.etag, hash: version.hash, ...(version.absent ? { absent: true } : {}) };
-    this.change((lock, server) => {
-      // The same id under another key (the key was changed here): one entry per action.
-      let next = lock;
-      const old = keyOf(lock, server, app.id, action.id);
-      if (old !== undefined && old !== action.key) next = next.without(server, app.id, old);
-      return next.with(server, app.id, action.key, { id: action.id, [part]: clean } as LockedAction);
-    });
+    this.change((lock, server) => lock.recorded(server, app.id, action, part, version));
   }
 
   /** The action is gone from the server: no base to check against. */
   forget(app: Application, id: string): void {
-    this.change((lock, server) => {
-      const key = keyOf(lock, server, app.id, id);
-      return key === undefined ? lock : lock.without(server, app.id, key);
-    });
+    this.change((lock, server) => lock.forgotten(server, app.id, id));
   }
 
   private change(update: (lock: DeployLock, server: string) => DeployLock): void {
@@ -202,9 +192,4 @@ export class LockStore extends Disposable {
       }
     } while (this.again);
   }
-}
-
-/** The key of the entry of action `id` in the lock, found by its id. */
-function keyOf(lock: DeployLock, server: string, appId: string, id: string): string | undefined {
-  return lock.keys(server, appId).find((key) => lock.get(server, appId, key)?.id === id);
 }
