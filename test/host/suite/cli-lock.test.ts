@@ -222,6 +222,23 @@ describe('The command line and the editor deploy against one base (customactions
     await lockedPart(services, app, id, 'implementation', (b) => b?.hash === codeHash(fixed), 'the lock written again');
   });
 
+  it('takes the server version as the base of a file that holds exactly it when the file is brought up, so its save is checked, not held', async () => {
+    assert.ok(id);
+    await write(lockUri(), DeployLock.empty().serialize());
+    await eventually(async () => ((await lockedAction(services, app, id!)) === undefined ? true : undefined), 'no base in the lock');
+    const server = await onServer();
+    await write(main(), server.code ?? '');
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(main()), { preview: false });
+    // Brought up again (the window regains focus) until the emptied lock has reached the store: its watcher tells a moment later.
+    await eventually(async () => {
+      await services.deploy.drift.checkFile(main(), true);
+      return (await lockedAction(services, app, id!))?.implementation?.etag === server.etag ? true : undefined;
+    }, "the server's version taken as the base");
+    const mine = codeWith('8', '7');
+    await save(mine);
+    await eventually(async () => ((await onServer()).code === mine ? true : undefined), 'the save on the server');
+  });
+
   it('never writes the lock through a link out of the workspace', async () => {
     assert.ok(id);
     const outside = await mkdtemp(path.join(tmpdir(), 'lock-outside-'));
