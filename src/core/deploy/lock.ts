@@ -82,6 +82,34 @@ export class DeployLock {
     return new DeployLock(next);
   }
 
+  /** The key of the entry of action `id`, found by its id (an editor knows an action by its id). */
+  keyOf(server: string, applicationId: string, id: string): string | undefined {
+    return this.keys(server, applicationId).find((key) => this.get(server, applicationId, key)?.id === id);
+  }
+
+  /**
+   * A copy with `version` as the base of one part of the action `id`, now of key `key`: one entry per
+   * action, so an entry of the same id under an older key (the key was changed here) goes.
+   */
+  recorded(
+    server: string,
+    applicationId: string,
+    action: { readonly id: string; readonly key: string },
+    part: 'metadata' | 'implementation',
+    version: BaseVersion,
+  ): DeployLock {
+    const old = this.keyOf(server, applicationId, action.id);
+    const next = old !== undefined && old !== action.key ? this.without(server, applicationId, old) : this;
+    const clean: BaseVersion = { etag: version.etag, hash: version.hash, ...(version.absent ? { absent: true } : {}) };
+    return next.with(server, applicationId, action.key, { id: action.id, [part]: clean });
+  }
+
+  /** A copy without the entry of action `id`. */
+  forgotten(server: string, applicationId: string, id: string): DeployLock {
+    const key = this.keyOf(server, applicationId, id);
+    return key === undefined ? this : this.without(server, applicationId, key);
+  }
+
   without(server: string, applicationId: string, key: string): DeployLock {
     const next = clone(this.servers);
     const apps = next[serverKey(server)];
@@ -113,7 +141,21 @@ function readLocked(value: unknown): LockedAction | undefined {
 
 function readPart(value: unknown): BaseVersion | undefined {
   if (!isRecord(value) || typeof value.hash !== 'string') return undefined;
-  return { etag: typeof value.etag === 'string' ? value.etag : undefined, hash: value.hash, ...(value.absent === true ? { absent: true } : {}) };
+  return {
+    etag: typeof value.etag === 'string' && isEntityTag(value.etag) ? value.etag : undefined,
+    hash: value.hash,
+    ...(value.absent === true ? { absent: true } : {}),
+  };
+}
+
+/**
+ * An entity tag as HTTP writes one (RFC 9110: optionally `W/`, then a quoted string of visible
+ * characters without `"`). The lock is a file anyone can edit and it goes into an `If-Match` header: a
+ * tag that is not one (a CR or LF in it would start another header) is dropped, and the part is then
+ * decided by reading the server, as without a tag.
+ */
+export function isEntityTag(value: string): boolean {
+  return value.length <= 1024 && /^(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/.test(value);
 }
 
 function clone(servers: Servers): Servers {

@@ -4,10 +4,11 @@
  * system: the caller reads the workspace and the lock, hands them in, renders the outcomes and records
  * the new bases (docs/cli.md, *Deploy*).
  */
-import { type Capabilities, type CustomActionsClient, type ListedAction, VersionConflictError } from '../client';
+import { type Capabilities, type CustomActionsClient, type ListedAction } from '../client';
 import { type ActionMetadata } from '../schema/metadata';
 import { type BaseVersion, codeHash, metadataHash, NO_CODE } from './base';
-import { decideByBase, decideRead, type HeldReason, type Part, type PartDecision, type ServerPart } from './decide';
+import { decideByBase, type HeldReason, type Part } from './decide';
+import { pushPart } from './pushPart';
 import { type LockedAction } from './lock';
 import { type ActionOutcome, type FileProblem, type ServerVersionInfo, type Step, type StepOutcome } from './outcome';
 
@@ -150,9 +151,9 @@ class ActionRun {
   }
 
   /**
-   * One part, decided and sent: by the base alone when it says unchanged; by a conditional write on
-   * the base's tag where the server checks it; otherwise by reading the server first. True when the
-   * part is as the workspace has it on the server afterwards (or would be, in a dry run).
+   * One part, decided and sent: by the base alone when it says unchanged; else by `pushPart`, the rule
+   * the editor's saves share. True when the part is as the workspace has it on the server afterwards
+   * (or would be, in a dry run).
    */
   private async part(part: Part, hash: string, byBase: { kind: 'unchanged' } | undefined, content: () => string): Promise<boolean> {
     this.current = part;
@@ -165,72 +166,21 @@ class ActionRun {
       this.steps.push({ kind: 'pushed', step: part, op: 'update', checked: false });
       return true;
     }
-    const base = this.base?.[part];
-    const caps = await this.capabilities();
-    const checks = part === 'metadata' ? caps.conditionalWrites.metadata : caps.conditionalWrites.implementation;
-    // Straight to the write when the server itself checks the base: one request, as a bare PUT.
-    if (!this.options.dryRun && !this.options.force && base && checks) {
-      if (base.absent && caps.conditionalWrites.firstImplementation) return this.write(part, hash, content(), { ifNoneMatch: '*' }, true);
-      if (!base.absent && base.etag) return this.write(part, hash, content(), { ifMatch: base.etag }, true);
-    }
-    const server = await this.read(part);
-    if (server === undefined) {
-      // This server cannot show its version: with a base, sent unchecked (as the editor does); without, held.
-      if (!base && !this.options.force) return this.held(part, 'no-base');
-      return this.write(part, hash, content(), {}, false);
-    }
-    const decision: PartDecision = decideRead(hash, base, server, this.options.force);
-    if (decision.kind === 'unchanged') {
-      this.record({ [part]: { etag: server.etag, hash } }, false);
-      this.steps.push({ kind: 'unchanged', step: part });
-      return true;
-    }
-    if (decision.kind === 'held') return this.held(part, decision.why, server.etag);
-    const condition = this.options.force
-      ? {}
-      : 'absent' in server
-        ? caps.conditionalWrites.firstImplementation
-          ? { ifNoneMatch: '*' as const }
-          : {}
-        : checks && server.etag
-          ? { ifMatch: server.etag }
-          : {};
-    return this.write(part, hash, content(), condition, Object.keys(condition).length > 0);
-  }
-
-  private async write(part: Part, hash: string, content: string, condition: { ifMatch?: string; ifNoneMatch?: '*' }, checked: boolean): Promise<boolean> {
-    if (this.options.dryRun) {
-      this.steps.push({ kind: 'pushed', step: part, op: 'update', checked });
-      return true;
-    }
-    const id = this.id!;
-    try {
-      const o = { ...condition, ...this.signal() };
-      const result =
-        part === 'metadata'
-          ? await this.client.updateAction(id, JSON.parse(content) as ActionMetadata, o)
-          : await this.client.putImplementation(id, content, o);
-      this.record({ [part]: { etag: result.etag, hash } }, false);
-      this.steps.push({ kind: 'pushed', step: part, op: 'update', checked });
-      return true;
-    } catch (error) {
-      if (error instanceof VersionConflictError) return this.held(part, 'changed-on-server', error.currentEtag);
-      throw error;
-    }
-  }
-
-  /** What the server holds of a part, or undefined when this server offers no read of it. */
-  private async read(part: Part): Promise<ServerPart | undefined> {
-    const caps = await this.capabilities();
-    const id = this.id!;
-    if (part === 'metadata') {
-      if (!caps.getAction) return undefined;
-      const { action, etag } = await this.client.getActionVersioned(id, this.signal());
-      return { hash: metadataHash(action), etag };
-    }
-    if (!caps.getImplementation) return undefined;
-    const { code, etag } = await this.client.getImplementationVersioned(id, this.signal());
-    return code === undefined ? { absent: true } : { hash: codeHash(code), etag };
+    const { outcome, base } = await pushPart(this.client, {
+      id: this.id,
+      part,
+      content: content(),
+      hash,
+      base: this.base?.[part],
+      force: this.options.force,
+      dryRun: this.options.dryRun,
+      caps: await this.capabilities(),
+      ...this.signal(),
+    });
+    if (base) this.record({ [part]: base }, false);
+    if (outcome.kind === 'held') return this.held(part, outcome.why, outcome.server.etag);
+    this.steps.push(outcome);
+    return true;
   }
 
   private async held(part: Part, why: HeldReason, etag?: string): Promise<false> {

@@ -1,22 +1,45 @@
 import * as vscode from 'vscode';
-import { type VersionConflictError, type VersionedResource } from '../../core/client';
+import { type VersionedResource } from '../../core/client';
+import { type HeldReason } from '../../core/deploy/decide';
+import { type HeldServer } from '../../core/deploy/pushPart';
 import { mergeTexts, trustedBase } from '../../core/deploy/merge';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { type Application } from '../project';
 import { assertInsideWorkspace, replaceDocumentText } from '../files';
 import { type Services } from '../services';
-import { type BaseStore } from './baseStore';
+import { type LockStore } from './lockStore';
 import { currentText } from './locate';
 import { type ServerCopy, localFileOf, readBaseCopy, readServerCopy } from './serverCopy';
 
-/** A push the server refused because the action changed since the local copy was taken. */
+/**
+ * A push held by the core's rule: the action changed on the server since the local copy was derived
+ * from it (a 412, or a read that found another version), or no base is known and the server holds
+ * other text.
+ */
 export interface Conflict {
   readonly app: Application;
   readonly id: string;
   readonly label: string;
   readonly folder: vscode.Uri;
   readonly part: VersionedResource;
-  readonly error: VersionConflictError;
+  readonly why: HeldReason;
+  /** The server's version the user is told about: what Overwrite replaces, and only it. */
+  readonly server: HeldServer;
+}
+
+/** A push's write was held (not an error of the server): the push queue counts it as not accepted. */
+export class HeldPush extends Error {
+  constructor(
+    readonly why: HeldReason,
+    readonly server: HeldServer,
+    part: VersionedResource,
+  ) {
+    super(
+      why === 'no-base'
+        ? `The server holds other ${part === 'implementation' ? 'code' : 'metadata'} than this workspace, and no base says it is safe to replace.`
+        : `The ${part === 'implementation' ? 'code' : 'metadata'} changed on the server since your last pull or push.`,
+    );
+  }
 }
 
 export const COMPARE = 'Compare';
@@ -37,7 +60,7 @@ export type MergeOutcome =
 export class Conflicts {
   constructor(
     private readonly s: Services,
-    private readonly bases: BaseStore,
+    private readonly bases: LockStore,
     /** Pushes the file as it is now (a push by hand), through the same conflict check. */
     private readonly push: (file: vscode.Uri, part: VersionedResource) => Promise<unknown>,
     /**
@@ -74,7 +97,7 @@ export class Conflicts {
     const server = await readServerCopy(this.s, app, folder, id, part);
     if (!server)
       return this.unavailable(`The server cannot return the ${part === 'implementation' ? 'code' : 'metadata'} of ${label}, so it cannot be merged.`);
-    const base = this.bases.part(app, id, part);
+    const base = await this.bases.part(app, id, part);
     if (base?.etag !== undefined && base.etag === server.etag) {
       void vscode.window.showInformationMessage(`${nameOf(part)} of ${label} is based on the server's version already: save to push it.`);
       return { kind: 'in-step' };
@@ -98,7 +121,7 @@ export class Conflicts {
       release();
       return this.unavailable(`${nameOf(part)} of ${label} could not be edited; nothing was changed.`);
     }
-    this.bases.record(app, id, part, { etag: server.etag, hash: server.hash });
+    this.bases.record(app, { id, key: label }, part, { etag: server.etag, hash: server.hash });
     await vscode.window.showTextDocument(uri, { preview: false });
     // What the message says happens next is exactly what the deployer does: the hold above.
     void vscode.window.showInformationMessage(
@@ -111,11 +134,12 @@ export class Conflicts {
 
   /**
    * Overwrite: the file as it is now replaces the version the conflict reported, and only that one:
-   * the push names it in `If-Match`, so a version written after the user was told is held again.
+   * it becomes the base, so the push names it in `If-Match` (or, where the server checks nothing,
+   * finds it by its hash), and a version written after the user was told is held again.
    */
   async overwrite(conflict: Conflict): Promise<unknown> {
-    const { app, id, part, folder, error } = conflict;
-    this.bases.record(app, id, part, { etag: error.currentEtag, hash: '' });
+    const { app, id, part, folder, server, label } = conflict;
+    this.bases.record(app, { id, key: label }, part, { etag: server.etag, hash: server.hash ?? '' });
     return this.push(localFileOf(folder, part), part);
   }
 

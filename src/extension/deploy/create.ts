@@ -20,9 +20,8 @@ export async function createOnServer(s: Services, app: Application, folder: vsco
       (_progress, token) => s.connections.call(app, (client) => client.createAction(app.id, metadata, { signal: abortOn(token) })),
     );
     id = created.id;
-    s.deploy.bases.record(app, id, 'metadata', { etag: created.etag, hash: metadataHash(metadata) });
     // A new action has no code: its first push asks the server that it still has none.
-    s.deploy.bases.record(app, id, 'implementation', NO_CODE);
+    s.deploy.recordBases(app, { id, key: metadata.key }, { metadata: { etag: created.etag, hash: metadataHash(metadata) }, implementation: NO_CODE });
   } catch (error) {
     s.model.createFailed(app);
     // The folder is kept either way; the offer to retry does not hold up the command.

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
-import { ApiError, VersionConflictError, type VersionedResource } from '../../core/client';
+import { ApiError, type VersionedResource } from '../../core/client';
 import { codeHash, metadataHash } from '../../core/deploy/base';
 import { hasConflictMarkers } from '../../core/deploy/merge';
 import { PushQueue, type PushOutcome } from '../../core/deploy/pushQueue';
-import { type ActionMetadata } from '../../core/schema';
+import { type PartOutcome, pushPart } from '../../core/deploy/pushPart';
+import { LOCK_FILE } from '../../core/deploy/lock';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { errorMessage } from '../connections';
 import { Disposable } from '../lifecycle';
@@ -11,10 +12,10 @@ import { localActionFromText } from '../localActions';
 import { type Application } from '../project';
 import { replaceDocumentText } from '../files';
 import { type Services } from '../services';
-import { type BaseStore } from './baseStore';
+import { type LockStore } from './lockStore';
 import { type DeployHistoryStore } from './historyStore';
 import { CodeChecks } from './codeCheck';
-import { COMPARE, type Conflict, Conflicts, MERGE, type MergeOutcome, OVERWRITE } from './conflicts';
+import { COMPARE, type Conflict, Conflicts, HeldPush, MERGE, type MergeOutcome, OVERWRITE } from './conflicts';
 import { createOnServer } from './create';
 import { type CodeDiagnostics } from './diagnostics';
 import { type ActionFile, currentText, isMetadataFile, readActionYaml, savedText } from './locate';
@@ -45,9 +46,6 @@ interface Target {
   readonly folder: vscode.Uri;
 }
 
-/** How the server's version was checked by the last accepted write of a part. */
-export type WriteCheck = 'checked' | 'no-base' | 'unchecked';
-
 const PART: Record<PushKind, VersionedResource> = { code: 'implementation', metadata: 'metadata' };
 
 /**
@@ -75,8 +73,10 @@ export class Deployer extends Disposable {
   private sequence = 0;
 
   private readonly checks: CodeChecks;
-  /** How the last accepted write of `<kind>:<id>` was checked against the server's version. */
-  private readonly writeChecks = new Map<string, WriteCheck>();
+  /** What the last write of `<kind>:<id>` came to, as the core decided it: pushed (checked or not), or unchanged. */
+  private readonly written = new Map<string, PartOutcome>();
+  /** Whether the latest push of `<kind>:<id>` was by hand, which sends again what the server holds already. */
+  private readonly byHand = new Map<string, boolean>();
   readonly conflicts: Conflicts;
   /**
    * Held pushes that still stand, by `<kind>:<folder>`, as last told: what the status bar, the diff
@@ -90,7 +90,7 @@ export class Deployer extends Disposable {
     private readonly s: Services,
     diagnostics: CodeDiagnostics,
     private readonly status: DeployStatusItem,
-    private readonly bases: BaseStore,
+    private readonly bases: LockStore,
     private readonly history: DeployHistoryStore,
   ) {
     super();
@@ -135,7 +135,8 @@ export class Deployer extends Disposable {
       this.holds.delete(localFileOf(target.folder, PART[kind]).toString());
       this.retries.delete(`${kind}:${id}`);
       this.quietly.delete(`${kind}:${id}`);
-      this.writeChecks.delete(`${kind}:${id}`);
+      this.byHand.delete(`${kind}:${id}`);
+      this.written.delete(`${kind}:${id}`);
     }
     this.targets.delete(id);
   }
@@ -249,6 +250,7 @@ export class Deployer extends Disposable {
     this.targets.set(id, { app: file.app, label: key, folder: file.folder });
     this.retries.set(`${kind}:${id}`, () => this.pushAsItIs(file.uri, kind, { manual: false }));
     this.quietly.set(`${kind}:${id}`, options.quiet === true);
+    this.byHand.set(`${kind}:${id}`, options.manual);
     const outcome = await push(id);
     if (outcome.kind !== 'failed') {
       // The server holds this file now: whatever failed before it is over.
@@ -331,29 +333,24 @@ export class Deployer extends Disposable {
   }
 
   /**
-   * One write: conditional on the version the local copy was derived from, where the server checks
-   * versions and one is known, or on there being no code yet where the copy was made without any. The
-   * base is recorded at once and written behind (never awaited), so the end of a push is not delayed by it.
+   * One write, decided by the core's rule for a part (src/core/deploy/pushPart.ts, the command line's
+   * too): conditional on the base in customactions.lock.json where the server checks versions, else
+   * read first; with no base, held unless the server holds the same text or no code. A held part
+   * rejects with `HeldPush`, so the queue counts it as not accepted. The new base is recorded at once
+   * and written behind (never awaited), so the end of a push is not delayed by the file.
    */
   private async write(id: string, kind: PushKind, content: string, signal: AbortSignal): Promise<void> {
     const target = this.targets.get(id);
     if (!target) throw new Error(`No application is known for the action ${id}.`);
     const part = PART[kind];
+    const hash = kind === 'code' ? codeHash(content) : metadataHash(JSON.parse(content) as object);
     await this.s.connections.call(target.app, async (client) => {
-      const conditional = (await client.capabilities({ signal })).conditionalWrites;
-      const checks = conditional[part];
-      const base = checks ? this.bases.part(target.app, id, part) : undefined;
-      const ifMatch = base?.etag;
-      const ifNoneMatch = kind === 'code' && base?.absent && conditional.firstImplementation ? '*' : undefined;
-      const result =
-        kind === 'code'
-          ? await client.putImplementation(id, content, { signal, ifMatch, ifNoneMatch })
-          : await client.updateAction(id, JSON.parse(content) as ActionMetadata, { signal, ifMatch });
-      const hash = kind === 'code' ? codeHash(content) : metadataHash(JSON.parse(content) as object);
-      this.bases.record(target.app, id, part, { etag: result.etag, hash });
-      const checked = ifMatch !== undefined || ifNoneMatch !== undefined;
-      this.writeChecks.set(`${kind}:${id}`, !checks ? 'unchecked' : checked ? 'checked' : 'no-base');
-      void this.remember(target, id, part, content, result.etag, checks && checked);
+      const [caps, base] = await Promise.all([client.capabilities({ signal }), this.bases.part(target.app, id, part)]);
+      const result = await pushPart(client, { id, part, content, hash, base, force: false, resend: this.byHand.get(`${kind}:${id}`) === true, caps, signal });
+      if (result.base) this.bases.record(target.app, { id, key: target.label }, part, result.base);
+      this.written.set(`${kind}:${id}`, result.outcome);
+      if (result.outcome.kind === 'held') throw new HeldPush(result.outcome.why, result.outcome.server, part);
+      if (result.outcome.kind === 'pushed') void this.remember(target, id, part, content, result.base?.etag, result.outcome.checked);
     });
   }
 
@@ -543,11 +540,6 @@ export class Deployer extends Disposable {
     return yaml?.metadata ? metadataHashOr(yaml.metadata) : undefined;
   }
 
-  /** How the last accepted write of the part was checked (for the status bar and tests). */
-  writeCheck(kind: PushKind, id: string): WriteCheck | undefined {
-    return this.writeChecks.get(`${kind}:${id}`);
-  }
-
   /** What the Retry button does: the last push of the part again (the file as it is now, or the redeployed version). */
   retry(kind: PushKind, id: string): Promise<PushResult> | undefined {
     return this.retries.get(`${kind}:${id}`)?.();
@@ -562,11 +554,15 @@ export class Deployer extends Disposable {
     const label = this.targets.get(id)?.label ?? id;
     switch (outcome.kind) {
       case 'accepted': {
-        const check = this.writeChecks.get(`${kind}:${id}`);
-        this.s.log.info(
-          `Pushed the ${kind} of ${label} (${id}) in ${outcome.durationMs} ms${check === 'checked' ? '' : ` (${UNCHECKED[check ?? 'unchecked']})`}.`,
-        );
-        this.status.pushed(this.slotOf(id), label, kind, outcome.durationMs, more, check === 'checked' ? undefined : UNCHECKED[check ?? 'unchecked']);
+        const written = this.written.get(`${kind}:${id}`);
+        if (written?.kind === 'unchanged') {
+          this.s.log.info(`The server holds this ${kind} of ${label} already; nothing was sent.`);
+          if (!more) this.status.upToDate(label, kind);
+          return;
+        }
+        const checked = written?.kind === 'pushed' && written.checked;
+        this.s.log.info(`Pushed the ${kind} of ${label} (${id}) in ${outcome.durationMs} ms${checked ? ', checked against its base' : ` (${UNCHECKED})`}.`);
+        this.status.pushed(this.slotOf(id), label, kind, outcome.durationMs, more, checked ? undefined : UNCHECKED);
         return;
       }
       case 'unchanged':
@@ -576,8 +572,8 @@ export class Deployer extends Disposable {
       case 'failed': {
         if (outcome.error instanceof ApiError && outcome.error.kind === 'cancelled') return;
         const target = this.targets.get(id);
-        if (outcome.error instanceof VersionConflictError && target) {
-          this.held({ app: target.app, id, label, folder: target.folder, part: PART[kind], error: outcome.error });
+        if (outcome.error instanceof HeldPush && target) {
+          this.held({ app: target.app, id, label, folder: target.folder, part: PART[kind], why: outcome.error.why, server: outcome.error.server });
           return;
         }
         const folder = target?.folder ?? vscode.Uri.parse(`custom-actions-action:${encodeURIComponent(id)}`);
@@ -595,8 +591,13 @@ export class Deployer extends Disposable {
   private held(conflict: Conflict): void {
     const kind: PushKind = conflict.part === 'implementation' ? 'code' : 'metadata';
     const what = kind === 'code' ? 'code' : 'metadata';
-    const reason = `${conflict.label} changed on the server since your last pull or push: your ${what} was not pushed, and your file is unchanged.`;
-    this.s.log.warn(`The ${what} of ${conflict.label} (${conflict.id}) was held: ${conflict.error.message}`);
+    const reason =
+      conflict.why === 'no-base'
+        ? `${conflict.label} on the server holds ${what} that this workspace never pulled or pushed (no base in ${LOCK_FILE}): your ${what} was not pushed, and your file is unchanged.`
+        : `${conflict.label} changed on the server since your last pull or push: your ${what} was not pushed, and your file is unchanged.`;
+    this.s.log.warn(
+      `The ${what} of ${conflict.label} (${conflict.id}) was held: ${conflict.why === 'no-base' ? 'no base is known for it, and the server holds other text' : `the server holds another version (${conflict.server.etag ?? 'untagged'}) than the base`}.`,
+    );
     this.standing.set(`${kind}:${conflict.folder.toString()}`, conflict);
     this.conflictsChanged();
     this.status.conflict(conflict.folder.toString(), conflict.label, kind, reason);
@@ -690,11 +691,7 @@ function metadataHashOfJson(content: string): string | undefined {
   }
 }
 
-const UNCHECKED: Record<WriteCheck, string> = {
-  checked: '',
-  'no-base': 'not checked for changes by others: no earlier pull or push of it is known here',
-  unchecked: 'this server cannot tell whether someone else changed the action',
-};
+const UNCHECKED = 'this server cannot check a write against the version it replaces';
 
 function basename(uri: vscode.Uri): string {
   return uri.path.slice(uri.path.lastIndexOf('/') + 1);

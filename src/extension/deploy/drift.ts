@@ -3,7 +3,11 @@ import { type VersionedResource } from '../../core/client';
 import { errorMessage } from '../connections';
 import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
-import { type BaseStore } from './baseStore';
+import { codeHash, metadataHash } from '../../core/deploy/base';
+import { type Part } from '../../core/deploy/decide';
+import { type Application } from '../project';
+import { mainOf, readActionYaml, savedText } from './locate';
+import { type LockStore } from './lockStore';
 import { type DeployStatusItem } from './statusItem';
 
 /** An action's versions are asked again at most this often, however often its files are shown. */
@@ -20,7 +24,7 @@ export class DriftWatch extends Disposable {
 
   constructor(
     private readonly s: Services,
-    private readonly bases: BaseStore,
+    private readonly bases: LockStore,
     private readonly status: DeployStatusItem,
   ) {
     super();
@@ -45,6 +49,7 @@ export class DriftWatch extends Disposable {
       const last = this.checked.get(key);
       if (!again && last !== undefined && Date.now() - last < RECHECK_MS) return action.outOfStep;
       this.checked.set(key, Date.now());
+      if (action.local) await this.adopt(action.app, { id: action.remote.id, key: action.key }, action.local.folder);
       const changed = await this.changedOnServer(action.app, action.remote.id);
       if (changed === undefined) return undefined;
       this.s.model.serverChanged(action.app, action.remote.id, changed);
@@ -57,9 +62,47 @@ export class DriftWatch extends Disposable {
     }
   }
 
+  /**
+   * A part with no base whose saved file is exactly what the server holds (a checkout of a repository
+   * that never committed its lock, the demo workspace): that version is the base, as a deploy from the
+   * command line records it when it finds the two the same. Done when the file is brought up, so the
+   * saves that follow are checked against it instead of held for want of a base.
+   */
+  private async adopt(app: Application, action: { readonly id: string; readonly key: string }, folder: vscode.Uri): Promise<void> {
+    const base = await this.bases.get(app, action.id);
+    const parts = (['implementation', 'metadata'] as const).filter((part) => base?.[part] === undefined);
+    if (parts.length === 0) return;
+    const local: Partial<Record<Part, string>> = {};
+    if (parts.includes('implementation')) {
+      const text = await savedText(mainOf(folder));
+      if (text !== undefined) local.implementation = codeHash(text);
+    }
+    if (parts.includes('metadata')) {
+      const yaml = await readActionYaml(folder, 'saved');
+      if (yaml?.metadata) local.metadata = metadataHash(yaml.metadata);
+    }
+    if (local.implementation === undefined && local.metadata === undefined) return;
+    await this.s.connections.call(
+      app,
+      async (client) => {
+        const capabilities = await client.capabilities();
+        if (local.implementation !== undefined && capabilities.getImplementation) {
+          const { code, etag } = await client.getImplementationVersioned(action.id);
+          if (code !== undefined && codeHash(code) === local.implementation)
+            this.bases.record(app, action, 'implementation', { etag, hash: local.implementation });
+        }
+        if (local.metadata !== undefined && capabilities.getAction) {
+          const { action: metadata, etag } = await client.getActionVersioned(action.id);
+          if (metadataHash(metadata) === local.metadata) this.bases.record(app, action, 'metadata', { etag, hash: local.metadata });
+        }
+      },
+      { waitForKey: false },
+    );
+  }
+
   /** Whether a part with a known base has another version on the server now; undefined when nothing can be told. */
-  private async changedOnServer(app: Parameters<BaseStore['get']>[0], id: string): Promise<boolean | undefined> {
-    const base = this.bases.get(app, id);
+  private async changedOnServer(app: Application, id: string): Promise<boolean | undefined> {
+    const base = await this.bases.get(app, id);
     if (!base?.implementation?.etag && !base?.metadata?.etag) return undefined;
     return this.s.connections.call(
       app,

@@ -5,7 +5,9 @@ import { errorMessage } from '../connections';
 import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
 import { type PushOptions, type PushResult, Deployer } from './deployer';
-import { BaseStore } from './baseStore';
+import { type BaseVersion } from '../../core/deploy/base';
+import { type Application } from '../project';
+import { LockStore } from './lockStore';
 import { DeployHistoryStore } from './historyStore';
 import { DriftWatch } from './drift';
 import { CodeDiagnostics } from './diagnostics';
@@ -13,7 +15,6 @@ import { isInEditorTab } from './editorTabs';
 import { GeneratedTypes } from './generatedTypes';
 import { isCodeFile, isMetadataFile, mainOf, openDocument, savedText } from './locate';
 import { MetadataQuickFixes } from './quickFixes';
-import { currentServer } from './scope';
 import { DeployStatusItem } from './statusItem';
 
 /**
@@ -27,8 +28,8 @@ export class DeployFeature extends Disposable {
   readonly diagnostics: CodeDiagnostics;
   readonly generated: GeneratedTypes;
   readonly deployer: Deployer;
-  /** What each action's local copy was derived from: the base of conditional pushes. */
-  readonly bases: BaseStore;
+  /** What each action's local copy was derived from (customactions.lock.json): the base of every push. */
+  private readonly bases: LockStore;
   /** Every accepted push, in the extension's global storage. */
   readonly history: DeployHistoryStore;
   /** Whether actions changed on the server since the last pull or push here. */
@@ -42,7 +43,9 @@ export class DeployFeature extends Disposable {
     super();
     this.diagnostics = this.register(new CodeDiagnostics(s));
     this.generated = this.register(new GeneratedTypes(s));
-    this.bases = new BaseStore(s.context.workspaceState, () => currentServer(s.project));
+    this.bases = this.register(new LockStore(s.project, s.trust, s.log));
+    // Bases were kept in workspace state before they moved to the lock file; the command line never saw them.
+    for (const old of OLD_BASES) if (s.context.workspaceState.get(old) !== undefined) void s.context.workspaceState.update(old, undefined);
     this.history = this.register(new DeployHistoryStore(s.context.globalStorageUri, s.log));
     this.deployer = this.register(new Deployer(s, this.diagnostics, this.status, this.bases, this.history));
     this.drift = this.register(new DriftWatch(s, this.bases, this.status));
@@ -100,6 +103,24 @@ export class DeployFeature extends Disposable {
     return undefined;
   }
 
+  /**
+   * The action's folder holds these versions of the server now (Pull wrote them; Create on Server made
+   * the action with this metadata and no code): the next pushes are checked against them.
+   */
+  recordBases(
+    app: Application,
+    action: { readonly id: string; readonly key: string },
+    bases: { readonly metadata: BaseVersion; readonly implementation?: BaseVersion },
+  ): void {
+    this.bases.record(app, action, 'metadata', bases.metadata);
+    if (bases.implementation) this.bases.record(app, action, 'implementation', bases.implementation);
+  }
+
+  /** Pushes `text` as the code of the action holding `uri`, as a push by hand does (Run Tests on the Test environment). */
+  pushCode(uri: vscode.Uri, text: string): Promise<PushResult> {
+    return this.deployer.pushCode(uri, text, { manual: true });
+  }
+
   /** Push Implementation: a file (editor title), an action (tree), or the active editor's action; saves it first. */
   async pushByHand(arg: unknown): Promise<PushResult | undefined> {
     try {
@@ -137,3 +158,6 @@ export class DeployFeature extends Disposable {
     return action?.local ? mainOf(action.local.folder) : undefined;
   }
 }
+
+/** Where bases were kept before customactions.lock.json: dropped (docs/deploy.md, *The base*). */
+const OLD_BASES = ['customActions.deployBases.v2', 'customActions.deployBases'];

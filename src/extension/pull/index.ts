@@ -86,8 +86,7 @@ export async function pullAction(s: Services, node?: unknown): Promise<void> {
     if (local.onDisk.get(file.uri.toString()) !== file.text) await writeInsideWorkspace(file.uri, file.text);
   }
   // The folder holds the server's versions now: the next pushes are checked against them.
-  s.deploy.bases.record(app, remote.id, 'metadata', fetched.metadataBase);
-  if (fetched.codeBase) s.deploy.bases.record(app, remote.id, 'implementation', fetched.codeBase);
+  s.deploy.recordBases(app, remote, { metadata: fetched.metadataBase, ...(fetched.codeBase ? { implementation: fetched.codeBase } : {}) });
   s.model.pulled(app, folder, remote.id);
   await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, MAIN_FILE));
 }

@@ -80,7 +80,7 @@ async function prepareAction(
     const { main, code } = await currentMainText(first.folder);
     const onServer = capabilities.getImplementation ? await s.connections.call(entry.app, (client) => client.getImplementation(remote.id)) : undefined;
     if (onServer !== code) {
-      const pushed = await s.deploy.deployer.pushCode(main, code, { manual: true });
+      const pushed = await s.deploy.pushCode(main, code);
       if (pushed.kind === 'failed') return `main.ts of ${key} could not be pushed first: ${errorMessage(pushed.error)}`;
       if (pushed.kind === 'not-pushed') return `main.ts of ${key} was not pushed first: ${pushed.reason}`;
       run.appendOutput(outputLines('', `${key}: main.ts as it is in the editor was pushed to the server before its tests ran.`));

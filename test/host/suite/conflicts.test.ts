@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { codeHash } from '../../../src/core/deploy/base';
 import { LOCAL_SANDBOX, type ActionMetadata } from '../../../src/core/schema';
 import { generateTypes } from '../../../src/core/typegen';
 import { serializeActionYaml } from '../../../src/core/workspace';
@@ -10,6 +11,7 @@ import { PULLED_SCHEME } from '../../../src/extension/heldTexts';
 import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
+import { lockedAction, lockedPart } from '../lockFile';
 import { NotificationSpy } from '../notifications';
 import { api, codeWith, eventually, fixtureApplication, removeActions, staysTrue, workspaceRoot } from '../support';
 
@@ -61,7 +63,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     services.model.refresh();
     const first = await deploy.deployer.pushCode(mainUri(key), code, { manual: true });
     assert.equal(first.kind, 'accepted', `the first push went through: ${JSON.stringify(first)}`);
-    assert.ok(deploy.bases.part(app, id, 'implementation')?.etag, 'the push recorded its base');
+    await lockedPart(services, app, id, 'implementation', (b) => b?.etag !== undefined && b.hash === codeHash(code), 'the push recorded its base in the lock');
     return id;
   }
 
@@ -125,7 +127,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     const id = (await services.connections.call(app, (c) => c.listActions(APP))).find((a) => a.key === key)?.id;
     assert.ok(id, `${key} was created`);
     created.push(id);
-    assert.equal(deploy.bases.part(app, id, 'implementation')?.absent, true, 'known to have no code');
+    await lockedPart(services, app, id, 'implementation', (b) => b?.absent === true, 'known to have no code');
     const theirs = codeWith('1', '70');
     await colleaguePushes(id, theirs);
     const mine = codeWith('10', '7');
@@ -138,13 +140,14 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     // Settled, so no held push is left in the status bar: Overwrite replaces the version it was told about.
     (await notification(new RegExp(`${key} changed on the server`))).answer('Overwrite');
     await serverHolds(id, mine);
-    assert.equal(deploy.deployer.writeCheck('code', id), 'checked');
+    await eventually(() => (/Pushed code of conflict-first/.test(deploy.status.text) ? true : undefined), 'the status bar says pushed');
+    assert.doesNotMatch(deploy.status.text, /unchecked/, 'checked against the version it was told about');
   });
 
   it('holds a save when a colleague pushed since: nothing is pushed, the file is kept, the status says so', async () => {
     const mine = codeWith('1', '7');
     const id = await action('conflict-hold', mine);
-    assert.equal(deploy.deployer.writeCheck('code', id), 'no-base', 'the first push had no base to check against');
+    assert.doesNotMatch(deploy.status.text, /unchecked/, 'the first code was checked: the server held none');
     const theirs = codeWith('1', '70');
     await colleaguePushes(id, theirs);
     const e = await editorOf(mainUri('conflict-hold'));
@@ -185,7 +188,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     services.model.refresh(app);
     await services.model.actions(app);
     await eventually(() => (deploy.status.text.includes(key) ? undefined : true), 'the held push gone from the status bar');
-    assert.equal(deploy.bases.get(app, id), undefined, 'no base left to check against');
+    await eventually(async () => ((await lockedAction(services, app, id)) === undefined ? true : undefined), 'no base left in the lock');
     assert.equal(await read(mainUri(key)), codeWith('10', '7'), 'the file is kept');
   });
 
@@ -216,10 +219,11 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     const merged = codeWith('10', '70');
     await eventually(() => (e.document.getText() === merged ? true : undefined), 'the merged text in the editor');
     const theirEtag = (await services.connections.call(app, (c) => c.getImplementationVersioned(id))).etag;
-    assert.equal(deploy.bases.part(app, id, 'implementation')?.etag, theirEtag, 'the base is the version merged with');
+    await lockedPart(services, app, id, 'implementation', (b) => b?.etag === theirEtag, 'the base is the version merged with');
     await save(e, merged);
     await serverHolds(id, merged);
-    assert.equal(deploy.deployer.writeCheck('code', id), 'checked', 'pushed with If-Match');
+    await eventually(() => (/Pushed code of conflict-merge/.test(deploy.status.text) ? true : undefined), 'the status bar says pushed');
+    assert.doesNotMatch(deploy.status.text, /unchecked/, 'pushed with If-Match');
   });
 
   it('Merge marks lines both changed; nothing is pushed while the markers remain', async () => {
@@ -477,7 +481,7 @@ describe('Safe deploy: a server without conditional writes', function () {
     await proxy.close();
   });
 
-  it('deploys as before, over a colleague change it cannot see, and says it could not tell', async () => {
+  it('reads the server before a write it cannot make conditional: pushes over the base unchecked, and holds a colleague change', async () => {
     const metadata = metadataOf(key);
     await write(vscode.Uri.joinPath(folder(), 'action.yaml'), serializeActionYaml(metadata));
     await write(vscode.Uri.joinPath(folder(), 'action.generated.ts'), generateTypes(metadata));
@@ -487,13 +491,16 @@ describe('Safe deploy: a server without conditional writes', function () {
     services.model.refresh();
     const main = vscode.Uri.joinPath(folder(), 'main.ts');
     assert.equal((await services.deploy.deployer.pushCode(main, first, { manual: true })).kind, 'accepted');
+    assert.match(services.deploy.status.text, /unchecked/, 'the server could not check the write');
     const created = id;
-    await services.connections.call(app, (c) => c.putImplementation(created, codeWith('1', '70')));
-    const mine = codeWith('10', '7');
-    const result = await services.deploy.deployer.pushCode(main, mine, { manual: true });
-    assert.equal(result.kind, 'accepted', JSON.stringify(result));
-    assert.equal(await services.connections.call(app, (c) => c.getImplementation(created)), mine);
-    assert.equal(services.deploy.deployer.writeCheck('code', created), 'unchecked');
-    assert.match(services.deploy.status.text, /unchecked/);
+    const second = codeWith('1', '8');
+    assert.equal((await services.deploy.deployer.pushCode(main, second, { manual: true })).kind, 'accepted', 'the server held the base: replaced');
+    assert.equal(await services.connections.call(app, (c) => c.getImplementation(created)), second);
+    const theirs = codeWith('1', '70');
+    await services.connections.call(app, (c) => c.putImplementation(created, theirs));
+    const result = await services.deploy.deployer.pushCode(main, codeWith('10', '7'), { manual: true });
+    assert.equal(result.kind, 'failed', `held: the read found a version other than the base: ${JSON.stringify(result)}`);
+    assert.equal(await services.connections.call(app, (c) => c.getImplementation(created)), theirs, "the colleague's code is kept");
+    assert.match(services.deploy.status.text, /unconditional-deploy changed on the server/);
   });
 });

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { codeHash, metadataHash } from '../../../src/core/deploy/base';
 import { LOCAL_SANDBOX, type ActionMetadata } from '../../../src/core/schema';
 import { generateTypes } from '../../../src/core/typegen';
 import { serializeActionYaml } from '../../../src/core/workspace';
@@ -55,9 +56,16 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     await write(vscode.Uri.joinPath(folderOf(key), 'action.yaml'), serializeActionYaml(metadata));
     await write(vscode.Uri.joinPath(folderOf(key), 'action.generated.ts'), generateTypes(metadata));
     await write(mainUri(key), code);
-    const { id } = await services.connections.call(app, (c) => c.createAction(APP, metadata));
+    const made = await services.connections.call(app, (c) => c.createAction(APP, metadata));
+    const id = made.id;
     created.push(id);
-    await services.connections.call(app, (c) => c.putImplementation(id, code));
+    const put = await services.connections.call(app, (c) => c.putImplementation(id, code));
+    // The folder holds what the server holds, as after a Pull: the base the saves are checked against.
+    deploy.recordBases(
+      app,
+      { id, key: metadata.key },
+      { metadata: { etag: made.etag, hash: metadataHash(metadata) }, implementation: { etag: put.etag, hash: codeHash(code) } },
+    );
     services.model.refresh();
     return id;
   }

@@ -9,6 +9,7 @@ import { historyItems, openHistoryItem, REDEPLOY, RESTORE } from '../../../src/e
 import { type Application } from '../../../src/extension/project';
 import { type ActionNode, type ApplicationNode, type HistoryNode, type VersionNode } from '../../../src/extension/tree/nodes';
 import { type Services } from '../../../src/extension/services';
+import { lockedPart } from '../lockFile';
 import { NotificationSpy } from '../notifications';
 import { api, eventually, fixtureApplication, removeActions, staysTrue, workspaceRoot } from '../support';
 
@@ -264,7 +265,7 @@ describe('Safe deploy: deploy history', function () {
     const onDisk = new TextDecoder().decode(await vscode.workspace.fs.readFile(mainUri('history-compare')));
     assert.equal(onDisk, theirs, "the file holds the server's code");
     const server = await services.connections.call(app, (c) => c.getImplementationVersioned(id));
-    assert.equal(services.deploy.bases.part(app, id, 'implementation')?.etag, server.etag, 'the next push is checked against what was pulled');
+    await lockedPart(services, app, id, 'implementation', (b) => b?.etag === server.etag, 'the next push is checked against what was pulled');
   });
 
   it('Redeploy This Version puts the old code back on the server, through the conflict check', async () => {
@@ -283,7 +284,7 @@ describe('Safe deploy: deploy history', function () {
     asked.answer(REDEPLOY);
     await opened;
     assert.equal(await onServer(id), versions[0], 'read back from the server');
-    assert.equal(services.deploy.deployer.writeCheck('code', id), 'checked');
+    assert.doesNotMatch(services.deploy.status.text, /unchecked/, 'checked against the base');
 
     // A colleague changes it: an old version is not redeployed over that unseen.
     await services.connections.call(app, (c) => c.putImplementation(id, codeReturning('n + 100')));

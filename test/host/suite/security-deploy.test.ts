@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { codeHash } from '../../../src/core/deploy/base';
 import { LOCAL_SANDBOX, type ActionMetadata } from '../../../src/core/schema';
 import { generateTypes } from '../../../src/core/typegen';
 import { serializeActionYaml } from '../../../src/core/workspace';
@@ -8,6 +9,7 @@ import { lastInputs, rememberInputs } from '../../../src/extension/events/lastIn
 import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
+import { lockedAction, lockedPart, readLock } from '../lockFile';
 import { NotificationSpy } from '../notifications';
 import { api, codeWith, eventually, fixtureApplication, workspaceRoot } from '../support';
 
@@ -57,7 +59,7 @@ describe('Security: deploy records stay with their server, and Merge trusts no b
     services.model.refresh();
     assert.equal((await services.deploy.deployer.pushCode(main(), secretCode, { manual: true })).kind, 'accepted');
     await services.deploy.history.flushed();
-    assert.ok(services.deploy.bases.part(sandboxApp, id, 'implementation')?.etag, 'a base of the sandbox');
+    await lockedPart(services, sandboxApp, id, 'implementation', (b) => b?.etag !== undefined, 'a base of the sandbox in the lock');
     await rememberInputs(services, { remoteId: id, key: KEY }, { n: 42 });
     assert.deepEqual(lastInputs(services, { remoteId: id, key: KEY }), { n: 42 });
 
@@ -117,7 +119,8 @@ describe('Security: deploy records stay with their server, and Merge trusts no b
       [],
       'no push to the sandbox is offered here',
     );
-    assert.equal(services.deploy.bases.get(app, id), undefined, "the sandbox's base is not this server's");
+    assert.equal(await lockedAction(services, app, id), undefined, "the sandbox's base is not this server's");
+    assert.ok((await readLock()).keys(LOCAL_SANDBOX, APP).length > 0, "the sandbox's bases are kept in the lock, under its name");
     assert.deepEqual(lastInputs(services, { remoteId: id, key: KEY }), {}, "the inputs entered for the sandbox's action are not offered");
     // Back on the sandbox, its records are there again: scoped, not lost.
     const sandboxHistory = await services.deploy.history.entries({ server: LOCAL_SANDBOX, appId: APP }, id);
@@ -128,8 +131,12 @@ describe('Security: deploy records stay with their server, and Merge trusts no b
     // A base of this server, recorded by a push from here.
     const first = codeWith('1', '7');
     await write(main(), first);
-    assert.equal((await services.deploy.deployer.pushCode(main(), first, { manual: true })).kind, 'accepted');
-    assert.ok(services.deploy.bases.part(app, id, 'implementation')?.hash);
+    // No base of this server: the server holds code this workspace never had here, so the push is held, not sent.
+    assert.equal((await services.deploy.deployer.pushCode(main(), first, { manual: true })).kind, 'failed');
+    assert.equal(await services.connections.call(app, (c) => c.getImplementation(id)), secretCode, 'nothing sent');
+    await services.deploy.deployer.overwrite(folder(), 'implementation');
+    assert.equal(await services.connections.call(app, (c) => c.getImplementation(id)), first, 'Overwrite replaced the version it was told about');
+    await lockedPart(services, app, id, 'implementation', (b) => b?.hash === codeHash(first), 'a base of this server in the lock');
     await services.connections.call(app, (c) => c.putImplementation(id, codeWith('1', '70')));
     const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(main()), { preview: false });
     const mine = codeWith('10', '7');

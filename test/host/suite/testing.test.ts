@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { codeHash, metadataHash } from '../../../src/core/deploy/base';
 import { type NormalizedEvent } from '../../../src/core/client';
 import { type ActionMetadata } from '../../../src/core/schema';
 import { serializeActionYaml } from '../../../src/core/workspace';
@@ -379,7 +380,13 @@ describe('Testing view: input sets as tests of their action', function () {
       const app = (await services.model.applications()).find((a) => a.id === 'test-app')!;
       const existing = await services.connections.call(app, (c) => c.listActions(app.id));
       actionId = existing.find((a) => a.key === KEY)?.id ?? (await services.connections.call(app, (c) => c.createAction(app.id, metadata))).id;
-      await services.connections.call(app, (c) => c.putImplementation(actionId!, CODE));
+      const put = await services.connections.call(app, (c) => c.putImplementation(actionId!, CODE));
+      // The workspace's copy is derived from that code, as after a Pull: the push before a Test run is checked against it.
+      services.deploy.recordBases(
+        app,
+        { id: actionId, key: KEY },
+        { metadata: { etag: undefined, hash: metadataHash(metadata) }, implementation: { etag: put.etag, hash: codeHash(CODE) } },
+      );
       services.model.refresh();
       const appNode = (await services.tree.getChildren()).find((n): n is ApplicationNode => n.kind === 'application' && n.app.id === 'test-app')!;
       const action = await eventually(

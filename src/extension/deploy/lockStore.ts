@@ -1,0 +1,195 @@
+import * as vscode from 'vscode';
+import { type BaseVersion, type DeployBase } from '../../core/deploy/base';
+import { type Part } from '../../core/deploy/decide';
+import { DeployLock, LOCK_FILE } from '../../core/deploy/lock';
+import { errorMessage } from '../connections';
+import { writeInsideWorkspace } from '../files';
+import { Disposable } from '../lifecycle';
+import { type Application, type ProjectModel } from '../project';
+import { type WorkspaceTrust } from '../trust';
+import { currentServer } from './scope';
+
+/** What the store knows of the lock file of one project folder. */
+interface Loaded {
+  readonly uri: vscode.Uri;
+  lock: DeployLock;
+  /** The file's text as last read or written; undefined when there is no file. */
+  text: string | undefined;
+  /** Why the file is not a lock, while it is not: its bases are taken as none and it is never written. */
+  problem: string | undefined;
+}
+
+/**
+ * The base of each action (what this copy was derived from on the server, src/core/deploy/base.ts),
+ * kept where the command line keeps it: `customactions.lock.json` beside customactions.yaml, committed
+ * by the team, so a deploy from the editor is checked against the command line's and the other way
+ * round (docs/deploy.md, *The base*). Entries are keyed as the command line keys them: the server the
+ * project names (its base URL, or `local-sandbox`), the application and the action's key.
+ *
+ * Read on first need and again when the file changes on disk (a checkout, a deploy in the terminal).
+ * A record changes the lock in memory at once and the file behind it: writes are serialized and
+ * coalesced and never awaited by a push, go through the link guard, and are never made while the file
+ * is not a lock (told once) or in a workspace that is not trusted.
+ */
+export class LockStore extends Disposable {
+  private loaded: Loaded | undefined;
+  private loading: Promise<Loaded | undefined> | undefined;
+  private watcher: vscode.FileSystemWatcher | undefined;
+  private writing = false;
+  private again = false;
+  /** The file changed while it was being written here: read it once the write is done. */
+  private changedMeanwhile = false;
+  /** Problems already told, so a file that stays broken is told once. */
+  private readonly told = new Set<string>();
+
+  constructor(
+    private readonly project: Pick<ProjectModel, 'state' | 'get'>,
+    private readonly trust: Pick<WorkspaceTrust, 'isTrusted'>,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    super();
+  }
+
+  /** The base of action `id` of `app` on the server the project names now. */
+  async get(app: Application, id: string): Promise<DeployBase | undefined> {
+    const loaded = await this.load();
+    const server = currentServer(this.project);
+    if (!loaded || server === undefined) return undefined;
+    const key = loaded.lock.keyOf(server, app.id, id);
+    const entry = key === undefined ? undefined : loaded.lock.get(server, app.id, key);
+    return entry && { ...(entry.metadata ? { metadata: entry.metadata } : {}), ...(entry.implementation ? { implementation: entry.implementation } : {}) };
+  }
+
+  async part(app: Application, id: string, part: Part): Promise<BaseVersion | undefined> {
+    return (await this.get(app, id))?.[part];
+  }
+
+  /** The server holds `version` of this part of action `id` (key `key`) now, and the local copy is derived from it. */
+  record(app: Application, action: { readonly id: string; readonly key: string }, part: Part, version: BaseVersion): void {
+    this.change((lock, server) => lock.recorded(server, app.id, action, part, version));
+  }
+
+  /** The action is gone from the server: no base to check against. */
+  forget(app: Application, id: string): void {
+    this.change((lock, server) => lock.forgotten(server, app.id, id));
+  }
+
+  private change(update: (lock: DeployLock, server: string) => DeployLock): void {
+    const apply = (loaded: Loaded | undefined) => {
+      const server = currentServer(this.project);
+      if (!loaded || server === undefined) return;
+      loaded.lock = update(loaded.lock, server);
+      this.schedule(loaded);
+    };
+    // Applied at once when the lock is read, so the next push reads it; else once it is.
+    if (this.loaded && !this.loading) apply(this.loaded);
+    else void this.load().then(apply);
+  }
+
+  /** The lock of the project's folder, read once and kept current by the watcher. */
+  private load(): Promise<Loaded | undefined> {
+    const state = this.project.state;
+    const uri = state.kind === 'ok' ? vscode.Uri.joinPath(state.root, LOCK_FILE) : undefined;
+    if (this.loaded && uri && this.loaded.uri.toString() === uri.toString()) return Promise.resolve(this.loaded);
+    return (this.loading ??= this.read().finally(() => (this.loading = undefined)));
+  }
+
+  private async read(): Promise<Loaded | undefined> {
+    const state = await this.project.get();
+    if (state.kind !== 'ok') return undefined;
+    const uri = vscode.Uri.joinPath(state.root, LOCK_FILE);
+    if (!this.loaded || this.loaded.uri.toString() !== uri.toString()) {
+      this.loaded = { uri, lock: DeployLock.empty(), text: undefined, problem: undefined };
+      this.watch(state.root);
+    }
+    await this.reread(this.loaded);
+    return this.loaded;
+  }
+
+  private watch(root: vscode.Uri): void {
+    this.watcher?.dispose();
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, LOCK_FILE));
+    this.watcher = this.register(watcher);
+    const changed = () => {
+      const loaded = this.loaded;
+      if (!loaded) return;
+      // The event of a write made here may come before the write is known to be done.
+      if (this.writing) this.changedMeanwhile = true;
+      else void this.reread(loaded);
+    };
+    this.register(watcher.onDidChange(changed));
+    this.register(watcher.onDidCreate(changed));
+    this.register(watcher.onDidDelete(changed));
+  }
+
+  /** Reads the file into `loaded`: its text wins over what is in memory (a checkout, another deploy), unless it is what was written here. */
+  private async reread(loaded: Loaded): Promise<void> {
+    let text: string | undefined;
+    try {
+      text = new TextDecoder().decode(await vscode.workspace.fs.readFile(loaded.uri));
+    } catch (error) {
+      if (!(error instanceof vscode.FileSystemError) || error.code !== 'FileNotFound') {
+        this.log.warn(`${LOCK_FILE} cannot be read (${errorMessage(error)}): deploys find no base in it.`);
+      }
+      text = undefined;
+    }
+    if (text !== undefined && text === loaded.text) return;
+    loaded.text = text;
+    if (text === undefined) {
+      loaded.lock = DeployLock.empty();
+      loaded.problem = undefined;
+      return;
+    }
+    const parsed = DeployLock.parse(text);
+    if ('lock' in parsed) {
+      loaded.lock = parsed.lock;
+      loaded.problem = undefined;
+      return;
+    }
+    loaded.lock = DeployLock.empty();
+    loaded.problem = parsed.problem.message;
+    this.tell(
+      `${vscode.workspace.asRelativePath(loaded.uri)} is not a valid deploy lock: ${parsed.problem.message}. Deploys find no base in it (a push of an action the server holds other text of is held), and it is not written until it is one again: restore it from git.`,
+    );
+  }
+
+  private tell(message: string): void {
+    if (this.told.has(message)) return;
+    this.told.add(message);
+    this.log.warn(message);
+    void vscode.window.showWarningMessage(message);
+  }
+
+  /** Writes the lock behind the push that changed it; one write at a time, the newest content last. */
+  private schedule(loaded: Loaded): void {
+    if (this.writing) {
+      this.again = true;
+      return;
+    }
+    this.writing = true;
+    void this.writeLoop(loaded).finally(() => {
+      this.writing = false;
+      if (!this.changedMeanwhile) return;
+      this.changedMeanwhile = false;
+      void this.reread(loaded);
+    });
+  }
+
+  private async writeLoop(loaded: Loaded): Promise<void> {
+    do {
+      this.again = false;
+      if (loaded.problem !== undefined) return;
+      // Nothing deploys in a workspace that is not trusted, and nothing is written there either.
+      if (!this.trust.isTrusted) return;
+      const text = loaded.lock.serialize();
+      if (text === loaded.text || (loaded.text === undefined && text === DeployLock.empty().serialize())) continue;
+      try {
+        await writeInsideWorkspace(loaded.uri, text);
+        loaded.text = text;
+      } catch (error) {
+        this.tell(`${vscode.workspace.asRelativePath(loaded.uri)} was not written: ${errorMessage(error)}`);
+        return;
+      }
+    } while (this.again);
+  }
+}

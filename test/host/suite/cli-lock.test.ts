@@ -1,0 +1,268 @@
+// Issue #28: the editor and the command line deploy against one base, customactions.lock.json. The
+// built `custom-actions` runs as a process on the fixture project, pointed at the extension's own
+// sandbox by its URL, and the editor saves the same action: each is checked against the other's base.
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { codeHash } from '../../../src/core/deploy/base';
+import { DeployLock, LOCK_FILE } from '../../../src/core/deploy/lock';
+import { LOCAL_SANDBOX, type ActionMetadata } from '../../../src/core/schema';
+import { generateTypes } from '../../../src/core/typegen';
+import { serializeActionYaml } from '../../../src/core/workspace';
+import { type Application } from '../../../src/extension/project';
+import { type Services } from '../../../src/extension/services';
+import { lockedAction, lockedPart, readLock } from '../lockFile';
+import { NotificationSpy } from '../notifications';
+import { EXTENSION_ID, api, codeWith, eventually, fixtureApplication, staysTrue, workspaceRoot } from '../support';
+
+const APP = 'test-app';
+const KEY = 'cli-lock';
+
+const metadata: ActionMetadata = {
+  key: KEY,
+  name: 'Deployed from both sides',
+  description: 'An action the command line and the editor both deploy.',
+  developerEmail: 'dev@example.com',
+  parameters: [{ name: 'n', type: 'number', description: 'A number' }],
+  result: { type: 'number', description: '' },
+};
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe('The command line and the editor deploy against one base (customactions.lock.json)', function () {
+  this.timeout(180_000);
+  let services: Services;
+  let app: Application;
+  let projectText: string;
+  let key: string;
+  let cli: string;
+  let id: string | undefined;
+  let spy: NotificationSpy;
+  const root = () => workspaceRoot();
+  const projectUri = () => vscode.Uri.joinPath(root(), 'customactions.yaml');
+  const lockUri = () => vscode.Uri.joinPath(root(), LOCK_FILE);
+  const folder = () => vscode.Uri.joinPath(root(), 'actions', KEY);
+  const main = () => vscode.Uri.joinPath(folder(), 'main.ts');
+  const read = async (uri: vscode.Uri) => new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  const write = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  const onServer = () => services.connections.call(app, (c) => c.getImplementationVersioned(id!));
+
+  function run(...args: string[]): Promise<Run> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [cli, ...args], { cwd: root().fsPath, env: { PATH: process.env.PATH ?? '', CUSTOM_ACTIONS_KEY: key } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  /** The editor saves `text` as main.ts, as a person does (a save by hand). */
+  async function save(text: string): Promise<void> {
+    const e = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(main()), { preview: false });
+    const whole = e.document.validateRange(new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0));
+    assert.ok(await e.edit((b) => b.replace(whole, text)));
+    await eventually(async () => ((await e.document.save()) || !e.document.isDirty ? true : undefined), 'saved');
+  }
+
+  const statusText = () => services.deploy.status.text;
+
+  before(async () => {
+    services = (await api()).services;
+    const sandboxApp = await fixtureApplication(services, APP);
+    const { actual } = await services.connections.baseUrl();
+    const secret = await services.keys.get(LOCAL_SANDBOX, sandboxApp.id);
+    assert.ok(secret, 'the sandbox minted a key');
+    key = secret;
+    // The sandbox named by its URL, as a team's server is: the command line and the editor name it alike.
+    projectText = await read(projectUri());
+    await services.keys.set(actual, APP, key);
+    await write(projectUri(), projectText.replace('baseUrl: local-sandbox', `baseUrl: ${actual}`));
+    const state = await services.project.reload();
+    assert.ok(state.kind === 'ok' && state.baseUrl === actual);
+    const found = state.applications.find((a) => a.id === APP);
+    assert.ok(found);
+    app = found;
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(extension);
+    cli = path.join(extension.extensionPath, 'dist', 'cli.js');
+    await write(vscode.Uri.joinPath(folder(), 'action.yaml'), serializeActionYaml(metadata));
+    await write(vscode.Uri.joinPath(folder(), 'action.generated.ts'), generateTypes(metadata));
+    await write(main(), codeWith('1', '7'));
+    services.model.refresh();
+  });
+
+  beforeEach(() => {
+    spy = new NotificationSpy();
+  });
+
+  afterEach(async () => {
+    spy.dispose();
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  after(async () => {
+    if (id !== undefined) {
+      const created = id;
+      await services.connections.call(app, (c) => c.deleteAction(created)).catch(() => undefined);
+    }
+    await vscode.workspace.fs.delete(folder(), { recursive: true }).then(undefined, () => undefined);
+    await write(projectUri(), projectText);
+    await services.project.reload();
+    services.model.refresh();
+  });
+
+  it('a save in the editor is checked against the base a command-line deploy wrote', async () => {
+    const deployed = await run('deploy', '-a', APP, '--', KEY);
+    assert.equal(deployed.code, 0, deployed.stderr);
+    const entry = (await readLock()).get((await services.project.require()).baseUrl, APP, KEY);
+    assert.ok(entry?.implementation?.etag, `the command line wrote the base of ${KEY}: ${JSON.stringify(entry)}`);
+    id = entry.id;
+    services.model.refresh();
+
+    const mine = codeWith('2', '7');
+    await save(mine);
+    await eventually(async () => ((await onServer()).code === mine ? true : undefined), 'the save on the server');
+    await eventually(() => (new RegExp(`Pushed code of ${KEY}`).test(statusText()) ? true : undefined), 'the status bar says pushed');
+    assert.doesNotMatch(statusText(), /unchecked/, "checked against the command line's base (If-Match)");
+    assert.equal(spy.matching(/changed on the server|never pulled or pushed/).length, 0, 'no conflict');
+  });
+
+  it('a save in the editor updates the lock: the command line then finds the action in step and sends nothing', async () => {
+    assert.ok(id);
+    const server = await onServer();
+    await lockedPart(
+      services,
+      app,
+      id,
+      'implementation',
+      (b) => b?.etag === server.etag && b?.hash === codeHash(server.code ?? ''),
+      'the lock holds what the save pushed',
+    );
+    const status = await run('status', '-a', APP, '--', KEY);
+    assert.equal(status.code, 0, `in step: ${status.stdout}${status.stderr}`);
+    const versions = (await services.connections.call(app, (c) => c.listVersions(id!))).length;
+    const again = await run('--json', 'deploy', '-a', APP, '--', KEY);
+    assert.equal(again.code, 0, again.stderr);
+    const result = JSON.parse(again.stdout) as { actions: { key: string; result: string }[] };
+    assert.deepEqual(
+      result.actions.map((a) => [a.key, a.result]),
+      [[KEY, 'unchanged']],
+    );
+    assert.equal((await services.connections.call(app, (c) => c.listVersions(id!))).length, versions, 'no write reached the server');
+  });
+
+  it("a colleague's change made since the base both hold: the editor shows the conflict, the command line refuses with exit 4 and names it", async () => {
+    assert.ok(id);
+    const theirs = codeWith('1', '70');
+    await services.connections.call(app, (c) => c.putImplementation(id!, theirs));
+    const mine = codeWith('3', '7');
+    await save(mine);
+    const shown = await eventually(() => spy.matching(new RegExp(`${KEY} changed on the server`)).at(-1), 'the conflict told in the editor');
+    assert.deepEqual(shown.items, ['Compare', 'Merge', 'Overwrite']);
+    assert.match(statusText(), new RegExp(`${KEY} changed on the server`));
+    assert.equal((await onServer()).code, theirs, "the colleague's code is kept");
+
+    // main.ts holds the user's change, the lock the base the editor pushed: the command line is held too.
+    const refused = await run('deploy', '-a', APP, '--', KEY);
+    assert.equal(refused.code, 4, `${refused.stdout}${refused.stderr}`);
+    assert.match(refused.stdout + refused.stderr, new RegExp(`${APP}/${KEY}`));
+    assert.match(refused.stdout + refused.stderr, /changed on the server/);
+    assert.equal((await onServer()).code, theirs, 'nothing written by the command line');
+  });
+
+  it("does not use another server's entries, nor a lock that does not parse, which it tells once and never overwrites", async () => {
+    assert.ok(id);
+    const here = (await services.project.require()).baseUrl;
+    const entry = await lockedAction(services, app, id);
+    assert.ok(entry);
+    // The same entry, but under another origin only: it says nothing about this server.
+    const elsewhere = DeployLock.empty().with('https://elsewhere.example', APP, KEY, entry);
+    await write(lockUri(), elsewhere.serialize());
+    await eventually(async () => ((await lockedAction(services, app, id!)) === undefined ? true : undefined), 'the lock of another server');
+    const server = await onServer();
+    const mine = codeWith('4', '7');
+    await save(mine);
+    await eventually(() => spy.matching(new RegExp(`${KEY} on the server holds code that this workspace never pulled or pushed`)).at(-1), 'held: no base here');
+    assert.equal((await onServer()).code, server.code, 'nothing sent');
+
+    // Not a lock: told once, naming the file, and left as it is.
+    const broken = '{ "version": 1, "servers": ';
+    await write(lockUri(), broken);
+    await eventually(() => spy.matching(new RegExp(`${LOCK_FILE} is not a valid deploy lock`)).at(-1), 'the broken lock told');
+    await save(codeWith('5', '7'));
+    await staysTrue(async () => (await read(lockUri())) === broken, 'the broken lock is not overwritten', 1_000);
+    assert.equal(spy.matching(/is not a valid deploy lock/).length, 1, 'told once');
+
+    // Restored (as from git) with the server's version as the base: read again, and the next save goes through and is recorded.
+    const now = await onServer();
+    await write(
+      lockUri(),
+      DeployLock.empty()
+        .with(here, APP, KEY, { ...entry, implementation: { etag: now.etag, hash: codeHash(now.code ?? '') } })
+        .serialize(),
+    );
+    const fixed = codeWith('6', '7');
+    await save(fixed);
+    // The watcher tells of the restored file a moment later: until it does, the push is held and pushed again by hand.
+    await eventually(async () => {
+      if ((await onServer()).code !== fixed) await services.deploy.pushByHand(main());
+      return (await onServer()).code === fixed ? true : undefined;
+    }, 'a push against the restored lock');
+    await lockedPart(services, app, id, 'implementation', (b) => b?.hash === codeHash(fixed), 'the lock written again');
+  });
+
+  it('takes the server version as the base of a file that holds exactly it when the file is brought up, so its save is checked, not held', async () => {
+    assert.ok(id);
+    await write(lockUri(), DeployLock.empty().serialize());
+    await eventually(async () => ((await lockedAction(services, app, id!)) === undefined ? true : undefined), 'no base in the lock');
+    const server = await onServer();
+    await write(main(), server.code ?? '');
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(main()), { preview: false });
+    // Brought up again (the window regains focus) until the emptied lock has reached the store: its watcher tells a moment later.
+    await eventually(async () => {
+      await services.deploy.drift.checkFile(main(), true);
+      return (await lockedAction(services, app, id!))?.implementation?.etag === server.etag ? true : undefined;
+    }, "the server's version taken as the base");
+    const mine = codeWith('8', '7');
+    await save(mine);
+    await eventually(async () => ((await onServer()).code === mine ? true : undefined), 'the save on the server');
+  });
+
+  it('never writes the lock through a link out of the workspace', async () => {
+    assert.ok(id);
+    const outside = await mkdtemp(path.join(tmpdir(), 'lock-outside-'));
+    const target = path.join(outside, LOCK_FILE);
+    const planted = DeployLock.empty().serialize();
+    await writeFile(target, planted);
+    try {
+      await rm(lockUri().fsPath, { force: true });
+      await symlink(target, lockUri().fsPath);
+      // Pulled, so the action has a base to record afresh: the push that follows writes the lock.
+      const server = await onServer();
+      services.deploy.recordBases(
+        app,
+        { id: id!, key: KEY },
+        { metadata: { etag: undefined, hash: 'unused' }, implementation: { etag: server.etag, hash: codeHash(server.code ?? '') } },
+      );
+      await eventually(
+        () => spy.matching(new RegExp(`${LOCK_FILE} was not written: .*link to a place outside the workspace folder`)).at(-1),
+        'the write refused',
+      );
+      assert.equal(await readFile(target, 'utf8'), planted, 'the file outside is untouched');
+    } finally {
+      await rm(lockUri().fsPath, { force: true });
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+});
