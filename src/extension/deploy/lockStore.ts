@@ -36,6 +36,8 @@ export class LockStore extends Disposable {
   private loading: Promise<Loaded | undefined> | undefined;
   private watcher: vscode.FileSystemWatcher | undefined;
   private writing = false;
+  /** Counts the records made here, so a read of the file that a record overtook does not undo it. */
+  private changes = 0;
   private again = false;
   /** The file changed while it was being written here: read it once the write is done. */
   private changedMeanwhile = false;
@@ -75,6 +77,7 @@ export class LockStore extends Disposable {
   }
 
   private change(update: (lock: DeployLock, server: string) => DeployLock): void {
+    this.changes++;
     const apply = (loaded: Loaded | undefined) => {
       const server = currentServer(this.project);
       if (!loaded || server === undefined) return;
@@ -124,6 +127,7 @@ export class LockStore extends Disposable {
 
   /** Reads the file into `loaded`: its text wins over what is in memory (a checkout, another deploy), unless it is what was written here. */
   private async reread(loaded: Loaded): Promise<void> {
+    const changesBefore = this.changes;
     let text: string | undefined;
     try {
       text = new TextDecoder().decode(await vscode.workspace.fs.readFile(loaded.uri));
@@ -134,6 +138,9 @@ export class LockStore extends Disposable {
       text = undefined;
     }
     if (text !== undefined && text === loaded.text) return;
+    // A record made here while the file was read is newer than what was read (the late event of an
+    // earlier write here, read before the record's write landed): the record is kept and written.
+    if (this.changes !== changesBefore) return;
     loaded.text = text;
     if (text === undefined) {
       loaded.lock = DeployLock.empty();
@@ -169,6 +176,8 @@ export class LockStore extends Disposable {
     this.writing = true;
     void this.writeLoop(loaded).finally(() => {
       this.writing = false;
+      // A record made after the loop last looked (its last turn wrote nothing, and ended at once).
+      if (this.again) return this.schedule(loaded);
       if (!this.changedMeanwhile) return;
       this.changedMeanwhile = false;
       void this.reread(loaded);
