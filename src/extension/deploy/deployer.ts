@@ -35,6 +35,11 @@ export interface PushOptions {
    * never in a notification, so typing is never interrupted.
    */
   readonly quiet?: boolean;
+  /**
+   * The hash of the text this save replaced on disk (./savedTexts.ts): with no base in the lock, the
+   * server holding exactly it is the base, since the saved text was derived from it.
+   */
+  readonly replaces?: string;
 }
 
 /** What a push attempt came to, for the command and for tests. */
@@ -77,6 +82,8 @@ export class Deployer extends Disposable {
   private readonly written = new Map<string, PartOutcome>();
   /** Whether the latest push of `<kind>:<id>` was by hand, which sends again what the server holds already. */
   private readonly byHand = new Map<string, boolean>();
+  /** The hash of the text the latest save of `<kind>:<id>` replaced on disk, when known: a base where the lock has none. */
+  private readonly replaced = new Map<string, string>();
   readonly conflicts: Conflicts;
   /**
    * Held pushes that still stand, by `<kind>:<folder>`, as last told: what the status bar, the diff
@@ -136,6 +143,7 @@ export class Deployer extends Disposable {
       this.retries.delete(`${kind}:${id}`);
       this.quietly.delete(`${kind}:${id}`);
       this.byHand.delete(`${kind}:${id}`);
+      this.replaced.delete(`${kind}:${id}`);
       this.written.delete(`${kind}:${id}`);
     }
     this.targets.delete(id);
@@ -251,6 +259,8 @@ export class Deployer extends Disposable {
     this.retries.set(`${kind}:${id}`, () => this.pushAsItIs(file.uri, kind, { manual: false }));
     this.quietly.set(`${kind}:${id}`, options.quiet === true);
     this.byHand.set(`${kind}:${id}`, options.manual);
+    if (options.replaces === undefined) this.replaced.delete(`${kind}:${id}`);
+    else this.replaced.set(`${kind}:${id}`, options.replaces);
     const outcome = await push(id);
     if (outcome.kind !== 'failed') {
       // The server holds this file now: whatever failed before it is over.
@@ -345,11 +355,18 @@ export class Deployer extends Disposable {
     const part = PART[kind];
     const hash = kind === 'code' ? codeHash(content) : metadataHash(JSON.parse(content) as object);
     await this.s.connections.call(target.app, async (client) => {
-      const [caps, base] = await Promise.all([client.capabilities({ signal }), this.bases.part(target.app, id, part)]);
+      const [caps, locked] = await Promise.all([client.capabilities({ signal }), this.bases.part(target.app, id, part)]);
+      const replaced = this.replaced.get(`${kind}:${id}`);
+      // No tag: the server is read, and its version is the base only when it is exactly that text.
+      const base = locked ?? (replaced === undefined ? undefined : { etag: undefined, hash: replaced });
       const result = await pushPart(client, { id, part, content, hash, base, force: false, resend: this.byHand.get(`${kind}:${id}`) === true, caps, signal });
       if (result.base) this.bases.record(target.app, { id, key: target.label }, part, result.base);
       this.written.set(`${kind}:${id}`, result.outcome);
-      if (result.outcome.kind === 'held') throw new HeldPush(result.outcome.why, result.outcome.server, part);
+      if (result.outcome.kind === 'held') {
+        // Held against the text the save replaced, not a base: no pull or push of it is known here.
+        const why = locked === undefined && result.outcome.why === 'changed-on-server' ? 'no-base' : result.outcome.why;
+        throw new HeldPush(why, result.outcome.server, part);
+      }
       if (result.outcome.kind === 'pushed') void this.remember(target, id, part, content, result.base?.etag, result.outcome.checked);
     });
   }

@@ -15,6 +15,7 @@ import { isInEditorTab } from './editorTabs';
 import { GeneratedTypes } from './generatedTypes';
 import { isCodeFile, isMetadataFile, mainOf, openDocument, savedText } from './locate';
 import { MetadataQuickFixes } from './quickFixes';
+import { SavedTexts } from './savedTexts';
 import { DeployStatusItem } from './statusItem';
 
 /**
@@ -38,6 +39,8 @@ export class DeployFeature extends Disposable {
   private readonly savingByHand = new Set<string>();
   /** Why each file is being saved, told at will-save and needed at did-save, which does not say. */
   private readonly reasons = new Map<string, vscode.TextDocumentSaveReason>();
+  /** What each open action file held on disk before its latest save: a base where the lock has none. */
+  private readonly savedTexts = this.register(new SavedTexts());
 
   constructor(private readonly s: Services) {
     super();
@@ -72,11 +75,15 @@ export class DeployFeature extends Disposable {
     const key = document.uri.toString();
     const reason = this.reasons.get(key) ?? vscode.TextDocumentSaveReason.Manual;
     this.reasons.delete(key);
-    if (this.savingByHand.has(key)) return;
     if (!/\.(ts|ya?ml)$/.test(document.uri.path)) return;
     // The text as saved, taken now: the editor may move on while the push is prepared.
     const text = document.getText();
-    void this.fromSave(document.uri, text, reason).catch((error: unknown) => this.s.log.error(`Push on save of ${document.uri.path}: ${errorMessage(error)}`));
+    // Every save moves the text it replaced along, the ones Push Implementation makes itself too.
+    const replaces = this.savedTexts.replaced(document, text);
+    if (this.savingByHand.has(key)) return;
+    void this.fromSave(document.uri, text, reason, replaces).catch((error: unknown) =>
+      this.s.log.error(`Push on save of ${document.uri.path}: ${errorMessage(error)}`),
+    );
   }
 
   /** How a save pushes: a save by hand tells what went wrong in a notification; an auto-save, quietly or not at all. */
@@ -85,9 +92,10 @@ export class DeployFeature extends Disposable {
     return this.s.config().deployOnAutoSave === 'off' ? undefined : { manual: false, quiet: true };
   }
 
-  private async fromSave(uri: vscode.Uri, text: string, reason: vscode.TextDocumentSaveReason): Promise<PushResult | undefined> {
+  private async fromSave(uri: vscode.Uri, text: string, reason: vscode.TextDocumentSaveReason, replaces: string | undefined): Promise<PushResult | undefined> {
     if (!this.s.config().deployOnSave) return undefined;
-    const options = this.optionsFor(reason);
+    const chosen = this.optionsFor(reason);
+    const options = chosen && { ...chosen, ...(replaces === undefined ? {} : { replaces }) };
     if (!options) {
       this.s.log.info(`${uri.path} was auto-saved: not pushed (customActions.deploy.onAutoSave is off).`);
       return undefined;
@@ -137,7 +145,8 @@ export class DeployFeature extends Disposable {
       }
       const text = await savedText(uri);
       if (text === undefined) throw new Error(`${uri.path} cannot be read.`);
-      return await this.deployer.pushCode(uri, text, { manual: true });
+      const replaces = this.savedTexts.latest(uri);
+      return await this.deployer.pushCode(uri, text, { manual: true, ...(replaces === undefined ? {} : { replaces }) });
     } catch (error) {
       this.s.log.error(`Push Implementation: ${errorMessage(error)}`);
       void vscode.window.showErrorMessage(errorMessage(error));

@@ -239,6 +239,23 @@ describe('The command line and the editor deploy against one base (customactions
     await eventually(async () => ((await onServer()).code === mine ? true : undefined), 'the save on the server');
   });
 
+  it('with no base in the lock, a save whose file held exactly the server version before it is pushed, checked, and becomes the base', async () => {
+    assert.ok(id);
+    const server = await onServer();
+    await write(main(), server.code ?? '');
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(main()), { preview: false });
+    // Emptied once the file is open, so the base can come only from the text the save replaces.
+    await write(lockUri(), DeployLock.empty().serialize());
+    await eventually(async () => ((await lockedAction(services, app, id!)) === undefined ? true : undefined), 'no base in the lock');
+    const mine = codeWith('9', '7');
+    await save(mine);
+    await eventually(async () => ((await onServer()).code === mine ? true : undefined), 'the save on the server');
+    await eventually(() => (new RegExp(`Pushed code of ${KEY}`).test(statusText()) ? true : undefined), 'the status bar says pushed');
+    assert.doesNotMatch(statusText(), /unchecked/, 'checked: If-Match the version the file held');
+    assert.equal(spy.matching(/changed on the server|never pulled or pushed/).length, 0, 'not held');
+    await lockedPart(services, app, id, 'implementation', (b) => b?.hash === codeHash(mine), 'the pushed text recorded as the base');
+  });
+
   it('never writes the lock through a link out of the workspace', async () => {
     assert.ok(id);
     const outside = await mkdtemp(path.join(tmpdir(), 'lock-outside-'));
