@@ -18,6 +18,7 @@ export interface CodeProblem {
 }
 
 type AnalysisModule = Pick<typeof Analysis, 'compareWithMetadata' | 'syntaxErrors' | 'mightDefineMain'>;
+type BatchAnalysisModule = Pick<typeof Analysis, 'checkMany' | 'mightDefineMain'>;
 
 /**
  * Where `text`, the code of file `fileName` of an action, disagrees with `metadata`: the mismatches
@@ -27,12 +28,47 @@ type AnalysisModule = Pick<typeof Analysis, 'compareWithMetadata' | 'syntaxError
  */
 export function codeProblems(analysis: AnalysisModule, text: string, metadata: ActionMetadata | undefined, fileName: string = MAIN_FILE): CodeProblem[] {
   const found = metadata ? mismatchProblems(analysis, text, metadata, fileName) : [];
+  return withSyntax(found, analysis.syntaxErrors(text));
+}
+
+export interface CodeToCheck {
+  readonly text: string;
+  readonly metadata: ActionMetadata | undefined;
+  readonly fileName?: string;
+}
+
+/**
+ * codeProblems of many files at once, the same problems in the same order, in a fraction of the
+ * time: one TypeScript program for all (`checkMany`) instead of two per file. For a deploy or a
+ * command-line check of many actions; the editor checks the one file it saves with codeProblems.
+ */
+export function codeProblemsOfMany(analysis: BatchAnalysisModule, files: readonly CodeToCheck[]): CodeProblem[][] {
+  const compared = files.map((f) => {
+    const fileName = f.fileName ?? MAIN_FILE;
+    return f.metadata !== undefined && (fileName === MAIN_FILE || analysis.mightDefineMain(f.text));
+  });
+  const results = analysis.checkMany(
+    files.map((f, i) => ({ source: f.text, metadata: compared[i] ? f.metadata : undefined, fileName: f.fileName ?? MAIN_FILE })),
+  );
+  return results.map((result, i) => {
+    const fileName = files[i]!.fileName ?? MAIN_FILE;
+    const found = (result.mismatches ?? []).filter((m) => fileName === MAIN_FILE || m.kind !== 'missing-main').map(asProblem);
+    return withSyntax(found, result.syntax);
+  });
+}
+
+/** The parser's errors after the mismatches, but not one already reported at the same place. */
+function withSyntax(found: CodeProblem[], syntax: readonly { readonly message: string; readonly range: Range }[]): CodeProblem[] {
   const at = new Set(found.map(placeOf));
-  for (const p of analysis.syntaxErrors(text)) {
+  for (const p of syntax) {
     const problem = { message: p.message, range: p.range, code: 'syntax' };
     if (!at.has(placeOf(problem))) found.push(problem);
   }
   return found;
+}
+
+function asProblem(m: { readonly message: string; readonly range: Range; readonly kind: string }): CodeProblem {
+  return { message: m.message, range: m.range, code: m.kind };
 }
 
 /** A workspace action's code problems at its file (none without code), as a deploy and `custom-actions check` report them. */
@@ -56,7 +92,7 @@ export function mismatchProblems(
 ): CodeProblem[] {
   if (fileName !== MAIN_FILE && !analysis.mightDefineMain(text)) return [];
   const mismatches = analysis.compareWithMetadata(text, metadata, { fileName }).filter((m) => fileName === MAIN_FILE || m.kind !== 'missing-main');
-  return mismatches.map((m) => ({ message: m.message, range: m.range, code: m.kind }));
+  return mismatches.map(asProblem);
 }
 
 /** Line, column and message: two reports of one problem share it. */
