@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as analysis from '../../src/core/analysis';
-import { codeProblems, codeProblemsOfMany, type CodeToCheck } from '../../src/core/deploy/checks';
+import { codeHash, metadataHash } from '../../src/core/deploy/base';
+import { actionCodeProblems, CodeChecks, codeProblems, codeProblemsOfMany, type CodeToCheck, differsFromBase } from '../../src/core/deploy/checks';
+import { type WorkspaceAction } from '../../src/core/deploy/pipeline';
 import { type ActionMetadata } from '../../src/core/schema';
 import { newActionTemplate } from '../../src/core/workspace';
 import { actionMetadata, TIER } from '../support/metadata';
@@ -114,5 +116,64 @@ describe('deploy checks: codeProblemsOfMany', () => {
     // Alone, the import does not resolve: a is any, which fits. Seeing action 0's main would make it text.
     assert.deepEqual(codeProblemsOfMany(analysis, files), oneByOne(files));
     assert.deepEqual(codeProblemsOfMany(analysis, files)[1], []);
+  });
+});
+
+function workspaceAction(i: number, f: CodeToCheck): WorkspaceAction {
+  return { key: `a${i}`, metadataFile: `a${i}/action.yaml`, codeFile: `a${i}/main.ts`, metadata: f.metadata, metadataProblems: [], code: f.text };
+}
+
+describe("deploy checks: CodeChecks, a deploy's checkCode in chunks", () => {
+  const withMetadata = FILES.filter((f) => f.metadata !== undefined && f.fileName === undefined);
+  const actions = withMetadata.map((f, i) => workspaceAction(i, f));
+
+  it('answers each action as actionCodeProblems does, asked in any order, loading the analysis only when asked', () => {
+    let loads = 0;
+    const checks = new CodeChecks(
+      () => {
+        loads++;
+        return analysis;
+      },
+      actions,
+      4,
+    );
+    assert.equal(loads, 0);
+    for (const a of [...actions].reverse()) {
+      const action = { ...a, metadata: a.metadata! };
+      assert.deepEqual(checks.problemsOf(action), actionCodeProblems(analysis, action), a.key);
+    }
+    // Asked from the last one back, each ask checks from there on: one batch per action, none twice.
+    assert.equal(loads, actions.length);
+    const again = new CodeChecks(() => analysis, actions, 4);
+    let batches = 0;
+    const counting = new CodeChecks(
+      () => {
+        batches++;
+        return analysis;
+      },
+      actions,
+      4,
+    );
+    for (const a of actions) assert.deepEqual(counting.problemsOf({ ...a, metadata: a.metadata! }), again.problemsOf({ ...a, metadata: a.metadata! }));
+    assert.equal(batches, Math.ceil(actions.length / 4));
+  });
+
+  it('checks on its own an action it was not given, or whose code is not the one it was given', () => {
+    const checks = new CodeChecks(() => analysis, actions.slice(0, 2));
+    const changed = { ...actions[0]!, metadata: actions[0]!.metadata!, code: 'export function main(a: number { }\n' };
+    assert.deepEqual(checks.problemsOf(changed), actionCodeProblems(analysis, changed));
+    const other = { ...actions[5]!, metadata: actions[5]!.metadata! };
+    assert.deepEqual(checks.problemsOf(other), actionCodeProblems(analysis, other));
+    assert.deepEqual(checks.problemsOf({ ...other, code: undefined }), []);
+  });
+
+  it('forecasts a send when code or metadata differ from the base, or there is no base', () => {
+    const a = actions[0]!;
+    const same = { id: 'x', metadata: { etag: '1', hash: metadataHash(a.metadata!) }, implementation: { etag: '2', hash: codeHash(a.code!) } };
+    assert.equal(differsFromBase(a, same), false);
+    assert.equal(differsFromBase(a, undefined), true);
+    assert.equal(differsFromBase({ ...a, code: a.code + ' ' }, same), true);
+    assert.equal(differsFromBase({ ...a, metadata: { ...a.metadata!, name: 'other' } }, same), true);
+    assert.equal(differsFromBase({ ...a, code: undefined }, same), false);
   });
 });
