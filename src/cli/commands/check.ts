@@ -1,6 +1,7 @@
 import { type Command } from 'commander';
-import { actionCodeProblems } from '../../core/deploy/checks';
+import { CodeChecks } from '../../core/deploy/checks';
 import { type FileProblem } from '../../core/deploy/outcome';
+import { type WorkspaceAction } from '../../core/deploy/pipeline';
 import { type CommandContext } from '../context';
 import { EXIT, type ExitCode } from '../exitCodes';
 import { scanApplication } from '../project';
@@ -27,18 +28,22 @@ at file:line:column. Needs no server and no key.`,
     const project = await context.loadProject();
     const apps = await context.applications(options.application as string[] | undefined);
     const selection = new ActionSelection(operands);
-    const results: { application: string; key: string; ok: boolean; problems: FileProblem[] }[] = [];
-    for (const app of apps) {
-      for (const folder of await scanApplication(app)) {
-        if (!selection.includes(app.id, folder.key)) continue;
-        const action = workspaceAction(project, folder);
-        const problems: FileProblem[] = action.metadata
-          ? actionCodeProblems(context.analysis(), { ...action, metadata: action.metadata })
-          : action.metadataProblems.map((p) => ({ ...p, file: action.metadataFile }));
-        results.push({ application: app.id, key: action.key, ok: problems.length === 0, problems });
-      }
-    }
+    const selected: { application: string; action: WorkspaceAction }[] = [];
+    for (const app of apps)
+      for (const folder of await scanApplication(app))
+        if (selection.includes(app.id, folder.key)) selected.push({ application: app.id, action: workspaceAction(project, folder) });
     selection.checkAllUsed();
+    // Many actions' code in one program at a time; the analysis loads only if some action has code.
+    const checks = new CodeChecks(
+      () => context.analysis(),
+      selected.map((s) => s.action),
+    );
+    const results = selected.map(({ application, action }) => {
+      const problems: FileProblem[] = action.metadata
+        ? [...checks.problemsOf({ ...action, metadata: action.metadata })]
+        : action.metadataProblems.map((p) => ({ ...p, file: action.metadataFile }));
+      return { application, key: action.key, ok: problems.length === 0, problems };
+    });
     const { color } = context.out;
     for (const r of results) {
       context.out.line(`${r.ok ? color.green('ok'.padEnd(10)) : color.red('refused'.padEnd(10))}${r.application}/${r.key}`);

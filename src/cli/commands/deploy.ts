@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { actionCodeProblems } from '../../core/deploy/checks';
+import { CodeChecks, differsFromBase } from '../../core/deploy/checks';
 import { type ActionOutcome } from '../../core/deploy/outcome';
 import { deployAction, mapLimited } from '../../core/deploy/pipeline';
 import { type CommandContext } from '../context';
@@ -39,15 +39,34 @@ Examples:
     const dryRun = options.dryRun === true;
     const project = await context.loadProject();
     const lock = await readLock(project.root);
-    const apps = await collectTargets(context, project, lock, operands, options.application as string[] | undefined);
+    let loading = false;
+    const apps = await collectTargets(context, project, lock, operands, options.application as string[] | undefined, (actions, baseOf) => {
+      // The compiler takes a good part of a second to load, synchronously: when the lock says some
+      // action will send, it loads while the list requests are on the wire (on the next turn, once
+      // they are written), not after their answers. An unchanged project never loads it.
+      if (loading || !actions.some((a) => a.code !== undefined && differsFromBase(a, baseOf(a.key)))) return;
+      loading = true;
+      setImmediate(() => {
+        try {
+          context.analysis();
+        } catch {
+          // Reported where the checks need it.
+        }
+      });
+    });
     const work = apps.flatMap(({ client, targets }) => targets.map((target) => ({ client, target })));
+    // Checked a chunk at a time in one program, the actions the lock says will send first in line.
+    const checks = new CodeChecks(
+      () => context.analysis(),
+      work.flatMap(({ target }) => (target.local && (!target.listed || differsFromBase(target.local, target.base)) ? [target.local] : [])),
+    );
     const progress = context.out.progress(work.length, dryRun ? 'Planning' : 'Deploying');
     const outcomes: ActionOutcome[] = await mapLimited(work, concurrency, async ({ client, target }) => {
       const outcome = await deployAction(client, target, {
         force: options.force === true,
         dryRun,
         delete: options.delete === true,
-        checkCode: (action) => actionCodeProblems(context.analysis(), action),
+        checkCode: checks.problemsOf,
       });
       progress.tick(`${target.application}/${target.key}`);
       return outcome;

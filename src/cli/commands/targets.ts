@@ -1,6 +1,6 @@
 import { type CustomActionsClient } from '../../core/client';
-import { type DeployLock } from '../../core/deploy/lock';
-import { deployTargets, type DeployTarget } from '../../core/deploy/pipeline';
+import { type DeployLock, type LockedAction } from '../../core/deploy/lock';
+import { deployTargets, type DeployTarget, type WorkspaceAction } from '../../core/deploy/pipeline';
 import { type CommandContext } from '../context';
 import { CliError, EXIT } from '../exitCodes';
 import { type CliApplication, type CliProject, scanApplication } from '../project';
@@ -31,6 +31,8 @@ export async function collectTargets(
   lock: DeployLock,
   operands: readonly string[],
   applicationIds: readonly string[] | undefined,
+  /** Each application's selected workspace actions with their bases, as soon as they are read: its list request is out by then. */
+  onRead?: (actions: readonly WorkspaceAction[], baseOf: (key: string) => LockedAction | undefined) => void,
 ): Promise<AppTargets[]> {
   const apps = await context.applications(applicationIds);
   const clients = await Promise.all(apps.map((app) => context.client(app)));
@@ -38,13 +40,20 @@ export async function collectTargets(
   const result = await Promise.all(
     apps.map(async (app, i) => {
       const client = clients[i]!;
-      const [local, listed] = await Promise.all([scanApplication(app), client.listActions(app.id)]);
-      const targets = deployTargets(
-        app.id,
-        local.map((folder) => workspaceAction(project, folder)),
-        listed,
-        (key) => lock.get(project.baseUrl, app.id, key),
-      ).filter((t) => selection.includes(app.id, t.key));
+      const baseOf = (key: string): LockedAction | undefined => lock.get(project.baseUrl, app.id, key);
+      const listing = client.listActions(app.id);
+      const [local, listed] = await Promise.all([
+        scanApplication(app).then((folders) => {
+          const actions = folders.map((folder) => workspaceAction(project, folder));
+          onRead?.(
+            actions.filter((a) => selection.includes(app.id, a.key)),
+            baseOf,
+          );
+          return actions;
+        }),
+        listing,
+      ]);
+      const targets = deployTargets(app.id, local, listed, baseOf).filter((t) => selection.includes(app.id, t.key));
       return { app, client, targets };
     }),
   );

@@ -24,6 +24,11 @@ import { type CompareOptions, type Mismatch } from './types';
  */
 export function compareWithMetadata(source: string, metadata: ActionMetadata, options: CompareOptions = {}): Mismatch[] {
   const { checker, main: file } = createActionProgram(source, options.generatedSource ?? generateTypes(metadata), options.fileName);
+  return compareIn(file, checker, metadata);
+}
+
+/** compareWithMetadata on a main file already in a program (alone, or with other actions' files: `checkMany`). */
+export function compareIn(file: ts.SourceFile, checker: ts.TypeChecker, metadata: ActionMetadata): Mismatch[] {
   const main = locateMain(file);
   if (!main) {
     return [
@@ -100,7 +105,7 @@ function compareParameters(file: ts.SourceFile, checker: ts.TypeChecker, main: L
     const declared = expected[partner];
     if (!declared) return;
     const want = formOfParameterType(declared.type);
-    const have = formOfTsType(checker, parameterType(checker, parameter));
+    const have = inOrderOf(formOfTsType(checker, parameterType(checker, parameter)), want);
     if (parameterAccepts(have, want)) return;
     mismatches.push({
       kind: 'type',
@@ -118,7 +123,7 @@ function compareResult(file: ts.SourceFile, checker: ts.TypeChecker, main: Locat
   const returned = awaitedReturnType(checker, main);
   if (!returned) return [];
   const want = formOfResultType(metadata.result.type);
-  const have = formOfTsType(checker, returned);
+  const have = inOrderOf(formOfTsType(checker, returned), want);
   if (resultFits(have, want)) return [];
   const range = resultRange(file, main);
   return [
@@ -130,6 +135,28 @@ function compareResult(file: ts.SourceFile, checker: ts.TypeChecker, main: Locat
       range,
     },
   ];
+}
+
+/**
+ * The checker lists a union's literals in the order it first met them, which depends on what else it
+ * checked before: the ids are put in the metadata's order, then the others by name, so a message says
+ * the same whether main was checked alone or with other actions (`checkMany`).
+ */
+function inOrderOf(have: TypeForm, want: TypeForm): TypeForm {
+  if (have.kind === 'choice' || have.kind === 'multiple') {
+    const wanted = want.kind === 'choice' || want.kind === 'multiple' ? want.ids : [];
+    const known = wanted.filter((id) => have.ids.includes(id));
+    const others = have.ids.filter((id) => !wanted.includes(id)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return { kind: have.kind, ids: [...known, ...others] };
+  }
+  if (have.kind === 'object') {
+    const properties = have.properties.map((p) => {
+      const partner = want.kind === 'object' ? want.properties.find((w) => w.name === p.name) : undefined;
+      return { name: p.name, form: inOrderOf(p.form, partner?.form ?? { kind: 'any' }) };
+    });
+    return { kind: 'object', properties };
+  }
+  return have;
 }
 
 function detail(have: TypeForm, want: TypeForm): string {

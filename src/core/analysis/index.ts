@@ -5,6 +5,7 @@
  */
 export { findMain } from './findMain';
 export { compareWithMetadata } from './compare';
+export { checkMany, type CheckItem, type CheckResult } from './batch';
 export { syntaxErrors, type SyntaxProblem } from './syntax';
 export { configureLibFolder } from './program';
 export { mightDefineMain } from './quickCheck';

@@ -70,32 +70,89 @@ export interface ActionProgram {
 
 /** main.ts (and action.generated.ts beside it, when given) type-checked together with the standard lib. */
 export function createActionProgram(mainSource: string, generatedSource: string | undefined, fileName = 'main.ts'): ActionProgram {
-  const mainPath = `${ACTION_FOLDER}/${baseName(fileName)}`;
-  const files = new Map<string, string>([[mainPath, mainSource]]);
-  if (generatedSource !== undefined) files.set(`${ACTION_FOLDER}/action.generated.ts`, generatedSource);
+  const { program, checker, mains } = createProgramOf([{ folder: ACTION_FOLDER, mainSource, generatedSource, fileName }], false);
+  return { program, checker, main: mains[0]! };
+}
+
+/** One action's files in a program of several: its own virtual folder. */
+export interface ActionFiles {
+  readonly folder: string;
+  readonly mainSource: string;
+  readonly generatedSource: string | undefined;
+  readonly fileName?: string;
+}
+
+export interface ActionsProgram {
+  readonly program: ts.Program;
+  readonly checker: ts.TypeChecker;
+  /** Each action's main file, in the order given. */
+  readonly mains: ts.SourceFile[];
+  /** Each action's generated file, when it has one. */
+  readonly generated: (ts.SourceFile | undefined)[];
+}
+
+/**
+ * Several actions in one program, each in its own folder, so the lib is merged into one checker's
+ * globals once instead of once per action. An import resolves only inside the importing action's
+ * folder (or the lib): as alone, one action never sees another's files. `parsed` keeps parsed files
+ * by path, so a second program of some of the same files parses nothing again.
+ */
+export function createProgramOf(actions: readonly ActionFiles[], confine: boolean, parsed = new Map<string, ts.SourceFile>()): ActionsProgram {
+  const files = new Map<string, string>();
+  const folders = new Set<string>();
+  const roots: string[] = [];
+  const generatedPaths: (string | undefined)[] = [];
+  for (const action of actions) {
+    const mainPath = `${action.folder}/${baseName(action.fileName ?? 'main.ts')}`;
+    folders.add(action.folder);
+    files.set(mainPath, action.mainSource);
+    roots.push(mainPath);
+    const generatedPath = action.generatedSource === undefined ? undefined : `${action.folder}/action.generated.ts`;
+    if (generatedPath !== undefined) files.set(generatedPath, action.generatedSource!);
+    generatedPaths.push(generatedPath);
+  }
 
   const host: ts.CompilerHost = {
     getSourceFile: (path, languageVersion) => {
       if (path.startsWith(`${LIB_FOLDER}/`)) return libSourceFile(path);
       const text = files.get(path);
-      return text === undefined ? undefined : ts.createSourceFile(path, text, languageVersion, true, ts.ScriptKind.TS);
+      if (text === undefined) return undefined;
+      const known = parsed.get(path);
+      if (known && known.text === text) return known;
+      const file = ts.createSourceFile(path, text, languageVersion, true, ts.ScriptKind.TS);
+      parsed.set(path, file);
+      return file;
     },
     getDefaultLibFileName: () => `${LIB_FOLDER}/${defaultLibName()}`,
     getDefaultLibLocation: () => LIB_FOLDER,
     writeFile: () => undefined,
-    getCurrentDirectory: () => ACTION_FOLDER,
+    getCurrentDirectory: () => actions[0]?.folder ?? ACTION_FOLDER,
     getDirectories: () => [],
-    directoryExists: (path) => path === ACTION_FOLDER || path === LIB_FOLDER,
+    directoryExists: (path) => folders.has(path) || path === LIB_FOLDER,
     fileExists: (path) => files.has(path) || (path.startsWith(`${LIB_FOLDER}/`) && libSourceFile(path) !== undefined),
     readFile: (path) => files.get(path) ?? (path.startsWith(`${LIB_FOLDER}/`) ? libSourceFile(path)?.text : undefined),
     getCanonicalFileName: (path) => path,
     useCaseSensitiveFileNames: () => true,
     getNewLine: () => '\n',
   };
-  const program = ts.createProgram({ rootNames: [mainPath], options, host });
-  const main = program.getSourceFile(mainPath);
-  if (!main) throw new Error('the in-memory main file did not load');
-  return { program, checker: program.getTypeChecker(), main };
+  if (confine) {
+    host.resolveModuleNameLiterals = (literals, containingFile, _redirected, compilerOptions) => {
+      const own = `${parentOf(containingFile)}/`;
+      return literals.map((literal) => {
+        const found = ts.resolveModuleName(literal.text, containingFile, compilerOptions, host).resolvedModule;
+        const inside = found && (found.resolvedFileName.startsWith(own) || found.resolvedFileName.startsWith(`${LIB_FOLDER}/`));
+        return { resolvedModule: inside ? found : undefined };
+      });
+    };
+  }
+  const program = ts.createProgram({ rootNames: roots, options, host });
+  const mains = roots.map((path) => {
+    const main = program.getSourceFile(path);
+    if (!main) throw new Error('the in-memory main file did not load');
+    return main;
+  });
+  const generated = generatedPaths.map((path) => (path === undefined ? undefined : program.getSourceFile(path)));
+  return { program, checker: program.getTypeChecker(), mains, generated };
 }
 
 function baseName(fileName: string): string {
