@@ -4,12 +4,12 @@ import { type PushOutcome } from '../../core/deploy/pushQueue';
 import { formatWhen } from '../../core/events';
 import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
-import { isNode, pickAction } from '../commands/pick';
+import { isNode, pickAction } from '../commands';
 import { type ActionEntry } from '../model';
+import { currentServer } from '../project';
 import { type Services } from '../services';
 import { type VersionNode } from '../tree/nodes';
 import { replaceDocumentText } from '../files';
-import { currentServer } from './scope';
 import { localFileOf, metadataText } from './serverCopy';
 
 export const REDEPLOY = 'Redeploy This Version';

@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
 import { ACTION_FILE } from '../../core/workspace';
-import { isNode, pickAction } from '../commands/pick';
+import { isNode, pickAction } from '../commands';
 import { errorMessage } from '../connections';
 import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
 import { type PushOptions, type PushResult, Deployer } from './deployer';
 import { type BaseVersion } from '../../core/deploy/base';
+import { type ActionMetadata } from '../../core/schema';
+import { createOnServer } from './create';
 import { type Application } from '../project';
 import { LockStore } from './lockStore';
 import { DeployHistoryStore } from './historyStore';
@@ -16,6 +18,9 @@ import { GeneratedTypes } from './generatedTypes';
 import { isCodeFile, isMetadataFile, mainOf, openDocument, savedText } from './locate';
 import { MetadataQuickFixes } from './quickFixes';
 import { DeployStatusItem } from './statusItem';
+
+/** The parts deploy is built from: activation has them before it builds the feature. */
+export type DeployParts = Pick<Services, 'config' | 'connections' | 'context' | 'events' | 'log' | 'model' | 'project' | 'serverVersions' | 'tree' | 'trust'>;
 
 /**
  * Save to deploy: a save the user made in an editor pushes the code or the metadata of its action;
@@ -39,7 +44,7 @@ export class DeployFeature extends Disposable {
   /** Why each file is being saved, told at will-save and needed at did-save, which does not say. */
   private readonly reasons = new Map<string, vscode.TextDocumentSaveReason>();
 
-  constructor(private readonly s: Services) {
+  constructor(private readonly s: DeployParts) {
     super();
     this.diagnostics = this.register(new CodeDiagnostics(s));
     this.generated = this.register(new GeneratedTypes(s));
@@ -47,7 +52,9 @@ export class DeployFeature extends Disposable {
     // Bases were kept in workspace state before they moved to the lock file; the command line never saw them.
     for (const old of OLD_BASES) if (s.context.workspaceState.get(old) !== undefined) void s.context.workspaceState.update(old, undefined);
     this.history = this.register(new DeployHistoryStore(s.context.globalStorageUri, s.log));
-    this.deployer = this.register(new Deployer(s, this.diagnostics, this.status, this.bases, this.history));
+    this.deployer = this.register(
+      new Deployer(s, this.status, this.bases, this.history, (app, folder, metadata) => this.createOnServer(app, folder, metadata)),
+    );
     this.drift = this.register(new DriftWatch(s, this.bases, this.status));
     // Every push, redeploy and merge that the server accepts adds an entry: the History row follows at once.
     this.register(this.history.onDidRecord((entry) => s.tree.historyChanged(entry.appId, entry.actionId)));
@@ -114,6 +121,14 @@ export class DeployFeature extends Disposable {
   ): void {
     this.bases.record(app, action, 'metadata', bases.metadata);
     if (bases.implementation) this.bases.record(app, action, 'implementation', bases.implementation);
+  }
+
+  /**
+   * Create on Server: POSTs the folder's metadata, records it as the base, then pushes its main.ts by
+   * hand. The server's id of the new action, or undefined when it was not created (the user is told).
+   */
+  createOnServer(app: Application, folder: vscode.Uri, metadata: ActionMetadata): Promise<string | undefined> {
+    return createOnServer(this.s, this, app, folder, metadata);
   }
 
   /** Pushes `text` as the code of the action holding `uri`, as a push by hand does (Run Tests on the Test environment). */
