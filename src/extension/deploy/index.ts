@@ -5,7 +5,13 @@ import { errorMessage } from '../connections';
 import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
 import { type PushOptions, type PushResult, Deployer } from './deployer';
+import { type VersionedResource } from '../../core/client';
 import { type BaseVersion } from '../../core/deploy/base';
+import { type HistoryEntry } from '../../core/deploy/history';
+import { type PushOutcome } from '../../core/deploy/pushQueue';
+import { type Scope } from '../../core/deploy/scope';
+import { type Conflict, type MergeOutcome } from './conflicts';
+import { type ServerCopy } from './serverCopy';
 import { type ActionMetadata } from '../../core/schema';
 import { createOnServer } from './create';
 import { type Application } from '../project';
@@ -134,6 +140,55 @@ export class DeployFeature extends Disposable {
   /** Pushes `text` as the code of the action holding `uri`, as a push by hand does (Run Tests on the Test environment). */
   pushCode(uri: vscode.Uri, text: string): Promise<PushResult> {
     return this.deployer.pushCode(uri, text, { manual: true });
+  }
+
+  /** Compare with Server for one part: the server's version beside the local file, when the server can return it. */
+  compare(app: Application, folder: vscode.Uri, id: string, part: VersionedResource, label: string): Promise<ServerCopy | undefined> {
+    return this.deployer.conflicts.compare(app, folder, id, part, label);
+  }
+
+  /** Merge with Server: the held push told, or else the action's part as it is. */
+  merge(target: Pick<Conflict, 'app' | 'folder' | 'id' | 'part' | 'label'>): Promise<MergeOutcome> {
+    return this.deployer.merge(target);
+  }
+
+  /** Overwrite Server Version: over the version a held push was told about, else a push by hand. */
+  overwrite(folder: vscode.Uri, part: VersionedResource): Promise<unknown> {
+    return this.deployer.overwrite(folder, part);
+  }
+
+  /** The held push of `part` of the action in `folder` that still stands, as last told. */
+  standingConflict(folder: vscode.Uri, part: VersionedResource): Conflict | undefined {
+    return this.deployer.standingConflict(folder, part);
+  }
+
+  /** The parts of the action in `folder` with a held push that still stands. */
+  standingParts(folder: vscode.Uri): VersionedResource[] {
+    return this.deployer.standingParts(folder);
+  }
+
+  /** What the status bar item of a file held from auto-save offers, and the choice taken. */
+  heldChoices(file: vscode.Uri): string[] {
+    return this.deployer.heldChoices(file);
+  }
+
+  heldChoice(file: vscode.Uri, choice: string): Promise<unknown> {
+    return this.deployer.heldChoice(file, choice);
+  }
+
+  /** Push Anyway of a save refused on its errors: the file as it is now. */
+  pushAnyway(file: vscode.Uri): Promise<PushResult> {
+    return this.deployer.pushAsItIs(file, 'code', { manual: false, anyway: true });
+  }
+
+  /** Redeploy This Version: `content` as `part` of the action, through the same queue and conflict check as a save. */
+  redeploy(app: Application, folder: vscode.Uri, id: string, label: string, part: VersionedResource, content: string): Promise<PushOutcome> {
+    return this.deployer.redeploy(app, folder, id, label, part, content);
+  }
+
+  /** The pushes from here of one action, newest first. */
+  actionHistory(scope: Scope, actionId: string): Promise<HistoryEntry[]> {
+    return this.history.entries(scope, actionId);
   }
 
   /** Push Implementation: a file (editor title), an action (tree), or the active editor's action; saves it first. */
