@@ -457,8 +457,8 @@ export class Deployer extends Disposable {
       : `${file.name} holds a merge: an auto-save does not push it; a save by hand does.`;
   }
 
-  /** Whether auto-saves of `file` are held until a save by hand (for tests and the quick pick). */
-  heldFile(file: vscode.Uri): 'merge' | 'redeploy' | undefined {
+  /** Whether auto-saves of `file` are held until a save by hand, and why. */
+  private heldFile(file: vscode.Uri): 'merge' | 'redeploy' | undefined {
     return this.holds.get(file.toString())?.why;
   }
 
@@ -541,7 +541,7 @@ export class Deployer extends Disposable {
   }
 
   /** What the Retry button does: the last push of the part again (the file as it is now, or the redeployed version). */
-  retry(kind: PushKind, id: string): Promise<PushResult> | undefined {
+  private retry(kind: PushKind, id: string): Promise<PushResult> | undefined {
     return this.retries.get(`${kind}:${id}`)?.();
   }
 
