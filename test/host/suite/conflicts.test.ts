@@ -6,6 +6,7 @@ import { generateTypes } from '../../../src/core/typegen';
 import { serializeActionYaml } from '../../../src/core/workspace';
 import { type HostMessage, type StateMessage } from '../../../src/core/webview';
 import { type DeployFeature } from '../../../src/extension/deploy';
+import { MERGE, OVERWRITE } from '../../../src/extension/deploy/conflicts';
 import { FormSession } from '../../../src/extension/form/session';
 import { PULLED_SCHEME } from '../../../src/extension/heldTexts';
 import { type Application } from '../../../src/extension/project';
@@ -49,7 +50,6 @@ describe('Safe deploy: conflicts with changes on the server', function () {
   const onServer = (id: string) => services.connections.call(app, (c) => c.getImplementation(id));
   /** The colleague: a write straight to the server, with no condition. */
   const colleaguePushes = (id: string, code: string) => services.connections.call(app, (c) => c.putImplementation(id, code));
-  const conflictOffer = (key: string, kind: 'code' | 'metadata' = 'code') => `conflict:${kind}:${folderOf(key).toString()}`;
 
   /** An action in the workspace and on the server with `code`, whose base is known (pushed once from here). */
   async function action(key: string, code: string): Promise<string> {
@@ -92,8 +92,15 @@ describe('Safe deploy: conflicts with changes on the server', function () {
   const serverHolds = (id: string, code: string) =>
     eventually(async () => ((await onServer(id)) === code ? true : undefined), 'the server holds the pushed code');
 
+  // The held push's notification, with its choices (each test's action has a key of its own).
   const offered = (key: string, kind: 'code' | 'metadata' = 'code') =>
-    eventually(() => (deploy.deployer.offers.includes(conflictOffer(key, kind)) ? true : undefined), `the conflict of ${key} is offered`);
+    eventually(
+      () =>
+        spy
+          .matching(new RegExp(`^${key} (changed on the server|on the server holds).*your ${kind} was not pushed`))
+          .find((n) => n.items.includes(MERGE) && n.items.includes(OVERWRITE)),
+      `the conflict of ${key} is offered`,
+    );
 
   const notification = (pattern: RegExp) => eventually(() => spy.matching(pattern).at(-1), `a notification matching ${pattern}`);
 
@@ -244,7 +251,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     await eventually(() => (!e.document.isDirty ? true : undefined), 'auto-saved');
     await vscode.window.showTextDocument(e.document, { preview: false });
     await vscode.commands.executeCommand('workbench.action.files.save');
-    await eventually(() => (deploy.deployer.offers.includes(`markers:${e.document.uri.toString()}`) ? true : undefined), 'the markers refused');
+    await eventually(() => spy.matching(/^main\.ts of conflict-markers still holds conflict markers/).at(-1), 'the markers refused');
     assert.match(deploy.status.text, /conflict-markers not pushed/);
     assert.equal(await onServer(id), theirs, 'nothing was pushed while markers remain');
     const refused = await deploy.pushCode(e.document.uri, text);
