@@ -332,10 +332,15 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     }, 'the new name on the server');
     assert.equal(proxy.metadataPuts(id) - before, 1);
     const invalid = serializeActionYaml({ ...metadataOf('deploy-meta'), developerEmail: 'not an address' });
-    await saveAs(e, invalid);
-    await staysTrue(() => proxy.metadataPuts(id) - before === 1, 'invalid metadata is not sent', 1_500);
-    assert.equal(await read(uri), invalid, 'the file is kept');
-    assert.ok(deploy.deployer.offers.includes(`invalid:${uri.toString()}`), 'the reason is shown');
+    const spy = new NotificationSpy();
+    try {
+      await saveAs(e, invalid);
+      await staysTrue(() => proxy.metadataPuts(id) - before === 1, 'invalid metadata is not sent', 1_500);
+      assert.equal(await read(uri), invalid, 'the file is kept');
+      assert.ok(spy.matching(/^action\.yaml of deploy-meta was not pushed: line \d+/).length > 0, 'the reason is shown');
+    } finally {
+      spy.dispose();
+    }
     await vscode.commands.executeCommand('notifications.clearAll');
   });
 
