@@ -6,10 +6,6 @@
 // with the first command, so what it re-exports stays out of dist/extension.js). onDemand/load.ts is
 // the one door of the on-demand bundle, whose root (onDemand/index.ts) is left out below.
 const DOORS = ['^src/extension/[^/]+/(index|commands)\\.ts$', '^src/extension/onDemand/load\\.ts$'];
-// Until deploy's rework (issue #27) gives deploy and pull their doors, their own imports of other
-// features' parts, the parts of deploy others import (diagnostics, scope, create) and testing/serverRun.ts
-// (reworked with deploy) are left to it; the list shrinks with that work and must not grow.
-const DEPLOY_REWORK = ['^src/extension/(deploy|pull)/', '^src/extension/testing/serverRun\\.ts$'];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -30,8 +26,8 @@ module.exports = {
         'A feature folder of src/extension imports, by value, a part of another feature: use what its index.ts (eager) or commands.ts ' +
         '(on demand) hands out, or add it there. Type imports are free. docs/architecture.md, *Feature folders*.',
       severity: 'error',
-      from: { path: '^src/extension/([^/]+)/', pathNot: DEPLOY_REWORK },
-      to: { path: '^src/extension/[^/]+/', pathNot: ['^src/extension/$1/', '^src/extension/deploy/', ...DOORS] },
+      from: { path: '^src/extension/([^/]+)/' },
+      to: { path: '^src/extension/[^/]+/', pathNot: ['^src/extension/$1/', ...DOORS] },
     },
     {
       name: 'feature-door-from-top',

@@ -70,6 +70,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   );
   // Then the features. Local debugging is made on its first use: its code is in the on-demand bundle.
   const debug = once(() => own(context, onDemand(context).localDebug({ context, trust, config: getConfig, runResults })));
+  const deploy = own(context, new DeployFeature({ config: getConfig, connections, context, events, log, model, project, serverVersions, tree, trust }));
   // The Testing view's runs are made by the first run, in the on-demand bundle, with the services (below).
   const testing = own(context, new TestingFeature(model, (testTree, diagnostics) => onDemand(context).testRuns(services, testTree, diagnostics)));
   const services: Services = {
@@ -90,17 +91,11 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     serverVersions,
     runResults,
     testing,
+    deploy,
     get debug() {
       return debug();
     },
-    // Deploy's own parts still reach the feature through the services they are handed (Create on Server
-    // pushes by hand, deploy/create.ts); deploy's rework (issue #27) builds it from its parts alone,
-    // before the services. Until then it is built right below, before anything can read it.
-    get deploy() {
-      return deploy;
-    },
   };
-  const deploy = own(context, new DeployFeature(services));
   context.subscriptions.push(...registerCommands(services), ...registerEvents(services), ...registerDebug(services));
   context.subscriptions.push(registerMetadataEditor(services));
   // Shows the status bar item for a workspace that has a project file; reading one small file is cheap.

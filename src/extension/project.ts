@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { LOCAL_SANDBOX, type ApplicationEntry, type ProjectFile } from '../core/schema';
 import { parseProjectFile, PROJECT_FILE } from '../core/workspace';
 import { serverText } from '../core/text';
+import { normalizeOrigin } from '../core/deploy/scope';
 import { Disposable } from './lifecycle';
 import { readText } from './files';
 
@@ -129,4 +130,13 @@ async function readProject(): Promise<ProjectState> {
 export function requireProject(state: ProjectState): Project {
   if (state.kind !== 'ok') throw new NoProjectError(state.kind === 'invalid' ? state.message : undefined);
   return state;
+}
+
+/**
+ * The server the project names now, as records are scoped to it (src/core/deploy/scope.ts): the same
+ * text as the base URL the history records as a push's target. Undefined without a valid project.
+ */
+export function currentServer(project: Pick<ProjectModel, 'state'>): string | undefined {
+  const state = project.state;
+  return state.kind === 'ok' ? normalizeOrigin(state.baseUrl) : undefined;
 }

@@ -7,7 +7,6 @@ import { localActionFromText } from '../localActions';
 import { type Services } from '../services';
 import { loadAnalysis } from './analysisLoader';
 import { toRange } from '../ranges';
-import { type CodeDiagnostics } from './diagnostics';
 import { type ActionFile, actionYamlOf, isCodeFile, openDocument, readActionYaml } from './locate';
 import { typescriptErrorsOf } from './typescriptErrors';
 
@@ -39,10 +38,7 @@ const REUSE_MS = 10_000;
 export class CodeChecks {
   private readonly ahead = new Map<string, { readonly text: string; readonly until: number; readonly check: Promise<CodeCheck> }>();
 
-  constructor(
-    private readonly s: Services,
-    private readonly diagnostics: CodeDiagnostics,
-  ) {}
+  constructor(private readonly s: Pick<Services, 'context' | 'model'>) {}
 
   /** Starts checking `text` as the code of `uri`, its problems included when the push will refuse on them. */
   begin(uri: vscode.Uri, text: string, withProblems: boolean): void {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { type VersionedResource } from '../../core/client';
 import { ACTION_FILE } from '../../core/workspace';
-import { isNode, pickAction } from '../commands/pick';
+import { isNode, pickAction } from '../commands';
 import { type ActionEntry } from '../model';
 import { COMPARE, MERGE, type MergeOutcome, OVERWRITE } from './conflicts';
 import { PUSH_NOW, TAKE_INTO_EDITOR } from './deployer';
@@ -24,18 +24,21 @@ export const DEPLOY_COMMANDS = {
   'customActions.refusedSaveChoices': refusedSaveChoices,
 } satisfies Record<string, (s: Services, ...args: never[]) => unknown>;
 
+/** What a command on an action's parts takes: the action picked, and deploy's door. */
+type Picked = Pick<Services, 'deploy' | 'model' | 'project'>;
+
 /**
  * Compare with Server: the action's code and metadata as the server holds them now ↔ the local files,
  * in VS Code's diff editor. From action.yaml only its metadata, from main.ts only its code.
  */
-export async function compareWithServer(s: Services, arg?: unknown): Promise<readonly VersionedResource[]> {
+export async function compareWithServer(s: Picked, arg?: unknown): Promise<readonly VersionedResource[]> {
   const action = await pickAction(s, arg, (a) => a.local !== undefined && a.remote !== undefined);
   if (!action?.local || !action.remote) return [];
   const file = arg instanceof vscode.Uri ? arg : undefined;
   const parts: VersionedResource[] = file ? [file.path.endsWith(`/${ACTION_FILE}`) ? 'metadata' : 'implementation'] : ['metadata', 'implementation'];
   const shown: VersionedResource[] = [];
   for (const part of parts) {
-    if (await s.deploy.deployer.conflicts.compare(action.app, action.local.folder, action.remote.id, part, action.key)) shown.push(part);
+    if (await s.deploy.compare(action.app, action.local.folder, action.remote.id, part, action.key)) shown.push(part);
   }
   return shown;
 }
@@ -44,13 +47,13 @@ export async function compareWithServer(s: Services, arg?: unknown): Promise<rea
  * The action and the parts a Merge or an Overwrite is about: a file (the diff editor's title hands its
  * local side) names its part; an action of the tree, the parts with a held push standing, else both.
  */
-async function partsOf(s: Services, arg: unknown): Promise<{ action: ActionEntry; folder: vscode.Uri; id: string; parts: VersionedResource[] } | undefined> {
+async function partsOf(s: Picked, arg: unknown): Promise<{ action: ActionEntry; folder: vscode.Uri; id: string; parts: VersionedResource[] } | undefined> {
   const file = arg instanceof vscode.Uri ? (arg.scheme === PULLED_SCHEME ? localSideOf(arg) : arg) : isNode(arg) ? undefined : activeLocalFile();
   const action = await pickAction(s, file ?? arg, (a) => a.local !== undefined && a.remote !== undefined);
   if (!action?.local || !action.remote) return undefined;
   const folder = action.local.folder;
   if (file) return { action, folder, id: action.remote.id, parts: [file.path.endsWith(`/${ACTION_FILE}`) ? 'metadata' : 'implementation'] };
-  const standing = s.deploy.deployer.standingParts(folder);
+  const standing = s.deploy.standingParts(folder);
   return { action, folder, id: action.remote.id, parts: standing.length > 0 ? standing : ['implementation', 'metadata'] };
 }
 
@@ -63,27 +66,27 @@ function activeLocalFile(): vscode.Uri | undefined {
 }
 
 /** Merge with Server: from the diff's title, the status bar or the tree; a part already in step says so once. */
-export async function mergeWithServer(s: Services, arg?: unknown): Promise<MergeOutcome[]> {
+export async function mergeWithServer(s: Picked, arg?: unknown): Promise<MergeOutcome[]> {
   const target = await partsOf(s, arg);
   if (!target) return [];
   const outcomes: MergeOutcome[] = [];
   for (const part of target.parts)
-    outcomes.push(await s.deploy.deployer.merge({ app: target.action.app, folder: target.folder, id: target.id, part, label: target.action.key }));
+    outcomes.push(await s.deploy.merge({ app: target.action.app, folder: target.folder, id: target.id, part, label: target.action.key }));
   return outcomes;
 }
 
 /** Overwrite Server Version: over the version the held push was told about (a push checked as any save, when none stands). */
-export async function overwriteServer(s: Services, arg?: unknown): Promise<void> {
+export async function overwriteServer(s: Picked, arg?: unknown): Promise<void> {
   const target = await partsOf(s, arg);
   if (!target) return;
-  for (const part of target.parts) await s.deploy.deployer.overwrite(target.folder, part);
+  for (const part of target.parts) await s.deploy.overwrite(target.folder, part);
 }
 
 /** The status bar item of a held push, clicked: Compare, Merge or Overwrite, in a quick pick. */
-export async function resolveConflict(s: Services, folder?: unknown, kind?: unknown): Promise<string | undefined> {
+export async function resolveConflict(s: Picked, folder?: unknown, kind?: unknown): Promise<string | undefined> {
   if (typeof folder !== 'string' || (kind !== 'code' && kind !== 'metadata')) return undefined;
   const part: VersionedResource = kind === 'code' ? 'implementation' : 'metadata';
-  const conflict = s.deploy.deployer.standingConflict(vscode.Uri.parse(folder), part);
+  const conflict = s.deploy.standingConflict(vscode.Uri.parse(folder), part);
   if (!conflict) {
     void vscode.window.showInformationMessage('No push is held any more: a later push went through.');
     return undefined;
@@ -97,17 +100,17 @@ export async function resolveConflict(s: Services, folder?: unknown, kind?: unkn
     ],
     { placeHolder: `${conflict.label} changed on the server: what now?` },
   );
-  if (picked?.label === COMPARE) await s.deploy.deployer.conflicts.compare(conflict.app, conflict.folder, conflict.id, part, conflict.label);
+  if (picked?.label === COMPARE) await s.deploy.compare(conflict.app, conflict.folder, conflict.id, part, conflict.label);
   if (picked?.label === MERGE) await mergeWithServer(s, file);
   if (picked?.label === OVERWRITE) await overwriteServer(s, file);
   return picked?.label;
 }
 
 /** The status bar item of a file held from auto-save, clicked: its choices, in a quick pick. */
-export async function heldSaveChoices(s: Services, folder?: unknown, kind?: unknown): Promise<string | undefined> {
+export async function heldSaveChoices(s: Pick<Services, 'deploy'>, folder?: unknown, kind?: unknown): Promise<string | undefined> {
   if (typeof folder !== 'string' || (kind !== 'code' && kind !== 'metadata')) return undefined;
   const file = localFileOf(vscode.Uri.parse(folder), kind === 'code' ? 'implementation' : 'metadata');
-  const choices = s.deploy.deployer.heldChoices(file);
+  const choices = s.deploy.heldChoices(file);
   if (choices.length === 0) return undefined;
   const details: Record<string, string> = {
     [TAKE_INTO_EDITOR]: 'The version the server runs now replaces the editor text (undoable)',
@@ -118,12 +121,12 @@ export async function heldSaveChoices(s: Services, folder?: unknown, kind?: unkn
     choices.map((label) => ({ label, detail: details[label] })),
     { placeHolder: `${basename(file)} is not pushed by auto-save: what now?` },
   );
-  if (picked) await s.deploy.deployer.heldChoice(file, picked.label);
+  if (picked) await s.deploy.heldChoice(file, picked.label);
   return picked?.label;
 }
 
 /** The status bar item of a save by hand refused on errors, clicked: its notification's choices, in a quick pick. */
-export async function refusedSaveChoices(s: Services, file?: unknown): Promise<string | undefined> {
+export async function refusedSaveChoices(s: Pick<Services, 'deploy'>, file?: unknown): Promise<string | undefined> {
   if (typeof file !== 'string') return undefined;
   const uri = vscode.Uri.parse(file);
   const picked = await vscode.window.showQuickPick(
@@ -133,7 +136,7 @@ export async function refusedSaveChoices(s: Services, file?: unknown): Promise<s
     ],
     { placeHolder: `${basename(uri)} was not pushed: it has errors` },
   );
-  if (picked?.label === 'Push Anyway') await s.deploy.deployer.pushAsItIs(uri, 'code', { manual: false, anyway: true });
+  if (picked?.label === 'Push Anyway') await s.deploy.pushAnyway(uri);
   if (picked?.label === 'Show Problems') await vscode.commands.executeCommand('workbench.actions.view.problems');
   return picked?.label;
 }
@@ -146,7 +149,7 @@ function basename(uri: vscode.Uri): string {
  * Pull, from a diff of Compare with Server: the action of the file compared, pulled as Pull Action
  * does (it asks before it replaces a local file that differs, and records the new base).
  */
-export async function pullFromDiff(s: Services, arg?: unknown): Promise<void> {
+export async function pullFromDiff(s: Parameters<typeof pullAction>[0], arg?: unknown): Promise<void> {
   const local = localSideOf(arg);
   await pullAction(s, local);
 }

@@ -59,7 +59,7 @@ export type MergeOutcome =
  */
 export class Conflicts {
   constructor(
-    private readonly s: Services,
+    private readonly s: Pick<Services, 'connections' | 'log' | 'serverVersions'>,
     private readonly bases: LockStore,
     /** Pushes the file as it is now (a push by hand), through the same conflict check. */
     private readonly push: (file: vscode.Uri, part: VersionedResource) => Promise<unknown>,

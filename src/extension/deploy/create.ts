@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { NO_CODE, metadataHash } from '../../core/deploy/base';
+import { type BaseVersion, NO_CODE, metadataHash } from '../../core/deploy/base';
 import { type ActionMetadata } from '../../core/schema';
 import { MAIN_FILE } from '../../core/workspace';
 import { abortOn } from '../cancellation';
@@ -7,12 +7,29 @@ import { errorMessage } from '../connections';
 import { exists } from '../files';
 import { type Application } from '../project';
 import { type Services } from '../services';
+import { type PushResult } from './deployer';
+
+/** What creating an action needs of deploy: its bases recorded, then its code pushed by hand. */
+export interface CreateDeploy {
+  recordBases(
+    app: Application,
+    action: { readonly id: string; readonly key: string },
+    bases: { readonly metadata: BaseVersion; readonly implementation?: BaseVersion },
+  ): void;
+  pushByHand(file: vscode.Uri): Promise<PushResult | undefined>;
+}
 
 /**
  * POSTs an action folder's metadata, then pushes its main.ts: the server holds no code for a new
  * action, and a run of it fails until it does. The server's id is remembered as a link, never as configuration.
  */
-export async function createOnServer(s: Services, app: Application, folder: vscode.Uri, metadata: ActionMetadata): Promise<string | undefined> {
+export async function createOnServer(
+  s: Pick<Services, 'connections' | 'model'>,
+  deploy: CreateDeploy,
+  app: Application,
+  folder: vscode.Uri,
+  metadata: ActionMetadata,
+): Promise<string | undefined> {
   let id: string;
   try {
     const created = await vscode.window.withProgress(
@@ -21,17 +38,17 @@ export async function createOnServer(s: Services, app: Application, folder: vsco
     );
     id = created.id;
     // A new action has no code: its first push asks the server that it still has none.
-    s.deploy.recordBases(app, { id, key: metadata.key }, { metadata: { etag: created.etag, hash: metadataHash(metadata) }, implementation: NO_CODE });
+    deploy.recordBases(app, { id, key: metadata.key }, { metadata: { etag: created.etag, hash: metadataHash(metadata) }, implementation: NO_CODE });
   } catch (error) {
     s.model.createFailed(app);
     // The folder is kept either way; the offer to retry does not hold up the command.
     void vscode.window
       .showErrorMessage(`${metadata.key} is saved in the workspace but was not created on the server: ${errorMessage(error)}`, 'Retry')
-      .then((retry) => retry && createOnServer(s, app, folder, metadata));
+      .then((retry) => retry && createOnServer(s, deploy, app, folder, metadata));
     return undefined;
   }
   s.model.created(app, folder, id);
-  const pushed = await pushMain(s, folder);
+  const pushed = await pushMain(deploy, folder);
   void vscode.window.showInformationMessage(`Created ${metadata.key} in ${app.label}${pushed ? ' with the code of its main.ts' : ''}.`);
   return id;
 }
@@ -40,9 +57,9 @@ export async function createOnServer(s: Services, app: Application, folder: vsco
  * Pushes main.ts through save to deploy (its checks, its one request per action), which tells the
  * user itself when the code was not pushed. Whether the server now holds it.
  */
-async function pushMain(s: Services, folder: vscode.Uri): Promise<boolean> {
+async function pushMain(deploy: CreateDeploy, folder: vscode.Uri): Promise<boolean> {
   const main = vscode.Uri.joinPath(folder, MAIN_FILE);
   if (!(await exists(main))) return false;
-  const result = await s.deploy.pushByHand(main);
+  const result = await deploy.pushByHand(main);
   return result?.kind === 'accepted' || result?.kind === 'unchanged';
 }

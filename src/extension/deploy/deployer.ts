@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { type ActionMetadata } from '../../core/schema';
 import { ApiError, type VersionedResource } from '../../core/client';
 import { codeHash, metadataHash } from '../../core/deploy/base';
 import { hasConflictMarkers } from '../../core/deploy/merge';
@@ -16,8 +17,6 @@ import { type LockStore } from './lockStore';
 import { type DeployHistoryStore } from './historyStore';
 import { CodeChecks } from './codeCheck';
 import { COMPARE, type Conflict, Conflicts, HeldPush, MERGE, type MergeOutcome, OVERWRITE } from './conflicts';
-import { createOnServer } from './create';
-import { type CodeDiagnostics } from './diagnostics';
 import { type ActionFile, currentText, isMetadataFile, readActionYaml, savedText } from './locate';
 import { Notices } from './notices';
 import { RefusedSaves } from './refusedSaves';
@@ -94,14 +93,15 @@ export class Deployer extends Disposable {
   private readonly holds = new Map<string, Hold>();
 
   constructor(
-    private readonly s: Services,
-    diagnostics: CodeDiagnostics,
+    private readonly s: Pick<Services, 'config' | 'connections' | 'context' | 'events' | 'log' | 'model' | 'serverVersions'>,
     private readonly status: DeployStatusItem,
     private readonly bases: LockStore,
     private readonly history: DeployHistoryStore,
+    /** Create on Server for an action the server does not have (deploy/create.ts): handed in, as it pushes through the feature. */
+    private readonly create: (app: Application, folder: vscode.Uri, metadata: ActionMetadata) => Promise<unknown>,
   ) {
     super();
-    this.checks = new CodeChecks(s, diagnostics);
+    this.checks = new CodeChecks(s);
     this.notices = new Notices(s.log);
     this.conflicts = new Conflicts(
       s,
@@ -304,7 +304,7 @@ export class Deployer extends Disposable {
         return;
       }
       // It pushes main.ts as it is then, once the action exists.
-      await createOnServer(this.s, file.app, file.folder, yaml.metadata);
+      await this.create(file.app, file.folder, yaml.metadata);
     });
   }
 
@@ -474,8 +474,8 @@ export class Deployer extends Disposable {
       : `${file.name} holds a merge: an auto-save does not push it; a save by hand does.`;
   }
 
-  /** Whether auto-saves of `file` are held until a save by hand (for tests and the quick pick). */
-  heldFile(file: vscode.Uri): 'merge' | 'redeploy' | undefined {
+  /** Whether auto-saves of `file` are held until a save by hand, and why. */
+  private heldFile(file: vscode.Uri): 'merge' | 'redeploy' | undefined {
     return this.holds.get(file.toString())?.why;
   }
 
@@ -558,7 +558,7 @@ export class Deployer extends Disposable {
   }
 
   /** What the Retry button does: the last push of the part again (the file as it is now, or the redeployed version). */
-  retry(kind: PushKind, id: string): Promise<PushResult> | undefined {
+  private retry(kind: PushKind, id: string): Promise<PushResult> | undefined {
     return this.retries.get(`${kind}:${id}`)?.();
   }
 

@@ -6,9 +6,9 @@ import { toRange } from '../ranges';
 import { type Services } from '../services';
 import { type AnalysisModule, loadAnalysis } from './analysisLoader';
 import { type ActionFile, currentText, isCodeFile, isMetadataFile, mainOf, readActionYaml, sameUri } from './locate';
-import { PerFileDebounce } from './perFileDebounce';
+import { DIAGNOSTIC_SOURCE } from '../diagnosticSource';
+import { PerFileDebounce } from '../perFileDebounce';
 
-export const DIAGNOSTIC_SOURCE = 'Custom Actions';
 const TYPING_PAUSE_MS = 300;
 
 /**
@@ -23,7 +23,7 @@ export class CodeDiagnostics extends Disposable {
     ),
   );
 
-  constructor(private readonly s: Services) {
+  constructor(private readonly s: Pick<Services, 'context' | 'log' | 'model'>) {
     super();
     this.register(vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d.uri, 0)));
     this.register(

@@ -23,7 +23,7 @@ export class DriftWatch extends Disposable {
   private readonly checked = new Map<string, number>();
 
   constructor(
-    private readonly s: Services,
+    private readonly s: Pick<Services, 'connections' | 'log' | 'model' | 'trust'>,
     private readonly bases: LockStore,
     private readonly status: DeployStatusItem,
   ) {

@@ -6,7 +6,7 @@ import { OutsideWorkspaceError, writeInsideWorkspace } from '../files';
 import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
 import { isMetadataFile, openDocument, savedText } from './locate';
-import { PerFileDebounce } from './perFileDebounce';
+import { PerFileDebounce } from '../perFileDebounce';
 
 const TYPING_PAUSE_MS = 300;
 
@@ -23,7 +23,7 @@ export class GeneratedTypes extends Disposable {
   /** Fires with the action folder after its generated types were rewritten. */
   readonly onDidWrite = this.written.event;
 
-  constructor(private readonly s: Services) {
+  constructor(private readonly s: Pick<Services, 'log' | 'model'>) {
     super();
     this.register(
       vscode.workspace.onDidChangeTextDocument((e) => {

@@ -4,12 +4,12 @@ import { type PushOutcome } from '../../core/deploy/pushQueue';
 import { formatWhen } from '../../core/events';
 import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
-import { isNode, pickAction } from '../commands/pick';
+import { isNode, pickAction } from '../commands';
 import { type ActionEntry } from '../model';
+import { currentServer } from '../project';
 import { type Services } from '../services';
 import { type VersionNode } from '../tree/nodes';
 import { replaceDocumentText } from '../files';
-import { currentServer } from './scope';
 import { localFileOf, metadataText } from './serverCopy';
 
 export const REDEPLOY = 'Redeploy This Version';
@@ -89,7 +89,7 @@ export async function historyItems(s: Services, { action, parts }: Located): Pro
   const { app } = action;
   const id = action.remote.id;
   const server = currentServer(s.project);
-  const entries = server === undefined ? [] : (await s.deploy.history.entries({ server, appId: app.id }, id)).filter((e) => parts.includes(e.part));
+  const entries = server === undefined ? [] : (await s.deploy.actionHistory({ server, appId: app.id }, id)).filter((e) => parts.includes(e.part));
   const versions = await s.connections
     .call(app, async (client) => {
       if (!(await client.capabilities()).versions) return [];
@@ -168,7 +168,7 @@ export async function openHistoryItem(s: Services, { action }: Located, item: Hi
 
 /** Redeploy This Version: through the same queue and conflict check as a save. */
 export async function redeploy(s: Services, action: Located['action'], part: VersionedResource, content: string): Promise<PushOutcome> {
-  return s.deploy.deployer.redeploy(action.app, action.local.folder, action.remote.id, action.key, part, content);
+  return s.deploy.redeploy(action.app, action.local.folder, action.remote.id, action.key, part, content);
 }
 
 /** Restore to Editor: the version's text in place of the file's, as an undoable edit; nothing is saved or pushed. */

@@ -1,11 +1,19 @@
 import * as vscode from 'vscode';
 import { ACTION_FILE } from '../../core/workspace';
-import { isNode, pickAction } from '../commands/pick';
+import { isNode, pickAction } from '../commands';
 import { errorMessage } from '../connections';
 import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
 import { type PushOptions, type PushResult, Deployer } from './deployer';
+import { type VersionedResource } from '../../core/client';
 import { type BaseVersion } from '../../core/deploy/base';
+import { type HistoryEntry } from '../../core/deploy/history';
+import { type PushOutcome } from '../../core/deploy/pushQueue';
+import { type Scope } from '../../core/deploy/scope';
+import { type Conflict, type MergeOutcome } from './conflicts';
+import { type ServerCopy } from './serverCopy';
+import { type ActionMetadata } from '../../core/schema';
+import { createOnServer } from './create';
 import { type Application } from '../project';
 import { LockStore } from './lockStore';
 import { DeployHistoryStore } from './historyStore';
@@ -17,6 +25,9 @@ import { isCodeFile, isMetadataFile, mainOf, openDocument, savedText } from './l
 import { MetadataQuickFixes } from './quickFixes';
 import { SavedTexts } from './savedTexts';
 import { DeployStatusItem } from './statusItem';
+
+/** The parts deploy is built from: activation has them before it builds the feature. */
+export type DeployParts = Pick<Services, 'config' | 'connections' | 'context' | 'events' | 'log' | 'model' | 'project' | 'serverVersions' | 'tree' | 'trust'>;
 
 /**
  * Save to deploy: a save the user made in an editor pushes the code or the metadata of its action;
@@ -42,7 +53,7 @@ export class DeployFeature extends Disposable {
   /** What each open action file held on disk before its latest save: a base where the lock has none. */
   private readonly savedTexts = this.register(new SavedTexts());
 
-  constructor(private readonly s: Services) {
+  constructor(private readonly s: DeployParts) {
     super();
     this.diagnostics = this.register(new CodeDiagnostics(s));
     this.generated = this.register(new GeneratedTypes(s));
@@ -50,7 +61,9 @@ export class DeployFeature extends Disposable {
     // Bases were kept in workspace state before they moved to the lock file; the command line never saw them.
     for (const old of OLD_BASES) if (s.context.workspaceState.get(old) !== undefined) void s.context.workspaceState.update(old, undefined);
     this.history = this.register(new DeployHistoryStore(s.context.globalStorageUri, s.log));
-    this.deployer = this.register(new Deployer(s, this.diagnostics, this.status, this.bases, this.history));
+    this.deployer = this.register(
+      new Deployer(s, this.status, this.bases, this.history, (app, folder, metadata) => this.createOnServer(app, folder, metadata)),
+    );
     this.drift = this.register(new DriftWatch(s, this.bases, this.status));
     // Every push, redeploy and merge that the server accepts adds an entry: the History row follows at once.
     this.register(this.history.onDidRecord((entry) => s.tree.historyChanged(entry.appId, entry.actionId)));
@@ -124,9 +137,71 @@ export class DeployFeature extends Disposable {
     if (bases.implementation) this.bases.record(app, action, 'implementation', bases.implementation);
   }
 
+  /**
+   * Create on Server: POSTs the folder's metadata, records it as the base, then pushes its main.ts by
+   * hand. The server's id of the new action, or undefined when it was not created (the user is told).
+   */
+  createOnServer(app: Application, folder: vscode.Uri, metadata: ActionMetadata): Promise<string | undefined> {
+    return createOnServer(this.s, this, app, folder, metadata);
+  }
+
   /** Pushes `text` as the code of the action holding `uri`, as a push by hand does (Run Tests on the Test environment). */
   pushCode(uri: vscode.Uri, text: string): Promise<PushResult> {
     return this.deployer.pushCode(uri, text, { manual: true });
+  }
+
+  /** Compare with Server for one part: the server's version beside the local file, when the server can return it. */
+  compare(app: Application, folder: vscode.Uri, id: string, part: VersionedResource, label: string): Promise<ServerCopy | undefined> {
+    return this.deployer.conflicts.compare(app, folder, id, part, label);
+  }
+
+  /** Merge with Server: the held push told, or else the action's part as it is. */
+  merge(target: Pick<Conflict, 'app' | 'folder' | 'id' | 'part' | 'label'>): Promise<MergeOutcome> {
+    return this.deployer.merge(target);
+  }
+
+  /** Overwrite Server Version: over the version a held push was told about, else a push by hand. */
+  overwrite(folder: vscode.Uri, part: VersionedResource): Promise<unknown> {
+    return this.deployer.overwrite(folder, part);
+  }
+
+  /** The held push of `part` of the action in `folder` that still stands, as last told. */
+  standingConflict(folder: vscode.Uri, part: VersionedResource): Conflict | undefined {
+    return this.deployer.standingConflict(folder, part);
+  }
+
+  /** The parts of the action in `folder` with a held push that still stands. */
+  standingParts(folder: vscode.Uri): VersionedResource[] {
+    return this.deployer.standingParts(folder);
+  }
+
+  /** What the status bar item of a file held from auto-save offers, and the choice taken. */
+  heldChoices(file: vscode.Uri): string[] {
+    return this.deployer.heldChoices(file);
+  }
+
+  heldChoice(file: vscode.Uri, choice: string): Promise<unknown> {
+    return this.deployer.heldChoice(file, choice);
+  }
+
+  /** Push Anyway of a save refused on its errors: the file as it is now. */
+  pushAnyway(file: vscode.Uri): Promise<PushResult> {
+    return this.deployer.pushAsItIs(file, 'code', { manual: false, anyway: true });
+  }
+
+  /** Redeploy This Version: `content` as `part` of the action, through the same queue and conflict check as a save. */
+  redeploy(app: Application, folder: vscode.Uri, id: string, label: string, part: VersionedResource, content: string): Promise<PushOutcome> {
+    return this.deployer.redeploy(app, folder, id, label, part, content);
+  }
+
+  /** The pushes from here of one action, newest first. */
+  actionHistory(scope: Scope, actionId: string): Promise<HistoryEntry[]> {
+    return this.history.entries(scope, actionId);
+  }
+
+  /** Pushes the saved action.yaml of the action holding `uri` as its metadata, as a push by hand does. */
+  pushMetadata(uri: vscode.Uri): Promise<PushResult> {
+    return this.deployer.pushMetadata(uri, { manual: true });
   }
 
   /** Push Implementation: a file (editor title), an action (tree), or the active editor's action; saves it first. */

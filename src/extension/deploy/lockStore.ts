@@ -5,9 +5,8 @@ import { DeployLock, LOCK_FILE } from '../../core/deploy/lock';
 import { errorMessage } from '../connections';
 import { writeInsideWorkspace } from '../files';
 import { Disposable } from '../lifecycle';
-import { type Application, type ProjectModel } from '../project';
+import { type Application, currentServer, type ProjectModel } from '../project';
 import { type WorkspaceTrust } from '../trust';
-import { currentServer } from './scope';
 
 /** What the store knows of the lock file of one project folder. */
 interface Loaded {

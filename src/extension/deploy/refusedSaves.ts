@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
 import { openDocument, savedText } from './locate';
-import { PerFileDebounce } from './perFileDebounce';
+import { PerFileDebounce } from '../perFileDebounce';
 
 /** Diagnostics come in bursts (syntax, then semantics, then ours): one look after they settle. */
 const SETTLE_MS = 250;

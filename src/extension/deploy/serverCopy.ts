@@ -22,7 +22,13 @@ export function localFileOf(folder: vscode.Uri, part: VersionedResource): vscode
  * The server's current code or metadata of action `id`, as file text. Undefined when the server holds
  * no code, or cannot return it (no GET of the code or the action).
  */
-export async function readServerCopy(s: Services, app: Application, folder: vscode.Uri, id: string, part: VersionedResource): Promise<ServerCopy | undefined> {
+export async function readServerCopy(
+  s: Pick<Services, 'connections'>,
+  app: Application,
+  folder: vscode.Uri,
+  id: string,
+  part: VersionedResource,
+): Promise<ServerCopy | undefined> {
   return s.connections.call(app, async (client) => {
     const capabilities = await client.capabilities();
     if (part === 'implementation') {
@@ -42,7 +48,7 @@ export async function readServerCopy(s: Services, app: Application, folder: vsco
  * it; else undefined. Nothing here trusts it: Merge compares the hash with the base's (trustedBase).
  */
 export async function readBaseCopy(
-  s: Services,
+  s: Pick<Services, 'connections'>,
   app: Application,
   folder: vscode.Uri,
   id: string,

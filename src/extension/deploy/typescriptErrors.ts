@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { DIAGNOSTIC_SOURCE } from './diagnostics';
+import { DIAGNOSTIC_SOURCE } from '../diagnosticSource';
 import { openDocument } from './locate';
 
 /** The TypeScript extension's command for other extensions; it answers these two read-only requests. */

@@ -1,5 +1,5 @@
 import { scopedKey } from '../../core/deploy/scope';
-import { currentServer } from '../deploy/scope';
+import { currentServer } from '../project';
 import { type Services } from '../services';
 
 const LAST_INPUTS = 'customActions.lastRunInputs.v2';

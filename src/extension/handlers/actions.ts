@@ -4,7 +4,6 @@ import { generateTypes } from '../../core/typegen';
 import { ACTION_FILE, GENERATED_FILE, MAIN_FILE, newActionMetadata, newActionTemplate, serializeActionYaml } from '../../core/workspace';
 import { serverText } from '../../core/text';
 import { abortOn } from '../cancellation';
-import { createOnServer } from '../deploy/create';
 import { assertInsideWorkspace, createFolderInsideWorkspace, exists, writeInsideWorkspace } from '../files';
 import { readLocalAction } from '../localActions';
 import { offerPull } from '../pull';
@@ -15,7 +14,7 @@ import { closeEditorsIn, removeActionFolder } from './removeFolder';
 const LAST_EMAIL = 'customActions.lastDeveloperEmail';
 
 /** What Create on Server and the offer to pull take: their own parameters, as narrow as deploy and pull make them. */
-type CreateParts = Parameters<typeof createOnServer>[0];
+type CreateParts = Pick<Services, 'deploy'>;
 type OfferPullParts = Parameters<typeof offerPull>[0];
 
 /** What New Action asks for; given as the command's second argument (a keybinding, another extension), it asks nothing. */
@@ -36,7 +35,7 @@ export async function newAction(s: Pick<Services, 'context' | 'project'> & Creat
     const folder = vscode.Uri.joinPath(app.folderUri, given.key);
     if (await exists(folder)) throw new Error(`New Action: the folder ${given.key} exists already.`);
     await writeActionFolder(folder, metadata, undefined);
-    await createOnServer(s, app, folder, metadata);
+    await s.deploy.createOnServer(app, folder, metadata);
     return;
   }
   const key = await vscode.window.showInputBox({
@@ -70,7 +69,7 @@ export async function newAction(s: Pick<Services, 'context' | 'project'> & Creat
   const folder = vscode.Uri.joinPath(app.folderUri, key);
   await writeActionFolder(folder, metadata, undefined);
   await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, MAIN_FILE));
-  await createOnServer(s, app, folder, metadata);
+  await s.deploy.createOnServer(app, folder, metadata);
 }
 
 export async function createOnServerCommand(s: Pick<Services, 'model' | 'project'> & CreateParts, node?: unknown): Promise<void> {
@@ -85,7 +84,7 @@ export async function createOnServerCommand(s: Pick<Services, 'model' | 'project
       });
     return;
   }
-  await createOnServer(s, action.app, action.local.folder, local.metadata);
+  await s.deploy.createOnServer(action.app, action.local.folder, local.metadata);
 }
 
 export async function openCode(s: Pick<Services, 'model' | 'project'> & OfferPullParts, node?: unknown): Promise<void> {

@@ -3,7 +3,7 @@ import { localChanges, PART_FILE, pulledBase, pulledFiles, serverMetadata } from
 import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { abortOn } from '../cancellation';
-import { pickAction } from '../commands/pick';
+import { pickAction } from '../commands';
 import { assertInsideWorkspace, createFolderInsideWorkspace, readText, writeInsideWorkspace } from '../files';
 import { type Services } from '../services';
 import { type ActionEntry } from '../model';

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { INPUTS_FOLDER, isInputSetFileName } from '../../core/workspace';
-import { DIAGNOSTIC_SOURCE } from '../deploy/diagnostics';
+import { DIAGNOSTIC_SOURCE } from '../diagnosticSource';
 import { Disposable } from '../lifecycle';
-import { PerFileDebounce } from '../deploy/perFileDebounce';
+import { PerFileDebounce } from '../perFileDebounce';
 import { type ActionsModel } from '../model';
 import { toRange } from '../ranges';
 import { type TestCase, readCase } from './cases';

@@ -3,8 +3,8 @@ import { type NormalizedEvent, type RunInputs } from '../../core/client';
 import { eventOutcome } from '../../core/testing';
 import { serverText } from '../../core/text';
 import { errorMessage } from '../connections';
-import { currentMainText } from '../debug/localHarness';
-import { targetsOf } from '../events/targets';
+import { currentMainText } from '../debug/commands';
+import { targetsOf } from '../events/commands';
 import { type Services } from '../services';
 import { outputLines, type PreparedCase, reportOutcome } from './report';
 

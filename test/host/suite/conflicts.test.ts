@@ -6,6 +6,7 @@ import { generateTypes } from '../../../src/core/typegen';
 import { serializeActionYaml } from '../../../src/core/workspace';
 import { type HostMessage, type StateMessage } from '../../../src/core/webview';
 import { type DeployFeature } from '../../../src/extension/deploy';
+import { MERGE, OVERWRITE } from '../../../src/extension/deploy/conflicts';
 import { FormSession } from '../../../src/extension/form/session';
 import { PULLED_SCHEME } from '../../../src/extension/heldTexts';
 import { type Application } from '../../../src/extension/project';
@@ -49,7 +50,6 @@ describe('Safe deploy: conflicts with changes on the server', function () {
   const onServer = (id: string) => services.connections.call(app, (c) => c.getImplementation(id));
   /** The colleague: a write straight to the server, with no condition. */
   const colleaguePushes = (id: string, code: string) => services.connections.call(app, (c) => c.putImplementation(id, code));
-  const conflictOffer = (key: string, kind: 'code' | 'metadata' = 'code') => `conflict:${kind}:${folderOf(key).toString()}`;
 
   /** An action in the workspace and on the server with `code`, whose base is known (pushed once from here). */
   async function action(key: string, code: string): Promise<string> {
@@ -61,7 +61,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     const { id } = await services.connections.call(app, (c) => c.createAction(APP, metadata));
     created.push(id);
     services.model.refresh();
-    const first = await deploy.deployer.pushCode(mainUri(key), code, { manual: true });
+    const first = await deploy.pushCode(mainUri(key), code);
     assert.equal(first.kind, 'accepted', `the first push went through: ${JSON.stringify(first)}`);
     await lockedPart(services, app, id, 'implementation', (b) => b?.etag !== undefined && b.hash === codeHash(code), 'the push recorded its base in the lock');
     return id;
@@ -92,8 +92,15 @@ describe('Safe deploy: conflicts with changes on the server', function () {
   const serverHolds = (id: string, code: string) =>
     eventually(async () => ((await onServer(id)) === code ? true : undefined), 'the server holds the pushed code');
 
+  // The held push's notification, with its choices (each test's action has a key of its own).
   const offered = (key: string, kind: 'code' | 'metadata' = 'code') =>
-    eventually(() => (deploy.deployer.offers.includes(conflictOffer(key, kind)) ? true : undefined), `the conflict of ${key} is offered`);
+    eventually(
+      () =>
+        spy
+          .matching(new RegExp(`^${key} (changed on the server|on the server holds).*your ${kind} was not pushed`))
+          .find((n) => n.items.includes(MERGE) && n.items.includes(OVERWRITE)),
+      `the conflict of ${key} is offered`,
+    );
 
   const notification = (pattern: RegExp) => eventually(() => spy.matching(pattern).at(-1), `a notification matching ${pattern}`);
 
@@ -171,7 +178,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     assert.equal(tab.original.path, mainUri('conflict-hold').path, 'the server cannot choose where its text is shown: the local path names it');
 
     // Settled, so no failure is left in the status bar for later suites: held again, then Overwrite.
-    void deploy.deployer.pushCode(mainUri('conflict-hold'), local, { manual: true });
+    void deploy.pushCode(mainUri('conflict-hold'), local);
     await eventually(() => spy.matching(/conflict-hold changed on the server/)[1], 'held again').then((n) => n.answer('Overwrite'));
     await serverHolds(id, local);
   });
@@ -199,7 +206,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     assert.equal(await deploy.drift.checkFile(mainUri('conflict-drift'), true), true);
     assert.equal((await services.model.actionAt(mainUri('conflict-drift')))?.outOfStep, true, 'the model (and so the tree) knows');
     assert.match(deploy.status.text, /conflict-drift changed on the server/);
-    const merged = await deploy.deployer.conflicts.merge({ app, folder: folderOf('conflict-drift'), id, part: 'implementation', label: 'conflict-drift' });
+    const merged = await deploy.merge({ app, folder: folderOf('conflict-drift'), id, part: 'implementation', label: 'conflict-drift' });
     assert.equal(merged.kind, 'merged');
     const e = await editorOf(mainUri('conflict-drift'));
     await save(e, e.document.getText());
@@ -233,7 +240,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     const e = await editorOf(mainUri('conflict-markers'));
     await save(e, codeWith('10', '7'));
     await offered('conflict-markers');
-    const outcome = await deploy.deployer.conflicts.merge({ app, folder: folderOf('conflict-markers'), id, part: 'implementation', label: 'conflict-markers' });
+    const outcome = await deploy.merge({ app, folder: folderOf('conflict-markers'), id, part: 'implementation', label: 'conflict-markers' });
     assert.deepEqual({ kind: outcome.kind, conflicts: outcome.kind === 'merged' ? outcome.conflicts : -1 }, { kind: 'merged', conflicts: 1 });
     const text = e.document.getText();
     assert.match(text, /^<<<<<<< Local/m);
@@ -244,10 +251,10 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     await eventually(() => (!e.document.isDirty ? true : undefined), 'auto-saved');
     await vscode.window.showTextDocument(e.document, { preview: false });
     await vscode.commands.executeCommand('workbench.action.files.save');
-    await eventually(() => (deploy.deployer.offers.includes(`markers:${e.document.uri.toString()}`) ? true : undefined), 'the markers refused');
+    await eventually(() => spy.matching(/^main\.ts of conflict-markers still holds conflict markers/).at(-1), 'the markers refused');
     assert.match(deploy.status.text, /conflict-markers not pushed/);
     assert.equal(await onServer(id), theirs, 'nothing was pushed while markers remain');
-    const refused = await deploy.deployer.pushCode(e.document.uri, text, { manual: true });
+    const refused = await deploy.pushCode(e.document.uri, text);
     assert.equal(refused.kind, 'not-pushed', 'not by hand either');
     const resolved = codeWith('1010', '7');
     await save(e, resolved);
@@ -287,7 +294,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     assert.equal(deploy.status.click?.command, 'customActions.resolveConflict', 'a click on the status bar item offers the choices');
     assert.deepEqual(deploy.status.click?.arguments, [folderOf('conflict-reach').toString(), 'code']);
     assert.doesNotMatch(deploy.status.tooltip, /notification/, 'the tooltip sends nobody to a notification that may be gone');
-    assert.ok(deploy.deployer.standingConflict(folderOf('conflict-reach'), 'implementation'), 'the held push stands for the diff title');
+    assert.ok(deploy.standingConflict(folderOf('conflict-reach'), 'implementation'), 'the held push stands for the diff title');
     const row = await eventually(async () => {
       const app = (await services.tree.getChildren()).find((n) => n.kind === 'application' && n.app.id === APP);
       const found = app && (await services.tree.getChildren(app)).find((n) => n.kind === 'action' && n.key === 'conflict-reach');
@@ -303,7 +310,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     await eventually(() => (!e.document.isDirty ? true : undefined), 'auto-saved');
     await vscode.commands.executeCommand('customActions.overwriteServer', row);
     await serverHolds(id, merged);
-    await eventually(() => (deploy.deployer.standingConflict(folderOf('conflict-reach'), 'implementation') ? undefined : true), 'nothing held any more');
+    await eventually(() => (deploy.standingConflict(folderOf('conflict-reach'), 'implementation') ? undefined : true), 'nothing held any more');
     await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
   });
 
@@ -329,7 +336,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
       await vscode.window.showTextDocument(e.document, { preview: false });
       await vscode.commands.executeCommand('workbench.action.files.save');
       await serverHolds(id, merged);
-      assert.equal(deploy.deployer.heldFile(mainUri('conflict-autosave')), undefined);
+      assert.deepEqual(deploy.heldChoices(mainUri('conflict-autosave')), []);
     } finally {
       await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
     }
@@ -360,7 +367,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     await action(key, codeWith('1', '7'));
     const id = created[created.length - 1] as string;
     // The metadata base comes from a push of action.yaml.
-    const first = await deploy.deployer.pushMetadata(yamlUri(key), { manual: true });
+    const first = await deploy.pushMetadata(yamlUri(key));
     assert.equal(first.kind, 'accepted', JSON.stringify(first));
     await services.connections.call(app, (c) => c.updateAction(id, metadataOf(key, 'Changed by a colleague.')));
     const e = await editorOf(yamlUri(key));
@@ -387,7 +394,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
   it('holds a save made through the metadata form the same way, and the form shows the merged metadata', async () => {
     const key = 'conflict-form';
     const id = await action(key, codeWith('1', '7'));
-    assert.equal((await deploy.deployer.pushMetadata(yamlUri(key), { manual: true })).kind, 'accepted');
+    assert.equal((await deploy.pushMetadata(yamlUri(key))).kind, 'accepted');
     await services.connections.call(app, (c) => c.updateAction(id, metadataOf(key, 'Changed by a colleague.')));
     // The form's session on action.yaml, with a stand-in for its webview that keeps what the host sends
     // it; the file is in a tab, as it is when the form shows it (a save with no editor showing the file is
@@ -490,15 +497,15 @@ describe('Safe deploy: a server without conditional writes', function () {
     id = (await services.connections.call(app, (c) => c.createAction(APP, metadata))).id;
     services.model.refresh();
     const main = vscode.Uri.joinPath(folder(), 'main.ts');
-    assert.equal((await services.deploy.deployer.pushCode(main, first, { manual: true })).kind, 'accepted');
+    assert.equal((await services.deploy.pushCode(main, first)).kind, 'accepted');
     assert.match(services.deploy.status.text, /unchecked/, 'the server could not check the write');
     const created = id;
     const second = codeWith('1', '8');
-    assert.equal((await services.deploy.deployer.pushCode(main, second, { manual: true })).kind, 'accepted', 'the server held the base: replaced');
+    assert.equal((await services.deploy.pushCode(main, second)).kind, 'accepted', 'the server held the base: replaced');
     assert.equal(await services.connections.call(app, (c) => c.getImplementation(created)), second);
     const theirs = codeWith('1', '70');
     await services.connections.call(app, (c) => c.putImplementation(created, theirs));
-    const result = await services.deploy.deployer.pushCode(main, codeWith('10', '7'), { manual: true });
+    const result = await services.deploy.pushCode(main, codeWith('10', '7'));
     assert.equal(result.kind, 'failed', `held: the read found a version other than the base: ${JSON.stringify(result)}`);
     assert.equal(await services.connections.call(app, (c) => c.getImplementation(created)), theirs, "the colleague's code is kept");
     assert.match(services.deploy.status.text, /unconditional-deploy changed on the server/);

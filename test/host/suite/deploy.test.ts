@@ -213,29 +213,31 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     assert.equal(proxy.implementationPuts(id) - before, 3);
 
     const refusal = { status: 422, body: JSON.stringify({ title: 'Invalid code', status: 422, detail: 'main.ts does not compile: boom' }) };
-    proxy.failures = [refusal];
-    const refused = codeReturning('n + 200');
-    await saveAs(e, refused);
-    await eventually(
-      () => (deploy.deployer.offers.includes(`failed:code:${folderOf('deploy-fail').toString()}`) ? true : undefined),
-      'the failure offered with Retry',
-    );
-    assert.match(deploy.status.text, /Push of deploy-fail failed/);
-    assert.doesNotMatch(deploy.status.text, /Pushed/, 'a refused push is not reported as done');
-    assert.equal(e.document.getText(), refused, 'the file stays as the user left it');
-    assert.ok(!e.document.isDirty);
-    assert.equal(await read(mainUri('deploy-fail')), refused);
-    assert.equal(await onServer(id), first, 'the server kept what it had');
-    // The same failure on the next save does not stack a second notification.
-    proxy.failures = [refusal];
-    await saveAs(e, refused + '\n');
-    await eventually(() => (proxy.failures.length === 0 ? true : undefined), 'the second refused push');
-    await staysTrue(() => deploy.deployer.offers.filter((o) => o === `failed:code:${folderOf('deploy-fail').toString()}`).length <= 1, 'one notification', 500);
-    assert.equal(deploy.deployer.offers.filter((o) => o === `failed:code:${folderOf('deploy-fail').toString()}`).length, 1);
-    // Retry (the button's action) sends the latest content that failed.
-    const retried = await deploy.deployer.retry('code', id);
-    assert.equal(retried?.kind, 'accepted');
-    assert.equal(await onServer(id), refused + '\n');
+    const spy = new NotificationSpy();
+    try {
+      const told = () => spy.matching(/The code of deploy-fail was not pushed/);
+      proxy.failures = [refusal];
+      const refused = codeReturning('n + 200');
+      await saveAs(e, refused);
+      const notice = await eventually(() => told().find((n) => n.items.includes('Retry')), 'the failure offered with Retry');
+      assert.match(deploy.status.text, /Push of deploy-fail failed/);
+      assert.doesNotMatch(deploy.status.text, /Pushed/, 'a refused push is not reported as done');
+      assert.equal(e.document.getText(), refused, 'the file stays as the user left it');
+      assert.ok(!e.document.isDirty);
+      assert.equal(await read(mainUri('deploy-fail')), refused);
+      assert.equal(await onServer(id), first, 'the server kept what it had');
+      // The same failure on the next save does not stack a second notification.
+      proxy.failures = [refusal];
+      await saveAs(e, refused + '\n');
+      await eventually(() => (proxy.failures.length === 0 ? true : undefined), 'the second refused push');
+      await staysTrue(() => told().length <= 1, 'one notification', 500);
+      assert.equal(told().length, 1);
+      // Retry (the button) sends the latest content that failed.
+      notice.answer('Retry');
+      await eventually(async () => ((await onServer(id)) === refused + '\n' ? true : undefined), 'the retried save on the server');
+    } finally {
+      spy.dispose();
+    }
     await vscode.commands.executeCommand('notifications.clearAll');
   });
 
@@ -330,10 +332,15 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     }, 'the new name on the server');
     assert.equal(proxy.metadataPuts(id) - before, 1);
     const invalid = serializeActionYaml({ ...metadataOf('deploy-meta'), developerEmail: 'not an address' });
-    await saveAs(e, invalid);
-    await staysTrue(() => proxy.metadataPuts(id) - before === 1, 'invalid metadata is not sent', 1_500);
-    assert.equal(await read(uri), invalid, 'the file is kept');
-    assert.ok(deploy.deployer.offers.includes(`invalid:${uri.toString()}`), 'the reason is shown');
+    const spy = new NotificationSpy();
+    try {
+      await saveAs(e, invalid);
+      await staysTrue(() => proxy.metadataPuts(id) - before === 1, 'invalid metadata is not sent', 1_500);
+      assert.equal(await read(uri), invalid, 'the file is kept');
+      assert.ok(spy.matching(/^action\.yaml of deploy-meta was not pushed: line \d+/).length > 0, 'the reason is shown');
+    } finally {
+      spy.dispose();
+    }
     await vscode.commands.executeCommand('notifications.clearAll');
   });
 

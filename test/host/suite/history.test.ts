@@ -4,7 +4,8 @@ import { type ActionMetadata } from '../../../src/core/schema';
 import { generateTypes } from '../../../src/core/typegen';
 import { serializeActionYaml } from '../../../src/core/workspace';
 import { DeployHistoryStore } from '../../../src/extension/deploy/historyStore';
-import { TAKE_INTO_EDITOR } from '../../../src/extension/deploy/deployer';
+import { PUSH_NOW, TAKE_INTO_EDITOR } from '../../../src/extension/deploy/deployer';
+import { COMPARE } from '../../../src/extension/deploy/conflicts';
 import { historyItems, openHistoryItem, REDEPLOY, RESTORE } from '../../../src/extension/deploy/historyView';
 import { type Application } from '../../../src/extension/project';
 import { type ActionNode, type ApplicationNode, type HistoryNode, type VersionNode } from '../../../src/extension/tree/nodes';
@@ -50,7 +51,7 @@ describe('Safe deploy: deploy history', function () {
     services.model.refresh();
     for (const code of versions) {
       await write(mainUri(key), code);
-      const result = await services.deploy.deployer.pushCode(mainUri(key), code, { manual: true });
+      const result = await services.deploy.pushCode(mainUri(key), code);
       assert.equal(result.kind, 'accepted', JSON.stringify(result));
     }
     await services.deploy.history.flushed();
@@ -84,7 +85,7 @@ describe('Safe deploy: deploy history', function () {
   it('records every accepted push, lists the local and the server-side versions, and survives a new store over the same storage', async () => {
     const { id, versions } = await pushedThrice('history-record');
     const target = (await services.connections.baseUrl()).logical;
-    const entries = await services.deploy.history.entries({ server: target, appId: app.id }, id);
+    const entries = await services.deploy.actionHistory({ server: target, appId: app.id }, id);
     assert.deepEqual(
       entries.map((e) => e.content),
       [...versions].reverse(),
@@ -189,7 +190,7 @@ describe('Safe deploy: deploy history', function () {
     try {
       const fourth = codeReturning('n + 4');
       await write(mainUri('history-follow'), fourth);
-      assert.equal((await services.deploy.deployer.pushCode(mainUri('history-follow'), fourth, { manual: true })).kind, 'accepted');
+      assert.equal((await services.deploy.pushCode(mainUri('history-follow'), fourth)).kind, 'accepted');
       await eventually(() => (fired.includes(history) ? true : undefined), 'the History row told to show its versions again');
       const rows = await code();
       assert.equal(rows.length, 4);
@@ -199,7 +200,7 @@ describe('Safe deploy: deploy history', function () {
       const where = await located('history-follow');
       const oldest = (await historyItems(services, where)).at(-1);
       assert.ok(oldest);
-      await services.deploy.deployer.redeploy(app, folderOf('history-follow'), id, 'history-follow', 'implementation', await oldest.content());
+      await services.deploy.redeploy(app, folderOf('history-follow'), id, 'history-follow', 'implementation', await oldest.content());
       await eventually(() => (fired.includes(history) ? true : undefined), 'the History row follows the redeploy');
     } finally {
       listening.dispose();
@@ -226,7 +227,7 @@ describe('Safe deploy: deploy history', function () {
       assert.deepEqual(told.items, [TAKE_INTO_EDITOR, 'Compare']);
       assert.match(services.deploy.status.text, /main\.ts of history-rollback differs from the server/);
       assert.equal(services.deploy.status.click?.command, 'customActions.heldSaveChoices', 'the choices stay in the status bar');
-      assert.equal(services.deploy.deployer.heldFile(mainUri('history-rollback')), 'redeploy');
+      assert.deepEqual(services.deploy.heldChoices(mainUri('history-rollback')), [TAKE_INTO_EDITOR, COMPARE, PUSH_NOW], 'held as a redeploy is');
 
       // The next keystroke, and auto-save after it: the newer code does not go back over the redeploy.
       await vscode.window.showTextDocument(editor.document, { preview: false });
@@ -237,7 +238,7 @@ describe('Safe deploy: deploy history', function () {
 
       told.answer(TAKE_INTO_EDITOR);
       await eventually(() => (editor.document.getText() === versions[0] ? true : undefined), 'the redeployed version in the editor');
-      assert.equal(services.deploy.deployer.heldFile(mainUri('history-rollback')), undefined, 'nothing held any more');
+      assert.deepEqual(services.deploy.heldChoices(mainUri('history-rollback')), [], 'nothing held any more');
       await eventually(() => (!editor.document.isDirty ? true : undefined), 'auto-saved');
       await staysTrue(async () => (await onServer(id)) === versions[0], 'the server keeps the version', 1_500);
     } finally {
@@ -288,7 +289,7 @@ describe('Safe deploy: deploy history', function () {
 
     // A colleague changes it: an old version is not redeployed over that unseen.
     await services.connections.call(app, (c) => c.putImplementation(id, codeReturning('n + 100')));
-    const held = await services.deploy.deployer.redeploy(app, folderOf('history-redeploy'), id, 'history-redeploy', 'implementation', versions[1] as string);
+    const held = await services.deploy.redeploy(app, folderOf('history-redeploy'), id, 'history-redeploy', 'implementation', versions[1] as string);
     assert.equal(held.kind, 'failed');
     assert.equal(await onServer(id), codeReturning('n + 100'));
     // Settled, so no held push is left in the status bar: Overwrite puts the file over the colleague's.
@@ -301,10 +302,12 @@ describe('Safe deploy: deploy history', function () {
     // The file now differs from the server (a change on disk, which never pushes): a Retry that sent the file would be seen.
     await write(mainUri('history-retry'), versions[0] as string);
     const refused = 'export function main(n: number): number {\n  return n +;\n}\n';
-    const failed = await services.deploy.deployer.redeploy(app, folderOf('history-retry'), id, 'history-retry', 'implementation', refused);
+    const failed = await services.deploy.redeploy(app, folderOf('history-retry'), id, 'history-retry', 'implementation', refused);
     assert.equal(failed.kind, 'failed', 'the server refuses code that does not parse');
-    const retried = await services.deploy.deployer.retry('code', id);
-    assert.equal(retried?.kind, 'failed', 'the same version sent again, and refused again');
+    const notFailed = /The code of history-retry was not pushed/;
+    (await eventually(() => spy.matching(notFailed).at(-1), 'the failure offering Retry')).answer('Retry');
+    // The answered notification is closed: a second failure of the retry tells again.
+    await eventually(() => (spy.matching(notFailed).length === 2 ? true : undefined), 'the same version sent again, and refused again');
     assert.equal(await onServer(id), versions[2], 'neither the refused version nor the file reached the server');
   });
 

@@ -57,7 +57,7 @@ describe('Security: deploy records stay with their server, and Merge trusts no b
     await write(main(), secretCode);
     id = (await services.connections.call(sandboxApp, (c) => c.createAction(APP, metadata))).id;
     services.model.refresh();
-    assert.equal((await services.deploy.deployer.pushCode(main(), secretCode, { manual: true })).kind, 'accepted');
+    assert.equal((await services.deploy.pushCode(main(), secretCode)).kind, 'accepted');
     await services.deploy.history.flushed();
     await lockedPart(services, sandboxApp, id, 'implementation', (b) => b?.etag !== undefined, 'a base of the sandbox in the lock');
     await rememberInputs(services, { remoteId: id, key: KEY }, { n: 42 });
@@ -123,7 +123,7 @@ describe('Security: deploy records stay with their server, and Merge trusts no b
     assert.ok((await readLock()).keys(LOCAL_SANDBOX, APP).length > 0, "the sandbox's bases are kept in the lock, under its name");
     assert.deepEqual(lastInputs(services, { remoteId: id, key: KEY }), {}, "the inputs entered for the sandbox's action are not offered");
     // Back on the sandbox, its records are there again: scoped, not lost.
-    const sandboxHistory = await services.deploy.history.entries({ server: LOCAL_SANDBOX, appId: APP }, id);
+    const sandboxHistory = await services.deploy.actionHistory({ server: LOCAL_SANDBOX, appId: APP }, id);
     assert.equal(sandboxHistory[0]?.content, secretCode);
   });
 
@@ -132,21 +132,21 @@ describe('Security: deploy records stay with their server, and Merge trusts no b
     const first = codeWith('1', '7');
     await write(main(), first);
     // No base of this server: the server holds code this workspace never had here, so the push is held, not sent.
-    assert.equal((await services.deploy.deployer.pushCode(main(), first, { manual: true })).kind, 'failed');
+    assert.equal((await services.deploy.pushCode(main(), first)).kind, 'failed');
     assert.equal(await services.connections.call(app, (c) => c.getImplementation(id)), secretCode, 'nothing sent');
-    await services.deploy.deployer.overwrite(folder(), 'implementation');
+    await services.deploy.overwrite(folder(), 'implementation');
     assert.equal(await services.connections.call(app, (c) => c.getImplementation(id)), first, 'Overwrite replaced the version it was told about');
     await lockedPart(services, app, id, 'implementation', (b) => b?.hash === codeHash(first), 'a base of this server in the lock');
     await services.connections.call(app, (c) => c.putImplementation(id, codeWith('1', '70')));
     const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(main()), { preview: false });
     const mine = codeWith('10', '7');
     assert.ok(await editor.edit((b) => b.replace(editor.document.validateRange(new vscode.Range(0, 0, 99, 0)), mine)));
-    const held = await services.deploy.deployer.pushCode(main(), mine, { manual: true });
+    const held = await services.deploy.pushCode(main(), mine);
     assert.equal(held.kind, 'failed', 'held: the action changed on the server');
 
     // The server hands the user's own text as the base: merged against it, the user's change would vanish.
     madeUpBase = mine;
-    const outcome = await services.deploy.deployer.merge({ app, folder: folder(), id, part: 'implementation', label: KEY });
+    const outcome = await services.deploy.merge({ app, folder: folder(), id, part: 'implementation', label: KEY });
     assert.equal(outcome.kind, 'merged');
     const text = editor.document.getText();
     assert.ok(outcome.kind === 'merged' && outcome.conflicts > 0, `every difference is a conflict:\n${text}`);
