@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { type TestApi } from '../../src/extension';
@@ -62,3 +63,23 @@ export function outputChannelText(name: string): string | undefined {
  */
 export const codeWith = (first: string, last: string) =>
   `export function main(n: number): number {\n  const a = ${first};\n  const b = 2;\n  const c = 3;\n  const d = 4;\n  const e = 5;\n  const f = 6;\n  const g = ${last};\n  return a + b + c + d + e + f + g + n;\n}\n`;
+
+/** What the built command line printed, run as a process. */
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the built `custom-actions` (`cli`, its dist/cli.js) in `cwd`, with only PATH and `env` in its environment. */
+export function runCli(cli: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}

@@ -2,12 +2,11 @@
 // opened in VS Code, whose Problems panel gets the extension's diagnostics, and checked by the built
 // `custom-actions check` as a process; each action's problems (file, line, column, message) agree.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { serializeActionYaml } from '../../../src/core/workspace';
-import { EXTENSION_ID, eventually, workspaceRoot } from '../support';
+import { EXTENSION_ID, eventually, runCli, workspaceRoot } from '../support';
 
 const APP_FOLDER = 'actions';
 
@@ -36,18 +35,6 @@ interface CliCheck {
   actions: { key: string; ok: boolean; problems: { file: string; line: number; column: number; message: string }[] }[];
 }
 
-function runCheck(cli: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, 'check', '--json', ...Object.keys(FIXTURES)], { cwd, env: { PATH: process.env.PATH ?? '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 describe('The command line and the editor agree on code checks', function () {
   this.timeout(120_000);
   const root = workspaceRoot();
@@ -67,7 +54,7 @@ describe('The command line and the editor agree on code checks', function () {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension);
     const cli = path.join(extension.extensionPath, 'dist', 'cli.js');
-    const result = await runCheck(cli, root.fsPath);
+    const result = await runCli(cli, ['check', '--json', ...Object.keys(FIXTURES)], root.fsPath);
     assert.equal(result.code, 6, result.stderr);
     const fromCli = JSON.parse(result.stdout) as CliCheck;
 

@@ -2,7 +2,6 @@
 // built `custom-actions` runs as a process on the fixture project, pointed at the extension's own
 // sandbox by its URL, and the editor saves the same action: each is checked against the other's base.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -16,7 +15,7 @@ import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { lockedAction, lockedPart, readLock } from '../lockFile';
 import { NotificationSpy } from '../notifications';
-import { EXTENSION_ID, api, codeWith, eventually, fixtureApplication, staysTrue, workspaceRoot } from '../support';
+import { EXTENSION_ID, api, codeWith, eventually, fixtureApplication, runCli, staysTrue, workspaceRoot } from '../support';
 
 const APP = 'test-app';
 const KEY = 'cli-lock';
@@ -29,12 +28,6 @@ const metadata: ActionMetadata = {
   parameters: [{ name: 'n', type: 'number', description: 'A number' }],
   result: { type: 'number', description: '' },
 };
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 describe('The command line and the editor deploy against one base (customactions.lock.json)', function () {
   this.timeout(180_000);
@@ -54,17 +47,7 @@ describe('The command line and the editor deploy against one base (customactions
   const write = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
   const onServer = () => services.connections.call(app, (c) => c.getImplementationVersioned(id!));
 
-  function run(...args: string[]): Promise<Run> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [cli, ...args], { cwd: root().fsPath, env: { PATH: process.env.PATH ?? '', CUSTOM_ACTIONS_KEY: key } });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
-  }
+  const run = (...args: string[]) => runCli(cli, args, root().fsPath, { CUSTOM_ACTIONS_KEY: key });
 
   /** The editor saves `text` as main.ts, as a person does (a save by hand). */
   async function save(text: string): Promise<void> {
