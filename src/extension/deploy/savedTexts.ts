@@ -3,7 +3,8 @@ import { codeHash, metadataHash } from '../../core/deploy/base';
 import { parseActionYaml } from '../../core/workspace';
 import { Disposable } from '../lifecycle';
 
-const ACTION_TEXT = /\.(ts|ya?ml)$/;
+/** The files a save pushes: code, and action.yaml. */
+const ACTION_TEXT = /(\.ts|\/action\.ya?ml)$/;
 
 /**
  * The text each open action file held on disk before the save now being pushed: what the user's copy
@@ -15,7 +16,8 @@ const ACTION_TEXT = /\.(ts|ya?ml)$/;
  * Known from the moment a document is opened clean, then from each save; kept only while it is open.
  */
 export class SavedTexts extends Disposable {
-  private readonly texts = new Map<string, string>();
+  /** The hash of each open file's text on disk (see `hashOf`); undefined where it has none. */
+  private readonly hashes = new Map<string, string | undefined>();
   /** The hash `replaced` last returned per file, for a push by hand of the file as it is. */
   private readonly lastReplaced = new Map<string, string>();
 
@@ -28,7 +30,7 @@ export class SavedTexts extends Disposable {
     // text kept is still one this workspace held, which the server holding is as safe to replace.
     this.register(
       vscode.workspace.onDidCloseTextDocument((document) => {
-        this.texts.delete(document.uri.toString());
+        this.hashes.delete(document.uri.toString());
         this.lastReplaced.delete(document.uri.toString());
       }),
     );
@@ -40,9 +42,9 @@ export class SavedTexts extends Disposable {
    */
   replaced(document: vscode.TextDocument, text: string): string | undefined {
     const key = document.uri.toString();
-    const before = this.texts.get(key);
-    this.texts.set(key, text);
-    const hash = before === undefined ? undefined : hashOf(document.uri, before);
+    if (!ACTION_TEXT.test(document.uri.path)) return undefined;
+    const hash = this.hashes.get(key);
+    this.hashes.set(key, hashOf(document.uri, text));
     if (hash === undefined) this.lastReplaced.delete(key);
     else this.lastReplaced.set(key, hash);
     return hash;
@@ -55,7 +57,7 @@ export class SavedTexts extends Disposable {
 
   private seen(document: vscode.TextDocument): void {
     if (document.isDirty || document.uri.scheme === 'git' || !ACTION_TEXT.test(document.uri.path)) return;
-    this.texts.set(document.uri.toString(), document.getText());
+    this.hashes.set(document.uri.toString(), hashOf(document.uri, document.getText()));
   }
 }
 
