@@ -169,6 +169,17 @@ for (const defaults of [WEB, DESKTOP]) {
       await pushed.waitFor({ timeout: 60_000 }).catch(async (error: unknown) => {
         throw new Error(`no push in the status bar (it says ${JSON.stringify(await page.locator('.part.statusbar').innerText())}): ${String(error)}`);
       });
+      // The half line's error goes with it: pushed code shows no problem once TypeScript's own check
+      // (not ours, which passed) catches up with the finished line, a moment after the push.
+      const problems = page.locator('[id="status.problems"]');
+      await eventually(async () => ((await problems.innerText()).replace(/\s+/g, ' ').trim() === '0 0' ? true : undefined), 'no problem left', 30_000).catch(
+        async (error: unknown) => {
+          await shot('06-pushed-with-problems');
+          await problems.click();
+          const listed = await page.locator('.markers-panel').innerText().catch(() => '(no Problems panel)');
+          throw new Error(`${String(error)}; the Problems panel lists: ${JSON.stringify(listed)}`);
+        },
+      );
       await shot('06-pushed');
       // The whole window, made low: the tree, the code and the status bar with nothing empty between.
       if (defaults.readme)
