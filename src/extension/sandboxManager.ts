@@ -15,9 +15,14 @@ interface ReadyLine {
   applications: { id: string; name: string; key: string }[];
 }
 
-export type SandboxState = { kind: 'stopped' } | { kind: 'starting' } | { kind: 'running'; url: string } | { kind: 'failed'; message: string };
+export type SandboxState =
+  | { kind: 'stopped' }
+  | { kind: 'starting' }
+  // The process and how long its start took, for the log and the benchmarks.
+  | { kind: 'running'; url: string; pid: number | undefined; started: SandboxStartTiming }
+  | { kind: 'failed'; message: string };
 
-/** How long the last start took, for the log and the benchmarks. */
+/** How long a start took. */
 export interface SandboxStartTiming {
   /** From spawn() to the child's ready line: listening, with the applications and their keys in place. */
   readonly readyMs: number;
@@ -36,7 +41,6 @@ export class SandboxManager extends Disposable {
   private ensured = new Set<string>();
   private demo = false;
   private current: SandboxState = { kind: 'stopped' };
-  private timing: SandboxStartTiming | undefined;
   /** Set by stop(): a sandbox the user stopped is started again only when something needs it, never ahead. */
   private stoppedOnPurpose = false;
   private readonly stateChanged = this.register(new vscode.EventEmitter<SandboxState>());
@@ -54,10 +58,6 @@ export class SandboxManager extends Disposable {
 
   get state(): SandboxState {
     return this.current;
-  }
-
-  get lastStart(): SandboxStartTiming | undefined {
-    return this.timing;
   }
 
   /**
@@ -135,11 +135,11 @@ export class SandboxManager extends Disposable {
         this.log.warn(`The local sandbox stopped (${signal ?? `exit code ${code}`})`);
         this.setState({ kind: 'stopped' });
       });
-      this.timing = { readyMs, totalMs: performance.now() - begun };
+      const started = { readyMs, totalMs: performance.now() - begun };
       this.log.info(
-        `The local sandbox listens on ${ready.url} (ready ${Math.round(readyMs)} ms after it was spawned, running after ${Math.round(this.timing.totalMs)} ms)`,
+        `The local sandbox listens on ${ready.url} (process ${child.pid}, ready ${Math.round(readyMs)} ms after it was spawned, running after ${Math.round(started.totalMs)} ms)`,
       );
-      this.setState({ kind: 'running', url: ready.url });
+      this.setState({ kind: 'running', url: ready.url, pid: child.pid, started });
       return ready.url;
     } catch (error) {
       this.kill();

@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { type ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
 import { type TreeNode } from '../../../src/extension/tree/nodes';
 import { api, eventually } from '../support';
@@ -38,9 +37,9 @@ describe('Local sandbox: started ahead of the first expand (sandbox)', function 
     await vscode.commands.executeCommand('customActions.startSandbox');
     assert.equal(services.sandbox.state.kind, 'running');
     // The sandbox ends by itself (as when a window was closed elsewhere): nobody asked for it to stop.
-    const child = (services.sandbox as unknown as { child: ChildProcess | undefined }).child;
-    assert.ok(child, 'the sandbox process');
-    child.kill('SIGTERM');
+    const state = services.sandbox.state;
+    assert.ok(state.kind === 'running' && state.pid !== undefined, 'the sandbox process');
+    process.kill(state.pid, 'SIGTERM');
     await eventually(() => (services.sandbox.state.kind === 'stopped' ? true : undefined), 'the sandbox to end');
     assert.equal(services.sandbox.state.kind, 'stopped');
     await services.tree.getChildren();
@@ -50,8 +49,9 @@ describe('Local sandbox: started ahead of the first expand (sandbox)', function 
   it('times its start: spawn to ready, and to running with the keys stored', async () => {
     const { services } = await api();
     await vscode.commands.executeCommand('customActions.startSandbox');
-    const timing = services.sandbox.lastStart;
-    assert.ok(timing, 'a start was timed');
+    const state = services.sandbox.state;
+    assert.ok(state.kind === 'running', 'running');
+    const timing = state.started;
     assert.ok(timing.readyMs > 0 && timing.readyMs <= timing.totalMs, JSON.stringify(timing));
   });
 
