@@ -14,7 +14,7 @@ import { type Services } from '../../../src/extension/services';
 import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
 import { lockedAction, lockedPart } from '../lockFile';
 import { NotificationSpy } from '../notifications';
-import { api, codeWith, eventually, fixtureApplication, removeActions, staysTrue, workspaceRoot } from '../support';
+import { api, codeWith, eventually, fixtureApplication, regainWindowFocus, removeActions, staysTrue, workspaceRoot } from '../support';
 
 const APP = 'test-app';
 
@@ -203,7 +203,8 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     const id = await action('conflict-drift', codeWith('1', '7'));
     await colleaguePushes(id, codeWith('1', '70'));
     await editorOf(mainUri('conflict-drift'));
-    assert.equal(await deploy.drift.checkFile(mainUri('conflict-drift'), true), true);
+    // Brought up, its action is checked on the server; the window regaining focus checks it again at once.
+    await regainWindowFocus();
     assert.equal((await services.model.actionAt(mainUri('conflict-drift')))?.outOfStep, true, 'the model (and so the tree) knows');
     assert.match(deploy.status.text, /conflict-drift changed on the server/);
     const merged = await deploy.merge({ app, folder: folderOf('conflict-drift'), id, part: 'implementation', label: 'conflict-drift' });
@@ -212,7 +213,13 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     await save(e, e.document.getText());
     await serverHolds(id, codeWith('1', '70'));
     await eventually(async () => ((await services.model.actionAt(mainUri('conflict-drift')))?.outOfStep ? undefined : true), 'in step again');
-    assert.equal(await deploy.drift.checkFile(mainUri('conflict-drift'), true), false);
+    // Checked again on the server: the base in the lock is the version the server holds, so nothing is out of step.
+    const now = (await services.connections.call(app, (c) => c.getImplementationVersioned(id))).etag;
+    assert.ok(now);
+    await lockedPart(services, app, id, 'implementation', (b) => b?.etag === now, "the base is the server's version");
+    await regainWindowFocus();
+    assert.notEqual((await services.model.actionAt(mainUri('conflict-drift')))?.outOfStep, true, 'a check of the server finds it in step');
+    assert.doesNotMatch(deploy.status.text, /conflict-drift changed on the server/);
   });
 
   it('Merge combines both changes into the file, and the save pushes it against the version merged with', async () => {
