@@ -196,11 +196,6 @@ export class DeployFeature extends Disposable {
     return this.history.entries(scope, actionId);
   }
 
-  /** Pushes the saved action.yaml of the action holding `uri` as its metadata, as a push by hand does. */
-  pushMetadata(uri: vscode.Uri): Promise<PushResult> {
-    return this.deployer.pushMetadata(uri, { manual: true });
-  }
-
   /** Push Implementation: a file (editor title), an action (tree), or the active editor's action; saves it first. */
   async pushByHand(arg: unknown): Promise<PushResult | undefined> {
     try {

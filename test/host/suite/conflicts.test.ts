@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { codeHash } from '../../../src/core/deploy/base';
+import { codeHash, metadataHash } from '../../../src/core/deploy/base';
 import { LOCAL_SANDBOX, type ActionMetadata } from '../../../src/core/schema';
 import { generateTypes } from '../../../src/core/typegen';
 import { serializeActionYaml } from '../../../src/core/workspace';
@@ -87,6 +87,19 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     await eventually(() => (!document.isDirty ? true : undefined), 'auto-saved');
     await vscode.window.showTextDocument(document, { preview: false });
     await vscode.commands.executeCommand('workbench.action.files.save');
+  }
+
+  /** action.yaml saved by hand as it is, as the user does: the save pushes it, and its base is in the lock. */
+  async function metadataSaved(key: string, id: string): Promise<void> {
+    await saveByHand((await editorOf(yamlUri(key))).document);
+    await lockedPart(
+      services,
+      app,
+      id,
+      'metadata',
+      (b) => b?.etag !== undefined && b.hash === metadataHash(metadataOf(key)),
+      'the save of action.yaml recorded its base in the lock',
+    );
   }
 
   const serverHolds = (id: string, code: string) =>
@@ -373,9 +386,8 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     const key = 'conflict-metadata';
     await action(key, codeWith('1', '7'));
     const id = created[created.length - 1] as string;
-    // The metadata base comes from a push of action.yaml.
-    const first = await deploy.pushMetadata(yamlUri(key));
-    assert.equal(first.kind, 'accepted', JSON.stringify(first));
+    // The metadata base comes from a save of action.yaml.
+    await metadataSaved(key, id);
     await services.connections.call(app, (c) => c.updateAction(id, metadataOf(key, 'Changed by a colleague.')));
     const e = await editorOf(yamlUri(key));
     await save(e, serializeActionYaml({ ...metadataOf(key), name: 'Renamed here' }));
@@ -401,7 +413,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
   it('holds a save made through the metadata form the same way, and the form shows the merged metadata', async () => {
     const key = 'conflict-form';
     const id = await action(key, codeWith('1', '7'));
-    assert.equal((await deploy.pushMetadata(yamlUri(key))).kind, 'accepted');
+    await metadataSaved(key, id);
     await services.connections.call(app, (c) => c.updateAction(id, metadataOf(key, 'Changed by a colleague.')));
     // The form's session on action.yaml, with a stand-in for its webview that keeps what the host sends
     // it; the file is in a tab, as it is when the form shows it (a save with no editor showing the file is
