@@ -37,6 +37,8 @@ export type DeployParts = Pick<Services, 'config' | 'connections' | 'context' | 
  */
 export class DeployFeature extends Disposable {
   readonly status = this.register(new DeployStatusItem());
+  /** The code-versus-metadata problems of action files, for the Problems panel. */
+  private readonly diagnostics: CodeDiagnostics;
   readonly deployer: Deployer;
   /** What each action's local copy was derived from (customactions.lock.json): the base of every push. */
   private readonly bases: LockStore;
@@ -51,7 +53,7 @@ export class DeployFeature extends Disposable {
 
   constructor(private readonly s: DeployParts) {
     super();
-    const diagnostics = this.register(new CodeDiagnostics(s));
+    this.diagnostics = this.register(new CodeDiagnostics(s));
     const generated = this.register(new GeneratedTypes(s));
     this.bases = this.register(new LockStore(s.project, s.trust, s.log));
     // Bases were kept in workspace state before they moved to the lock file; the command line never saw them.
@@ -64,7 +66,7 @@ export class DeployFeature extends Disposable {
     this.register(new DriftWatch(s, this.bases, this.status));
     // Every push, redeploy and merge that the server accepts adds an entry: the History row follows at once.
     this.register(this.history.onDidRecord((entry) => s.tree.historyChanged(entry.appId, entry.actionId)));
-    this.register(generated.onDidWrite((folder) => diagnostics.schedule(vscode.Uri.joinPath(folder, ACTION_FILE), 0)));
+    this.register(generated.onDidWrite((folder) => this.diagnostics.schedule(vscode.Uri.joinPath(folder, ACTION_FILE), 0)));
     this.register(
       vscode.languages.registerCodeActionsProvider({ language: 'typescript', pattern: '**/*.ts' }, new MetadataQuickFixes(s), MetadataQuickFixes.metadata),
     );
