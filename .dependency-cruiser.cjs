@@ -1,5 +1,6 @@
 // The rules of docs/architecture.md (*Feature folders*): value imports between folders of src form no
-// cycle, and a feature folder of src/extension is entered only through its doors. `npm run lint` runs
+// cycle, a feature folder of src/extension is entered only through its doors, src/core imports nothing
+// outside itself, and the command line and the sandbox import nothing of src/extension. `npm run lint` runs
 // them (`depcruise src`); `npx depcruise src --output-type dot` draws the graph they check.
 // A feature's doors: index.ts (what activation and the eager code of other features use) and
 // commands.ts (its commands, and what the on-demand code of other features uses of it; it is loaded
@@ -35,6 +36,24 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/extension/[^/]+\\.ts$' },
       to: { path: '^src/extension/[^/]+/', pathNot: DOORS },
+    },
+    {
+      name: 'core-stands-alone',
+      comment:
+        'src/core is shared by the extension, the command line and the sandbox, and imports none of them: move what it needs into src/core, ' +
+        'or hand it in as a parameter. docs/architecture.md, *Feature folders*.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^src/', pathNot: '^src/core/' },
+    },
+    {
+      name: 'no-extension-outside-it',
+      comment:
+        'The command line and the sandbox run without VS Code: they import nothing of src/extension. What both need belongs in src/core. ' +
+        'docs/architecture.md, *Feature folders*.',
+      severity: 'error',
+      from: { path: '^src/(cli|sandbox)/' },
+      to: { path: '^src/extension(/|\\.ts$)' },
     },
   ],
   options: {

@@ -50,6 +50,15 @@ export async function setWorkspaceTrust(trusted: boolean): Promise<void> {
 }
 
 /**
+ * Does what the window regaining focus does, through the command the extension registers in test runs
+ * only: the active file's action is checked on the server again, however recently it was. Returns when
+ * the check is done; its effects are in the model (the tree), the status bar and the lock.
+ */
+export async function regainWindowFocus(): Promise<void> {
+  await vscode.commands.executeCommand('customActions.test.regainWindowFocus');
+}
+
+/**
  * What an output channel of the extension shows, read from its document: VS Code hands an extension
  * the document of a channel the Output view shows. Undefined while no such document is open.
  */

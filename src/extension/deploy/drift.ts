@@ -14,6 +14,14 @@ import { type DeployStatusItem } from './statusItem';
 const RECHECK_MS = 10_000;
 
 /**
+ * Registered in test runs only (ExtensionMode.Test), never contributed: does what the window regaining
+ * focus does (the active file's action is checked again, however recently it was), which a host test
+ * cannot make the window do. It returns when the check is done; the test reads its effects (the tree's
+ * out-of-step mark, the status bar, the lock), as the user does.
+ */
+export const REGAIN_FOCUS_FOR_TESTS_COMMAND = 'customActions.test.regainWindowFocus';
+
+/**
  * Out of step: whether an action changed on the server since this workspace last pulled or pushed it,
  * found by comparing the server's version tags with the base. Asked for the action of the file the
  * user brings up (and again when the window regains focus), never for actions nobody looks at; the
@@ -23,22 +31,25 @@ export class DriftWatch extends Disposable {
   private readonly checked = new Map<string, number>();
 
   constructor(
-    private readonly s: Pick<Services, 'connections' | 'log' | 'model' | 'trust'>,
+    private readonly s: Pick<Services, 'connections' | 'context' | 'log' | 'model' | 'trust'>,
     private readonly bases: LockStore,
     private readonly status: DeployStatusItem,
   ) {
     super();
     this.register(vscode.window.onDidChangeActiveTextEditor((e) => e && void this.checkFile(e.document.uri)));
-    this.register(
-      vscode.window.onDidChangeWindowState((state) => {
-        const active = vscode.window.activeTextEditor?.document.uri;
-        if (state.focused && active) void this.checkFile(active, true);
-      }),
-    );
+    this.register(vscode.window.onDidChangeWindowState((state) => state.focused && void this.focused()));
+    if (s.context.extensionMode === vscode.ExtensionMode.Test)
+      this.register(vscode.commands.registerCommand(REGAIN_FOCUS_FOR_TESTS_COMMAND, async () => void (await this.focused())));
+  }
+
+  /** The window regained focus: the user may have been elsewhere a while, so the active file's action is checked again. */
+  private async focused(): Promise<void> {
+    const active = vscode.window.activeTextEditor?.document.uri;
+    if (active) await this.checkFile(active, true);
   }
 
   /** Checks the action of `uri` (a file of an action folder), unless it was checked a moment ago. */
-  async checkFile(uri: vscode.Uri, again = false): Promise<boolean | undefined> {
+  private async checkFile(uri: vscode.Uri, again = false): Promise<boolean | undefined> {
     try {
       if (!this.s.trust.isTrusted) return undefined;
       const file = await this.s.model.fileAt(uri);

@@ -48,7 +48,7 @@ export class GeneratedTypes extends Disposable {
   }
 
   /** Writes the generated types of the action.yaml at `uri`, as the editor has it (or the disk, when closed). */
-  async regenerate(uri: vscode.Uri): Promise<boolean> {
+  private async regenerate(uri: vscode.Uri): Promise<boolean> {
     const file = await this.s.model.fileAt(uri);
     if (!file || !isMetadataFile(file)) return false;
     const text = openDocument(uri)?.getText() ?? (await savedText(uri));

@@ -57,11 +57,6 @@ export class DeployHistoryStore {
     this.recorded.dispose();
   }
 
-  /** Whatever was recorded so far is on disk (for tests). */
-  flushed(): Promise<void> {
-    return this.writing;
-  }
-
   private load(): Promise<HistoryEntry[]> {
     this.loaded ??= Promise.resolve(vscode.workspace.fs.readFile(this.file)).then(
       (bytes) => {

@@ -27,6 +27,11 @@ export interface HistoryItem extends vscode.QuickPickItem {
   content(): Promise<string>;
 }
 
+/** What listing an action's versions reads: the local history through deploy's door, and the server's kept versions. */
+type ListParts = Pick<Services, 'connections' | 'deploy' | 'log' | 'project'>;
+/** What opening a version uses: the diff's left side, and deploy's door for Redeploy. */
+type OpenParts = Pick<Services, 'deploy' | 'serverVersions'>;
+
 interface Located {
   readonly action: ActionEntry & { readonly local: NonNullable<ActionEntry['local']>; readonly remote: NonNullable<ActionEntry['remote']> };
   readonly parts: readonly VersionedResource[];
@@ -37,7 +42,10 @@ interface Located {
  * machine, and the server's kept versions where it keeps them); the one picked opens in a diff with
  * the current file, and can be redeployed or restored into the editor.
  */
-export async function deployHistory(s: Services, arg?: unknown): Promise<{ item: HistoryItem; choice: string | undefined } | undefined> {
+export async function deployHistory(
+  s: ListParts & OpenParts & Pick<Services, 'model'>,
+  arg?: unknown,
+): Promise<{ item: HistoryItem; choice: string | undefined } | undefined> {
   const located = await locate(s, arg);
   if (!located) return undefined;
   const items = await historyItems(s, located);
@@ -54,14 +62,14 @@ export async function deployHistory(s: Services, arg?: unknown): Promise<{ item:
 }
 
 /** The History row of an action in the tree: both parts' versions, newest first (none for an action not both here and there). */
-export function treeHistory(s: Services, action: ActionEntry): Promise<HistoryItem[]> {
+export function treeHistory(s: ListParts, action: ActionEntry): Promise<HistoryItem[]> {
   return action.local && action.remote
     ? historyItems(s, { action: { ...action, local: action.local, remote: action.remote }, parts: ['implementation', 'metadata'] })
     : Promise.resolve([]);
 }
 
 /** A version row clicked in the tree: its diff with the file, then Redeploy or Restore. */
-export async function openHistoryVersion(s: Services, node?: unknown): Promise<{ item: HistoryItem; choice: string | undefined } | undefined> {
+export async function openHistoryVersion(s: OpenParts, node?: unknown): Promise<{ item: HistoryItem; choice: string | undefined } | undefined> {
   if (!isVersionNode(node)) return undefined;
   const action = node.parent.parent;
   if (!action.local || !action.remote) return undefined;
@@ -72,7 +80,7 @@ function isVersionNode(node: unknown): node is VersionNode {
   return isNode(node) && node.kind === 'version';
 }
 
-async function locate(s: Services, arg: unknown): Promise<Located | undefined> {
+async function locate(s: Pick<Services, 'model' | 'project'>, arg: unknown): Promise<Located | undefined> {
   const action = await pickAction(s, arg, (a) => a.local !== undefined && a.remote !== undefined);
   if (!action?.local || !action.remote) return undefined;
   const file = arg instanceof vscode.Uri ? arg : undefined;
@@ -85,7 +93,7 @@ async function locate(s: Services, arg: unknown): Promise<Located | undefined> {
  * and, where the server keeps them, its own. A push from here is one row: the server's version it
  * made (the same tag) adds its number and writer to the local entry's row instead of a row of its own.
  */
-export async function historyItems(s: Services, { action, parts }: Located): Promise<HistoryItem[]> {
+export async function historyItems(s: ListParts, { action, parts }: Located): Promise<HistoryItem[]> {
   const { app } = action;
   const id = action.remote.id;
   const server = currentServer(s.project);
@@ -141,7 +149,7 @@ function serverVersion(v: VersionEntry): string {
 }
 
 /** The version ↔ the current file in the diff editor, then Redeploy This Version or Restore to Editor. */
-export async function openHistoryItem(s: Services, { action }: Located, item: HistoryItem): Promise<{ item: HistoryItem; choice: string | undefined }> {
+export async function openHistoryItem(s: OpenParts, { action }: Located, item: HistoryItem): Promise<{ item: HistoryItem; choice: string | undefined }> {
   const folder = action.local.folder;
   const file = localFileOf(folder, item.part);
   const content = await item.content();
@@ -167,7 +175,7 @@ export async function openHistoryItem(s: Services, { action }: Located, item: Hi
 }
 
 /** Redeploy This Version: through the same queue and conflict check as a save. */
-export async function redeploy(s: Services, action: Located['action'], part: VersionedResource, content: string): Promise<PushOutcome> {
+export async function redeploy(s: Pick<Services, 'deploy'>, action: Located['action'], part: VersionedResource, content: string): Promise<PushOutcome> {
   return s.deploy.redeploy(action.app, action.local.folder, action.remote.id, action.key, part, content);
 }
 

@@ -37,15 +37,13 @@ export type DeployParts = Pick<Services, 'config' | 'connections' | 'context' | 
  */
 export class DeployFeature extends Disposable {
   readonly status = this.register(new DeployStatusItem());
-  readonly diagnostics: CodeDiagnostics;
-  readonly generated: GeneratedTypes;
+  /** The code-versus-metadata problems of action files, for the Problems panel. */
+  private readonly diagnostics: CodeDiagnostics;
   readonly deployer: Deployer;
   /** What each action's local copy was derived from (customactions.lock.json): the base of every push. */
   private readonly bases: LockStore;
   /** Every accepted push, in the extension's global storage. */
-  readonly history: DeployHistoryStore;
-  /** Whether actions changed on the server since the last pull or push here. */
-  readonly drift: DriftWatch;
+  private readonly history: DeployHistoryStore;
   /** Files the push command is saving itself, so the save does not push a second time. */
   private readonly savingByHand = new Set<string>();
   /** Why each file is being saved, told at will-save and needed at did-save, which does not say. */
@@ -56,7 +54,7 @@ export class DeployFeature extends Disposable {
   constructor(private readonly s: DeployParts) {
     super();
     this.diagnostics = this.register(new CodeDiagnostics(s));
-    this.generated = this.register(new GeneratedTypes(s));
+    const generated = this.register(new GeneratedTypes(s));
     this.bases = this.register(new LockStore(s.project, s.trust, s.log));
     // Bases were kept in workspace state before they moved to the lock file; the command line never saw them.
     for (const old of OLD_BASES) if (s.context.workspaceState.get(old) !== undefined) void s.context.workspaceState.update(old, undefined);
@@ -64,10 +62,11 @@ export class DeployFeature extends Disposable {
     this.deployer = this.register(
       new Deployer(s, this.status, this.bases, this.history, (app, folder, metadata) => this.createOnServer(app, folder, metadata)),
     );
-    this.drift = this.register(new DriftWatch(s, this.bases, this.status));
+    // Whether actions changed on the server since the last pull or push here, for the files brought up.
+    this.register(new DriftWatch(s, this.bases, this.status));
     // Every push, redeploy and merge that the server accepts adds an entry: the History row follows at once.
     this.register(this.history.onDidRecord((entry) => s.tree.historyChanged(entry.appId, entry.actionId)));
-    this.register(this.generated.onDidWrite((folder) => this.diagnostics.schedule(vscode.Uri.joinPath(folder, ACTION_FILE), 0)));
+    this.register(generated.onDidWrite((folder) => this.diagnostics.schedule(vscode.Uri.joinPath(folder, ACTION_FILE), 0)));
     this.register(
       vscode.languages.registerCodeActionsProvider({ language: 'typescript', pattern: '**/*.ts' }, new MetadataQuickFixes(s), MetadataQuickFixes.metadata),
     );
@@ -197,11 +196,6 @@ export class DeployFeature extends Disposable {
   /** The pushes from here of one action, newest first. */
   actionHistory(scope: Scope, actionId: string): Promise<HistoryEntry[]> {
     return this.history.entries(scope, actionId);
-  }
-
-  /** Pushes the saved action.yaml of the action holding `uri` as its metadata, as a push by hand does. */
-  pushMetadata(uri: vscode.Uri): Promise<PushResult> {
-    return this.deployer.pushMetadata(uri, { manual: true });
   }
 
   /** Push Implementation: a file (editor title), an action (tree), or the active editor's action; saves it first. */

@@ -10,13 +10,16 @@ import { type ActionEntry } from '../model';
 import { confirmReplace, type PlannedFile, readLocalFiles, unchangedSince } from './localFiles';
 import { pullTarget } from './target';
 
+/** What a pull uses: the picker, the server, the diff of a local change, and deploy's door for the bases it brought. */
+type PullParts = Pick<Services, 'connections' | 'deploy' | 'model' | 'project' | 'serverVersions'>;
+
 /**
  * Pull: the server's metadata and code of an action into its folder. Everything the server says is
  * checked before it names a path (docs/workspace.md, "Pull"): the key must be a valid key, the folder
  * a direct child of the application's folder; local files that differ are replaced only when the
  * user says so, and files with unsaved changes in an editor never.
  */
-export async function pullAction(s: Services, node?: unknown): Promise<void> {
+export async function pullAction(s: PullParts, node?: unknown): Promise<void> {
   const action = await pickAction(s, node, (a) => a.remote !== undefined && a.state !== 'invalid');
   if (!action?.remote) return;
   const remote = action.remote;
@@ -92,7 +95,7 @@ export async function pullAction(s: Services, node?: unknown): Promise<void> {
 }
 
 /** For commands that need a local folder and were given an action that is only on the server. */
-export async function offerPull(s: Services, action: ActionEntry | undefined): Promise<void> {
+export async function offerPull(s: PullParts, action: ActionEntry | undefined): Promise<void> {
   if (!action) return;
   if (action.state === 'invalid') {
     void vscode.window.showErrorMessage(

@@ -17,7 +17,7 @@ const SERVER_PARALLEL = 4;
  * without the run extra cannot start runs: the cases say so.
  */
 export async function runOnServer(
-  s: Services,
+  s: Pick<Services, 'connections' | 'deploy' | 'events' | 'model'>,
   run: vscode.TestRun,
   cases: readonly PreparedCase[],
   token: vscode.CancellationToken,
@@ -63,7 +63,7 @@ export async function runOnServer(
 
 /** The action on the server, able to run, with the editor's code pushed; or why its cases cannot run there. */
 async function prepareAction(
-  s: Services,
+  s: Pick<Services, 'connections' | 'deploy' | 'model'>,
   run: vscode.TestRun,
   first: PreparedCase,
 ): Promise<{ app: Parameters<Services['connections']['call']>[0]; actionId: string; eventsUrl: string } | string> {

@@ -15,7 +15,7 @@ import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { lockedAction, lockedPart, readLock } from '../lockFile';
 import { NotificationSpy } from '../notifications';
-import { EXTENSION_ID, api, codeWith, eventually, fixtureApplication, runCli, staysTrue, workspaceRoot } from '../support';
+import { EXTENSION_ID, api, codeWith, eventually, fixtureApplication, regainWindowFocus, runCli, staysTrue, workspaceRoot } from '../support';
 
 const APP = 'test-app';
 const KEY = 'cli-lock';
@@ -214,7 +214,7 @@ describe('The command line and the editor deploy against one base (customactions
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(main()), { preview: false });
     // Brought up again (the window regains focus) until the emptied lock has reached the store: its watcher tells a moment later.
     await eventually(async () => {
-      await services.deploy.drift.checkFile(main(), true);
+      await regainWindowFocus();
       return (await lockedAction(services, app, id!))?.implementation?.etag === server.etag ? true : undefined;
     }, "the server's version taken as the base");
     const mine = codeWith('8', '7');

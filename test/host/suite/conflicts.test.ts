@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { codeHash } from '../../../src/core/deploy/base';
+import { codeHash, metadataHash } from '../../../src/core/deploy/base';
 import { LOCAL_SANDBOX, type ActionMetadata } from '../../../src/core/schema';
 import { generateTypes } from '../../../src/core/typegen';
 import { serializeActionYaml } from '../../../src/core/workspace';
@@ -14,7 +14,7 @@ import { type Services } from '../../../src/extension/services';
 import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
 import { lockedAction, lockedPart } from '../lockFile';
 import { NotificationSpy } from '../notifications';
-import { api, codeWith, eventually, fixtureApplication, removeActions, staysTrue, workspaceRoot } from '../support';
+import { api, codeWith, eventually, fixtureApplication, regainWindowFocus, removeActions, staysTrue, workspaceRoot } from '../support';
 
 const APP = 'test-app';
 
@@ -87,6 +87,19 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     await eventually(() => (!document.isDirty ? true : undefined), 'auto-saved');
     await vscode.window.showTextDocument(document, { preview: false });
     await vscode.commands.executeCommand('workbench.action.files.save');
+  }
+
+  /** action.yaml saved by hand as it is, as the user does: the save pushes it, and its base is in the lock. */
+  async function metadataSaved(key: string, id: string): Promise<void> {
+    await saveByHand((await editorOf(yamlUri(key))).document);
+    await lockedPart(
+      services,
+      app,
+      id,
+      'metadata',
+      (b) => b?.etag !== undefined && b.hash === metadataHash(metadataOf(key)),
+      'the save of action.yaml recorded its base in the lock',
+    );
   }
 
   const serverHolds = (id: string, code: string) =>
@@ -203,7 +216,8 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     const id = await action('conflict-drift', codeWith('1', '7'));
     await colleaguePushes(id, codeWith('1', '70'));
     await editorOf(mainUri('conflict-drift'));
-    assert.equal(await deploy.drift.checkFile(mainUri('conflict-drift'), true), true);
+    // Brought up, its action is checked on the server; the window regaining focus checks it again at once.
+    await regainWindowFocus();
     assert.equal((await services.model.actionAt(mainUri('conflict-drift')))?.outOfStep, true, 'the model (and so the tree) knows');
     assert.match(deploy.status.text, /conflict-drift changed on the server/);
     const merged = await deploy.merge({ app, folder: folderOf('conflict-drift'), id, part: 'implementation', label: 'conflict-drift' });
@@ -212,7 +226,13 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     await save(e, e.document.getText());
     await serverHolds(id, codeWith('1', '70'));
     await eventually(async () => ((await services.model.actionAt(mainUri('conflict-drift')))?.outOfStep ? undefined : true), 'in step again');
-    assert.equal(await deploy.drift.checkFile(mainUri('conflict-drift'), true), false);
+    // Checked again on the server: the base in the lock is the version the server holds, so nothing is out of step.
+    const now = (await services.connections.call(app, (c) => c.getImplementationVersioned(id))).etag;
+    assert.ok(now);
+    await lockedPart(services, app, id, 'implementation', (b) => b?.etag === now, "the base is the server's version");
+    await regainWindowFocus();
+    assert.notEqual((await services.model.actionAt(mainUri('conflict-drift')))?.outOfStep, true, 'a check of the server finds it in step');
+    assert.doesNotMatch(deploy.status.text, /conflict-drift changed on the server/);
   });
 
   it('Merge combines both changes into the file, and the save pushes it against the version merged with', async () => {
@@ -366,9 +386,8 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     const key = 'conflict-metadata';
     await action(key, codeWith('1', '7'));
     const id = created[created.length - 1] as string;
-    // The metadata base comes from a push of action.yaml.
-    const first = await deploy.pushMetadata(yamlUri(key));
-    assert.equal(first.kind, 'accepted', JSON.stringify(first));
+    // The metadata base comes from a save of action.yaml.
+    await metadataSaved(key, id);
     await services.connections.call(app, (c) => c.updateAction(id, metadataOf(key, 'Changed by a colleague.')));
     const e = await editorOf(yamlUri(key));
     await save(e, serializeActionYaml({ ...metadataOf(key), name: 'Renamed here' }));
@@ -394,7 +413,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
   it('holds a save made through the metadata form the same way, and the form shows the merged metadata', async () => {
     const key = 'conflict-form';
     const id = await action(key, codeWith('1', '7'));
-    assert.equal((await deploy.pushMetadata(yamlUri(key))).kind, 'accepted');
+    await metadataSaved(key, id);
     await services.connections.call(app, (c) => c.updateAction(id, metadataOf(key, 'Changed by a colleague.')));
     // The form's session on action.yaml, with a stand-in for its webview that keeps what the host sends
     // it; the file is in a tab, as it is when the form shows it (a save with no editor showing the file is

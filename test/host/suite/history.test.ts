@@ -54,7 +54,12 @@ describe('Safe deploy: deploy history', function () {
       const result = await services.deploy.pushCode(mainUri(key), code);
       assert.equal(result.kind, 'accepted', JSON.stringify(result));
     }
-    await services.deploy.history.flushed();
+    // Each push's entry is recorded behind it: the three are listed once the last has been.
+    const server = (await services.connections.baseUrl()).logical;
+    await eventually(
+      async () => ((await services.deploy.actionHistory({ server, appId: app.id }, id)).length === versions.length ? true : undefined),
+      'the three pushes in the history',
+    );
     return { id, versions };
   }
 
@@ -97,9 +102,11 @@ describe('Safe deploy: deploy history', function () {
       'the pushes after the first were checked against their base',
     );
 
-    // What a restart of the host does to the history: a store made anew over the same storage reads it back.
-    const reopened = new DeployHistoryStore(services.context.globalStorageUri, services.log);
-    assert.deepEqual(await reopened.entries({ server: target, appId: app.id }, id), entries);
+    // What a restart of the host does to the history: a store made anew over the same storage reads it
+    // back, once the file written behind the pushes holds them.
+    const reopened = () => new DeployHistoryStore(services.context.globalStorageUri, services.log).entries({ server: target, appId: app.id }, id);
+    await eventually(async () => ((await reopened()).length === entries.length ? true : undefined), 'the history on disk');
+    assert.deepEqual(await reopened(), entries);
 
     // One push is one row: the server's version it made (the same tag) is named on the row of the push.
     const items = await historyItems(services, await located('history-record'));

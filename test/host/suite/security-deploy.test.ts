@@ -58,7 +58,11 @@ describe('Security: deploy records stay with their server, and Merge trusts no b
     id = (await services.connections.call(sandboxApp, (c) => c.createAction(APP, metadata))).id;
     services.model.refresh();
     assert.equal((await services.deploy.pushCode(main(), secretCode)).kind, 'accepted');
-    await services.deploy.history.flushed();
+    const sandbox = (await services.connections.baseUrl()).logical;
+    await eventually(
+      async () => ((await services.deploy.actionHistory({ server: sandbox, appId: sandboxApp.id }, id)).length === 1 ? true : undefined),
+      'the push in the history of the sandbox',
+    );
     await lockedPart(services, sandboxApp, id, 'implementation', (b) => b?.etag !== undefined, 'a base of the sandbox in the lock');
     await rememberInputs(services, { remoteId: id, key: KEY }, { n: 42 });
     assert.deepEqual(lastInputs(services, { remoteId: id, key: KEY }), { n: 42 });

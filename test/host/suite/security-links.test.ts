@@ -54,9 +54,8 @@ describe('Security: no write follows a link out of the workspace', function () {
       const yaml = vscode.Uri.joinPath(folder, 'action.yaml');
       await writeFile(yaml.fsPath, actionYaml('gen-linked'));
       await eventually(() => services.model.localAction(HOSTILE_APP, 'gen-linked'), 'the action folder, known to the model');
-      await assert.rejects(services.deploy.generated.regenerate(yaml), /action\.generated\.ts was not written: .*link to a place outside the workspace folder/);
       const warned = await eventually(() => spy.matching(/^The generated types were not updated\./)[0], 'a warning naming the file');
-      assert.match(warned.message, /gen-linked\/action\.generated\.ts/);
+      assert.match(warned.message, /gen-linked\/action\.generated\.ts was not written: .*link to a place outside the workspace folder/);
       assert.equal(await readFile(victim, 'utf8'), PRECIOUS, 'the file the link points to is untouched');
     } finally {
       spy.dispose();
@@ -64,15 +63,14 @@ describe('Security: no write follows a link out of the workspace', function () {
   });
 
   it('generated types in a plain folder are still written', async () => {
-    const { services } = await api();
     const folder = await actionFolder('gen-plain');
-    const yaml = vscode.Uri.joinPath(folder, 'action.yaml');
-    await writeFile(yaml.fsPath, actionYaml('gen-plain'));
+    // As a `git pull` would: action.yaml changes on disk, and the watcher writes the types beside it.
+    await writeFile(vscode.Uri.joinPath(folder, 'action.yaml').fsPath, actionYaml('gen-plain'));
     const generated = vscode.Uri.joinPath(folder, 'action.generated.ts');
-    await eventually(async () => {
-      await services.deploy.generated.regenerate(yaml);
-      return (await readFile(generated.fsPath, 'utf8').catch(() => '')).includes('who') || undefined;
-    }, 'the generated types, with the parameter');
+    await eventually(
+      async () => (await readFile(generated.fsPath, 'utf8').catch(() => '')).includes('who') || undefined,
+      'the generated types, with the parameter',
+    );
   });
 
   it('Pull writes nothing through an application folder that is a link to another folder', async () => {
