@@ -49,7 +49,7 @@ export function verdictWord(verdict: Verdict, dryRun: boolean): string {
 }
 
 /** The lines of one action: `verb  application/key  details`, then one line per problem. */
-export function outcomeLines(outcome: ActionOutcome, color: Colors): string[] {
+export function outcomeLines(outcome: ActionOutcome, color: Colors, options: { readonly noCode?: boolean } = {}): string[] {
   const verdict = verdictOf(outcome);
   const word = verdictWord(verdict, outcome.dryRun).padEnd(15);
   const paint = {
@@ -65,6 +65,8 @@ export function outcomeLines(outcome: ActionOutcome, color: Colors): string[] {
   // The parts of an action it creates have nothing on the server to be checked against.
   const creating = outcome.steps.some((s) => s.kind === 'pushed' && s.op === 'create');
   const details = outcome.steps.map((s) => stepDetail(s, creating)).filter((d): d is string => d !== undefined);
+  // An action folder without main.ts deploys its metadata alone: said, so it is not taken for a whole deploy.
+  if (options.noCode && (verdict === 'created' || verdict === 'updated')) details.push('metadata only: no main.ts here');
   const lines = [`${paint(word)}${outcome.application}/${outcome.key}${details.length ? `  ${details.join('; ')}` : ''}`];
   for (const s of outcome.steps) if (s.kind === 'refused') lines.push(...s.problems.map((p) => `  ${problemLine(p)}`));
   return lines;

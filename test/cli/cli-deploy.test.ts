@@ -177,6 +177,10 @@ describe('custom-actions deploy', function () {
     // A part of an action still to be created has nothing on the server to be checked against: no "(unchecked)".
     assert.match(result.stdout, /^would-create\s+app-a\/drya {2}code$/m);
     assert.match(result.stderr, /^Dry run, nothing written: 1 would-create\b/m);
+    // A folder without main.ts deploys its metadata alone, and its line says so.
+    writeAction(dir, 'app-a', actionMetadata({ key: 'drynocode' }));
+    const noCode = await deploy(dir, '--dry-run', 'drynocode');
+    assert.match(noCode.stdout, /^would-create\s+app-a\/drynocode {2}metadata only: no main\.ts here$/m);
     assert.deepEqual(writes(proxy, mark), []);
     assert.throws(() => lockOf(dir), /ENOENT/);
   });

@@ -43,11 +43,12 @@ at file:line:column. Needs no server and no key.`,
       const problems: FileProblem[] = action.metadata
         ? [...checks.problemsOf({ ...action, metadata: action.metadata })]
         : action.metadataProblems.map((p) => ({ ...p, file: action.metadataFile }));
-      return { application, key: action.key, ok: problems.length === 0, problems };
+      return { application, key: action.key, ok: problems.length === 0, hasCode: action.code !== undefined, problems };
     });
     const { color } = context.out;
     for (const r of results) {
-      context.out.line(`${r.ok ? color.green('ok'.padEnd(10)) : color.red('refused'.padEnd(10))}${r.application}/${r.key}`);
+      const note = r.ok && !r.hasCode ? '  metadata only: no main.ts here' : '';
+      context.out.line(`${r.ok ? color.green('ok'.padEnd(10)) : color.red('refused'.padEnd(10))}${r.application}/${r.key}${note}`);
       for (const p of r.problems) context.out.line(`  ${problemLine(p)}`);
     }
     const refused = results.filter((r) => !r.ok).length;

@@ -91,7 +91,9 @@ Examples:
     // Written whatever happened: what went through is the base of the next run, which finishes the job.
     const done = outcomes.filter((o): o is ActionOutcome => o !== undefined);
     if (!dryRun) await writeLock(project.root, lock, applyOutcomes(lock, project.baseUrl, done));
-    for (const outcome of done) for (const line of outcomeLines(outcome, context.out.color)) context.out.line(line);
+    const noCode = new Set(work.filter(({ target }) => target.local?.metadata && target.local.code === undefined).map(({ target }) => target));
+    for (const [i, outcome] of outcomes.entries())
+      if (outcome) for (const line of outcomeLines(outcome, context.out.color, { noCode: noCode.has(work[i]!.target) })) context.out.line(line);
     const notStarted = work.filter((_, i) => outcomes[i] === undefined).map(({ target }) => `${target.application}/${target.key}`);
     const exit = stopping ? EXIT.interrupted : worstExit(done.map(exitOfOutcome));
     summarize(context, done, dryRun);
