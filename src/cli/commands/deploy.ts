@@ -114,6 +114,6 @@ function summarize(context: CommandContext, outcomes: readonly ActionOutcome[], 
   context.out.info(`${dryRun ? 'Dry run, nothing written: ' : ''}${text}.`);
   if (counts.has('held'))
     context.out.info(
-      "Held actions changed on the server since this repository last deployed or pulled them: compare (custom-actions status), pull them, or deploy --force to replace the server's version.",
+      "Held actions changed on the server since this repository last deployed or pulled them: custom-actions status names the parts; pull them to take the server's version (--force over local changes), or deploy --force to replace it with yours.",
     );
 }
