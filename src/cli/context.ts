@@ -7,6 +7,7 @@ import { type CliIo } from './io';
 import { KeySource } from './keys';
 import { Output } from './output';
 import { type CliApplication, type CliProject, loadProject } from './project';
+import { cliHint, plainHttpWarning } from './hints';
 import { VERSION } from './version';
 
 /** The options every command takes (docs/cli.md, *Global options*). */
@@ -59,7 +60,7 @@ export class CommandContext {
       throw new CliError(
         EXIT.usage,
         'customactions.yaml names the local sandbox, which only the editor starts by itself.',
-        'Start one (npm run sandbox) and pass its URL with --base-url or CUSTOM_ACTIONS_BASE_URL.',
+        'Start one (custom-actions sandbox start) and pass the URL it prints with --base-url or CUSTOM_ACTIONS_BASE_URL.',
       );
     const keys = await this.keySource();
     const key = keys.keyFor(app.id);
@@ -67,6 +68,8 @@ export class CommandContext {
     this.out.addSecret(key);
     let client = this.clients.get(app.id);
     if (!client) {
+      const warning = this.clients.size === 0 ? plainHttpWarning(project.baseUrl) : undefined;
+      if (warning) this.out.warn(warning);
       client = createClient({
         baseUrl: project.baseUrl,
         getKey: () => Promise.resolve(key),
@@ -113,7 +116,12 @@ function nonEmpty(value: string | undefined): string | undefined {
 export function describeFailure(error: unknown): { exitCode: ExitCode; message: string; hint?: string; kind?: string } {
   if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message, hint: error.hint };
   if (error instanceof ApiError)
-    return { exitCode: exitOfKind(error.kind), message: error.message, hint: CLI_HINTS[error.kind] ?? error.hint, kind: error.kind };
+    return {
+      exitCode: error.code === 'no-implementation' ? EXIT.failed : exitOfKind(error.kind),
+      message: error.message,
+      hint: cliHint(error) ?? error.hint,
+      kind: error.kind,
+    };
   return { exitCode: EXIT.failed, message: error instanceof Error ? error.message : String(error) };
 }
 
@@ -135,10 +143,3 @@ export function exitOfKind(kind: ApiError['kind']): ExitCode {
       return EXIT.failed;
   }
 }
-
-/** The client's hints speak of the editor; on the command line these say what to do instead. */
-const CLI_HINTS: Partial<Record<ApiError['kind'], string>> = {
-  auth: "The server refused the key: check CUSTOM_ACTIONS_KEY (or the application's own variable, or --key-file).",
-  timeout: 'The server did not answer in time; try again, or raise --timeout.',
-  network: 'Is the server running, and is the base URL (customactions.yaml, or --base-url) right?',
-};

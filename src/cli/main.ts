@@ -8,6 +8,8 @@ import { interrupt } from './interrupt';
 import { runCli } from './program';
 
 process.on('SIGINT', interrupt);
+// A CI system cancels a job with SIGTERM: the same clean stop as Ctrl+C.
+process.on('SIGTERM', interrupt);
 runCli(process.argv.slice(2), processIo()).then(
   (code) => {
     process.exitCode = code;

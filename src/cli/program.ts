@@ -6,7 +6,7 @@ import { CliError, EXIT, type ExitCode } from './exitCodes';
 import { type CliIo } from './io';
 import { Output } from './output';
 import { DEFAULT_KEY_VARIABLE } from './keys';
-import { VERSION } from './version';
+import { REPOSITORY, VERSION } from './version';
 
 const EXIT_HELP = `
 Exit codes:
@@ -14,9 +14,12 @@ Exit codes:
   1  not in step, tests failed     5  server unreachable, timed out or failing
   2  usage, invalid project        6  refused before sending (code disagrees with metadata)
   3  no key, or key refused        7  the server refused a request
+  130  interrupted (Ctrl+C, or SIGTERM); a deploy records what went through
 
 Keys come from the environment (${DEFAULT_KEY_VARIABLE}, or ${DEFAULT_KEY_VARIABLE}_<APPLICATION_ID> for one
-application) or from a file named by --key-file; never from an argument. See docs/cli.md.`;
+application) or from a file named by --key-file; never from an argument.
+Colour only on a terminal (NO_COLOR, FORCE_COLOR and --no-color decide too).
+More: docs/cli.md in ${REPOSITORY}`;
 
 /** Options that would put a key on the command line: refused before anything else is read. */
 const KEY_ARGUMENT = /^--?(key|api-key|apikey|token|secret)(=|$)/i;
@@ -41,7 +44,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT.ok : EXIT.usage;
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+      // Commander has said what was wrong on stderr; a pipeline that asked for JSON gets its document too.
+      if (argv.includes('--json'))
+        io.stdout.write(JSON.stringify({ ok: false, error: { exitCode: EXIT.usage, message: usageMessage(error) } }, null, 2) + '\n');
+      return EXIT.usage;
     }
     throw error;
   } finally {
@@ -82,6 +89,11 @@ function buildProgram(io: CliIo, setExit: (code: ExitCode) => void): Command {
     });
   }
   return program;
+}
+
+/** Commander's message without its `error: ` prefix (it never holds a key: --key=… is refused before parsing). */
+function usageMessage(error: CommanderError): string {
+  return error.message.replace(/^error: /, '');
 }
 
 /** A failure as a message on stderr (and, with --json, as a document on stdout) with its exit code. */

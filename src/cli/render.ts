@@ -43,10 +43,15 @@ export function exitOfOutcome(outcome: ActionOutcome): ExitCode {
 
 const STEP_NAMES: Record<Step, string> = { action: 'action', metadata: 'metadata', implementation: 'code' };
 
+/** The word of a verdict as a line prints it: in a dry run, what would be done (`would-create`). */
+export function verdictWord(verdict: Verdict, dryRun: boolean): string {
+  return dryRun && ['created', 'updated', 'deleted'].includes(verdict) ? `would-${verdict.replace(/d$/, '')}` : verdict;
+}
+
 /** The lines of one action: `verb  application/key  details`, then one line per problem. */
-export function outcomeLines(outcome: ActionOutcome, color: Colors): string[] {
+export function outcomeLines(outcome: ActionOutcome, color: Colors, options: { readonly noCode?: boolean } = {}): string[] {
   const verdict = verdictOf(outcome);
-  const word = (outcome.dryRun && ['created', 'updated', 'deleted'].includes(verdict) ? `would-${verdict.replace(/d$/, '')}` : verdict).padEnd(15);
+  const word = verdictWord(verdict, outcome.dryRun).padEnd(15);
   const paint = {
     created: color.green,
     updated: color.green,
@@ -57,17 +62,21 @@ export function outcomeLines(outcome: ActionOutcome, color: Colors): string[] {
     failed: color.red,
     'only-on-server': color.dim,
   }[verdict];
-  const details = outcome.steps.map((s) => stepDetail(s)).filter((d): d is string => d !== undefined);
+  // The parts of an action it creates have nothing on the server to be checked against.
+  const creating = outcome.steps.some((s) => s.kind === 'pushed' && s.op === 'create');
+  const details = outcome.steps.map((s) => stepDetail(s, creating)).filter((d): d is string => d !== undefined);
+  // An action folder without main.ts deploys its metadata alone: said, so it is not taken for a whole deploy.
+  if (options.noCode && (verdict === 'created' || verdict === 'updated')) details.push('metadata only: no main.ts here');
   const lines = [`${paint(word)}${outcome.application}/${outcome.key}${details.length ? `  ${details.join('; ')}` : ''}`];
   for (const s of outcome.steps) if (s.kind === 'refused') lines.push(...s.problems.map((p) => `  ${problemLine(p)}`));
   return lines;
 }
 
-function stepDetail(s: StepOutcome): string | undefined {
+function stepDetail(s: StepOutcome, creating: boolean): string | undefined {
   const name = STEP_NAMES[s.step];
   switch (s.kind) {
     case 'pushed':
-      return s.step === 'action' ? undefined : `${name}${s.checked ? '' : ' (unchecked)'}`;
+      return s.step === 'action' ? undefined : `${name}${s.checked || creating ? '' : ' (unchecked)'}`;
     case 'held':
       return heldText(s.step, s.why, s.server);
     case 'refused':

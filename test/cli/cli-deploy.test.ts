@@ -3,8 +3,11 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Sandbox } from '../../src/sandbox';
+import { createClient } from '../../src/core/client';
+import { eventually } from '../support/eventually';
 import { PushProxy } from '../support/pushProxy';
 import { actionMetadata } from '../support/metadata';
+import { RunningCli } from './server';
 import { cliSandbox, keyOf, runCli, Scratch, serverCode, textMain, writeAction, writeProject, writes, putCode } from './support';
 
 describe('custom-actions deploy', function () {
@@ -171,11 +174,52 @@ describe('custom-actions deploy', function () {
     const mark = proxy.requests.length;
     const result = await deploy(dir, '--dry-run');
     assert.equal(result.code, 0, result.output);
-    assert.match(result.stdout, /^would-create\s+app-a\/drya/m);
-    assert.match(result.stderr, /Dry run, nothing written/);
+    // A part of an action still to be created has nothing on the server to be checked against: no "(unchecked)".
+    assert.match(result.stdout, /^would-create\s+app-a\/drya {2}code$/m);
+    assert.match(result.stderr, /^Dry run, nothing written: 1 would-create\b/m);
+    // A folder without main.ts deploys its metadata alone, and its line says so.
+    writeAction(dir, 'app-a', actionMetadata({ key: 'drynocode' }));
+    const noCode = await deploy(dir, '--dry-run', 'drynocode');
+    assert.match(noCode.stdout, /^would-create\s+app-a\/drynocode {2}metadata only: no main\.ts here$/m);
     assert.deepEqual(writes(proxy, mark), []);
     assert.throws(() => lockOf(dir), /ENOENT/);
   });
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    it(`stops on ${signal} (Ctrl+C, a CI's cancel): the action under way finishes, no other starts, the lock records it, exit 130, and the rerun finishes`, async () => {
+      const prefix = signal === 'SIGINT' ? 'intr' : 'term';
+      const dir = project(prefix, ['a', 'b', 'c', 'd']);
+      const mark = proxy.requests.length;
+      const release = proxy.holdPushes();
+      const running = new RunningCli(['deploy', '--concurrency', '1'], { cwd: dir, env });
+      try {
+        // The first action is created and its code is on the wire, waiting for the server.
+        await eventually(() => proxy.requests.slice(mark).some((r) => r.method === 'PUT' && r.path.endsWith('/implementation')) || undefined, 'the first push');
+        running.child.kill(signal);
+        await eventually(() => /^Stopping: /m.test(running.stderr) || undefined, 'the stop to be acknowledged');
+        release();
+        const { code } = await running.exited;
+        assert.equal(code, 130, running.stderr);
+      } finally {
+        release();
+        running.kill();
+      }
+      assert.match(running.stdout, new RegExp(`^created\\s+app-a/${prefix}a {2}code$`, 'm'));
+      // The sandbox holds other tests' actions too: those are in the count.
+      assert.match(running.stderr, /^Interrupted: \d+ actions not started; deploy again to finish\.$/m);
+      const listed = await createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve(env.CUSTOM_ACTIONS_KEY!) }).listActions('app-a');
+      assert.deepEqual(
+        listed.filter((a) => a.key.startsWith(prefix)).map((a) => a.key),
+        [`${prefix}a`],
+        'nothing started after the signal',
+      );
+      assert.equal(await serverCode(sandbox, 'app-a', idOf(dir, `${prefix}a`)), textMain('a'));
+
+      const rerun = await deploy(dir);
+      assert.equal(rerun.code, 0, rerun.output);
+      assert.match(rerun.stdout, new RegExp(`^unchanged\\s+app-a/${prefix}a$`, 'm'));
+      assert.equal((rerun.stdout.match(/^created/gm) ?? []).length, 3, rerun.stdout);
+    });
 
   it('deletes an action on the server only with --delete, and only one this repository deployed', async () => {
     const dir = project('del', ['gone', 'kept']);

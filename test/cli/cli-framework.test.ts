@@ -146,5 +146,10 @@ describe('custom-actions check', function () {
     assert.equal(result.code, 6, result.output);
     assert.match(result.stdout, /^ok\s+app-a\/fine$/m);
     assert.match(result.stdout, /^ {2}app-a\/wrong\/main\.ts:1:\d+: /m);
+    // A folder without main.ts passes, and its line says only its metadata was checked.
+    writeAction(dir, 'app-a', actionMetadata({ key: 'bare' }));
+    const bare = await runCli(['check', 'bare'], { cwd: dir });
+    assert.equal(bare.code, 0, bare.output);
+    assert.match(bare.stdout, /^ok\s+app-a\/bare {2}metadata only: no main\.ts here$/m);
   });
 });

@@ -2,6 +2,7 @@ import { type Command } from 'commander';
 import { CodeChecks } from '../../core/deploy/checks';
 import { type FileProblem } from '../../core/deploy/outcome';
 import { type WorkspaceAction } from '../../core/deploy/pipeline';
+import { count } from '../../core/text';
 import { type CommandContext } from '../context';
 import { EXIT, type ExitCode } from '../exitCodes';
 import { scanApplication } from '../project';
@@ -42,15 +43,22 @@ at file:line:column. Needs no server and no key.`,
       const problems: FileProblem[] = action.metadata
         ? [...checks.problemsOf({ ...action, metadata: action.metadata })]
         : action.metadataProblems.map((p) => ({ ...p, file: action.metadataFile }));
-      return { application, key: action.key, ok: problems.length === 0, problems };
+      return { application, key: action.key, ok: problems.length === 0, hasCode: action.code !== undefined, problems };
     });
     const { color } = context.out;
     for (const r of results) {
-      context.out.line(`${r.ok ? color.green('ok'.padEnd(10)) : color.red('refused'.padEnd(10))}${r.application}/${r.key}`);
+      const note = r.ok && !r.hasCode ? '  metadata only: no main.ts here' : '';
+      context.out.line(`${r.ok ? color.green('ok'.padEnd(10)) : color.red('refused'.padEnd(10))}${r.application}/${r.key}${note}`);
       for (const p of r.problems) context.out.line(`  ${problemLine(p)}`);
     }
     const refused = results.filter((r) => !r.ok).length;
-    context.out.info(refused === 0 ? `All ${results.length} actions pass.` : `${refused} of ${results.length} actions would be refused.`);
+    context.out.info(
+      refused === 0
+        ? results.length === 1
+          ? 'The action passes.'
+          : `All ${results.length} actions pass.`
+        : `${refused} of ${count(results.length, 'action')} would be refused.`,
+    );
     context.out.result({
       ok: refused === 0,
       actions: results.map((r) => ({

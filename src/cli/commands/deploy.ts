@@ -1,11 +1,13 @@
 import { type Command, Option } from 'commander';
 import { CodeChecks, differsFromBase } from '../../core/deploy/checks';
 import { type ActionOutcome } from '../../core/deploy/outcome';
+import { count } from '../../core/text';
 import { deployAction, mapLimited } from '../../core/deploy/pipeline';
 import { type CommandContext } from '../context';
 import { EXIT, type ExitCode, worstExit } from '../exitCodes';
+import { onInterrupt } from '../interrupt';
 import { applyOutcomes, readLock, writeLock } from '../lockFile';
-import { exitOfOutcome, outcomeJson, outcomeLines, verdictOf } from '../render';
+import { exitOfOutcome, outcomeJson, outcomeLines, verdictOf, verdictWord } from '../render';
 import { type CommandDefinition } from './command';
 import { collectTargets, parseConcurrency } from './targets';
 
@@ -61,34 +63,57 @@ Examples:
       work.flatMap(({ target }) => (target.local && (!target.listed || differsFromBase(target.local, target.base)) ? [target.local] : [])),
     );
     const progress = context.out.progress(work.length, dryRun ? 'Planning' : 'Deploying');
-    const outcomes: ActionOutcome[] = await mapLimited(work, concurrency, async ({ client, target }) => {
-      const outcome = await deployAction(client, target, {
-        force: options.force === true,
-        dryRun,
-        delete: options.delete === true,
-        checkCode: checks.problemsOf,
-      });
-      progress.tick(`${target.application}/${target.key}`);
-      return outcome;
+    // Ctrl+C (or a CI's SIGTERM): the actions under way finish their step, no other starts, and the
+    // lock records what went through; a second Ctrl+C ends the process at once.
+    let stopping = false;
+    const release = onInterrupt(() => {
+      stopping = true;
+      progress.done();
+      context.out.info('Stopping: the actions under way finish, no other starts (Ctrl+C again to stop at once).');
     });
-    progress.done();
+    let outcomes: (ActionOutcome | undefined)[];
+    try {
+      outcomes = await mapLimited(work, concurrency, async ({ client, target }) => {
+        if (stopping) return undefined;
+        const outcome = await deployAction(client, target, {
+          force: options.force === true,
+          dryRun,
+          delete: options.delete === true,
+          checkCode: checks.problemsOf,
+        });
+        progress.tick(`${target.application}/${target.key}`);
+        return outcome;
+      });
+    } finally {
+      release();
+      progress.done();
+    }
     // Written whatever happened: what went through is the base of the next run, which finishes the job.
-    if (!dryRun) await writeLock(project.root, lock, applyOutcomes(lock, project.baseUrl, outcomes));
-    for (const outcome of outcomes) for (const line of outcomeLines(outcome, context.out.color)) context.out.line(line);
-    const exit = worstExit(outcomes.map(exitOfOutcome));
-    summarize(context, outcomes, dryRun);
-    context.out.result({ ok: exit === EXIT.ok, dryRun, actions: outcomes.map(outcomeJson) });
+    const done = outcomes.filter((o): o is ActionOutcome => o !== undefined);
+    if (!dryRun) await writeLock(project.root, lock, applyOutcomes(lock, project.baseUrl, done));
+    const noCode = new Set(work.filter(({ target }) => target.local?.metadata && target.local.code === undefined).map(({ target }) => target));
+    for (const [i, outcome] of outcomes.entries())
+      if (outcome) for (const line of outcomeLines(outcome, context.out.color, { noCode: noCode.has(work[i]!.target) })) context.out.line(line);
+    const notStarted = work.filter((_, i) => outcomes[i] === undefined).map(({ target }) => `${target.application}/${target.key}`);
+    const exit = stopping ? EXIT.interrupted : worstExit(done.map(exitOfOutcome));
+    summarize(context, done, dryRun);
+    if (notStarted.length > 0) context.out.info(`Interrupted: ${count(notStarted.length, 'action')} not started; deploy again to finish.`);
+    context.out.result({ ok: exit === EXIT.ok, dryRun, actions: done.map(outcomeJson), ...(stopping ? { interrupted: true, notStarted } : {}) });
     return exit;
   },
 };
 
 function summarize(context: CommandContext, outcomes: readonly ActionOutcome[], dryRun: boolean): void {
   const counts = new Map<string, number>();
-  for (const o of outcomes) counts.set(verdictOf(o), (counts.get(verdictOf(o)) ?? 0) + 1);
+  for (const o of outcomes) {
+    // A dry run's summary speaks the words of its lines: would-create, not created.
+    const word = dryRun ? verdictWord(verdictOf(o), true) : verdictOf(o);
+    counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
   const text = [...counts].map(([verdict, n]) => `${n} ${verdict}`).join(', ') || 'no actions';
   context.out.info(`${dryRun ? 'Dry run, nothing written: ' : ''}${text}.`);
   if (counts.has('held'))
     context.out.info(
-      "Held actions changed on the server since this repository last deployed or pulled them: compare (custom-actions status), pull them, or deploy --force to replace the server's version.",
+      "Held actions changed on the server since this repository last deployed or pulled them: custom-actions status names the parts; pull them to take the server's version (--force over local changes), or deploy --force to replace it with yours.",
     );
 }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { type Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import { type CommandContext } from '../context';
 import { CliError, EXIT, type ExitCode } from '../exitCodes';
 import { onInterrupt } from '../interrupt';
@@ -23,7 +23,7 @@ export const sandbox: CommandDefinition = {
   summary: 'start the local sandbox server (for integration tests); prints its URL and keys',
   configure(command: Command) {
     command
-      .argument('<action>', 'start')
+      .addArgument(new Argument('<subcommand>', 'what to do with the sandbox').choices(['start']))
       .option('--port <port>', 'the port on 127.0.0.1 (default: a free one)')
       .option('--data <dir>', 'keep the data in this folder (default: in memory, gone when it stops)')
       .option('--ensure-app <app...>', "create these applications, each id or id:name (or rename them), with a new key each; default: customactions.yaml's")
@@ -43,7 +43,6 @@ Examples:
       );
   },
   async run(context: CommandContext, operands, options): Promise<ExitCode> {
-    if (operands[0] !== 'start') throw new CliError(EXIT.usage, `Unknown sandbox action "${operands[0] ?? ''}": the one there is is start.`);
     const args = ['--json'];
     if (options.port !== undefined) {
       const port = Number(options.port);
@@ -90,8 +89,8 @@ function serve(context: CommandContext, args: string[]): Promise<ExitCode> {
       context.out.info('Stopping the sandbox.');
       child.kill('SIGTERM');
     };
+    // Ctrl+C and SIGTERM both come through here (main.ts).
     const release = onInterrupt(stop);
-    process.on('SIGTERM', stop);
     child.stderr!.setEncoding('utf8').on('data', (text: string) => {
       // Before it is ready the sandbox prints only its failures; afterwards, only its own notices.
       if (!ready || !/^sandbox: SIG/m.test(text)) context.io.stderr.write(text);
@@ -109,7 +108,6 @@ function serve(context: CommandContext, args: string[]): Promise<ExitCode> {
     });
     child.on('exit', (code, signal) => {
       release();
-      process.off('SIGTERM', stop);
       if (!ready) context.out.error(`The sandbox did not start (${signal ? `stopped by ${signal}` : `exit code ${code ?? '?'}`}).`);
       resolve(ready && (stopping || code === 0) ? EXIT.ok : EXIT.failed);
     });

@@ -2,6 +2,7 @@ import { type Command, Option } from 'commander';
 import { type PartStatus } from '../../core/deploy/decide';
 import { mapLimited } from '../../core/deploy/pipeline';
 import { actionStatus, type ActionStatus, inStep } from '../../core/deploy/status';
+import { count } from '../../core/text';
 import { type CommandContext } from '../context';
 import { EXIT, type ExitCode } from '../exitCodes';
 import { readLock } from '../lockFile';
@@ -62,7 +63,13 @@ when every action is in step, 1 when not.`,
       for (const p of s.problems ?? []) context.out.line(`  ${problemLine(p)}`);
     }
     const differing = statuses.filter((s) => !inStep(s)).length;
-    context.out.info(differing === 0 ? `All ${statuses.length} actions in step.` : `${differing} of ${statuses.length} actions differ.`);
+    context.out.info(
+      differing === 0
+        ? statuses.length === 1
+          ? 'The action is in step.'
+          : `All ${statuses.length} actions in step.`
+        : `${differing} of ${count(statuses.length, 'action')} ${differing === 1 ? 'differs' : 'differ'}.`,
+    );
     context.out.result({ inStep: differing === 0, actions: statuses.map((s) => ({ ...s, inStep: inStep(s) })) });
     return differing === 0 ? EXIT.ok : EXIT.no;
   },

@@ -133,7 +133,7 @@ async function prepare(
     const exit = exitOfOutcome(outcome);
     const hint =
       exit === EXIT.conflict
-        ? "Its cases did not run: compare (custom-actions status), pull it, or deploy --force to replace the server's version."
+        ? "Its cases did not run: custom-actions status names the parts; pull it to take the server's version, or deploy --force to replace it with yours."
         : 'Its cases did not run.';
     throw new CliError(exit === EXIT.ok ? EXIT.failed : exit, [`not deployed, ${what}`, ...problems].join('\n'), hint);
   }
