@@ -39,7 +39,8 @@ export class DeployFeature extends Disposable {
   readonly status = this.register(new DeployStatusItem());
   readonly diagnostics: CodeDiagnostics;
   readonly generated: GeneratedTypes;
-  readonly deployer: Deployer;
+  /** The push pipeline: reached only through the methods below. */
+  private readonly deployer: Deployer;
   /** What each action's local copy was derived from (customactions.lock.json): the base of every push. */
   private readonly bases: LockStore;
   /** Every accepted push, in the extension's global storage. */
