@@ -370,9 +370,14 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     const id = await action('deploy-stale-retry', codeReturning('n'));
     const e = await editor(mainUri('deploy-stale-retry'));
     const spy = new NotificationSpy();
+    // Saves by hand only: an auto-save that came first would be told quietly, with no notification to click.
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
     try {
       // Save A while the action list times out: nothing is pushed, the failure offers Retry.
       proxy.failLists = true;
+      // Read again for this save, whatever read it since the action was made.
+      services.model.refresh();
       await saveAs(e, codeReturning('n + 1 /* A */'));
       const notice = await eventually(
         () => spy.matching(/deploy-stale-retry was not pushed/).find((n) => n.items.includes('Retry')),
@@ -406,6 +411,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       assert.equal(proxy.implementationPuts(id), puts, 'nothing was sent: the server holds the file already');
     } finally {
       spy.dispose();
+      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 
@@ -413,6 +419,9 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     const id = await action('deploy-stale-anyway', codeReturning('n'));
     const e = await editor(mainUri('deploy-stale-anyway'));
     const spy = new NotificationSpy();
+    // Saves by hand only: an auto-save that came first would be told quietly, with no notification to click.
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
     try {
       await saveAs(e, 'export function main(n: string): number {\n  return n.length;\n}\n');
       const notice = await eventually(
@@ -439,6 +448,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       assert.equal(proxy.implementationPuts(id), puts);
     } finally {
       spy.dispose();
+      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 
