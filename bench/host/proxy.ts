@@ -8,6 +8,8 @@ export interface Exchange {
   readonly arrived: number;
   answered: number | undefined;
   status: number | undefined;
+  /** The body of a PUT, once it arrived whole: what a push carried. */
+  body?: string;
 }
 
 /**
@@ -33,6 +35,11 @@ export class TimingProxy {
     this.server = createServer((req, res) => {
       const exchange: Exchange = { method: req.method ?? '', path: req.url ?? '', arrived: performance.now(), answered: undefined, status: undefined };
       this.exchanges.push(exchange);
+      if (req.method === 'PUT') {
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        req.on('end', () => (exchange.body = Buffer.concat(chunks).toString('utf8')));
+      }
       this.inflight++;
       this.maxInflight = Math.max(this.maxInflight, this.inflight);
       const fixed = req.method === 'GET' ? this.fixed.get(exchange.path) : undefined;

@@ -1,6 +1,6 @@
 /**
- * The rule of a deploy, in one place for every side that deploys (the command line now; the
- * extension's save as it adopts it, issue #27): given what the workspace holds, what the base says
+ * The rule of a deploy, in one place for every side that deploys (the command line's deploy and the
+ * extension's save, through ./pushPart.ts): given what the workspace holds, what the base says
  * this copy was derived from, and, where it was read, what the server holds, what happens to one part
  * (metadata or code) of one action.
  *

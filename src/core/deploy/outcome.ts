@@ -1,6 +1,6 @@
 /**
- * What came of deploying one action, part by part: the typed record the command line prints and the
- * extension can render (notification, status bar, Problems) as it adopts the pipeline (issue #27).
+ * What came of deploying one action, part by part: the typed record the command line prints. A save in
+ * the editor comes to pushed, unchanged, held or failed for one part, as ./savePush.ts's `SaveOutcome`.
  */
 import { type Range } from '../analysis/types';
 import { type HeldReason, type Part } from './decide';

@@ -27,21 +27,6 @@ export interface Conflict {
   readonly server: HeldServer;
 }
 
-/** A push's write was held (not an error of the server): the push queue counts it as not accepted. */
-export class HeldPush extends Error {
-  constructor(
-    readonly why: HeldReason,
-    readonly server: HeldServer,
-    part: VersionedResource,
-  ) {
-    super(
-      why === 'no-base'
-        ? `The server holds other ${part === 'implementation' ? 'code' : 'metadata'} than this workspace, and no base says it is safe to replace.`
-        : `The ${part === 'implementation' ? 'code' : 'metadata'} changed on the server since your last pull or push.`,
-    );
-  }
-}
-
 export const COMPARE = 'Compare';
 export const MERGE = 'Merge';
 export const OVERWRITE = 'Overwrite';
@@ -67,7 +52,7 @@ export class Conflicts {
      * Holds the file's auto-saves until a save by hand, from before the merge goes into the editor
      * (an auto-save comes a second after the edit); returns what lets go of it if the edit fails.
      */
-    private readonly holdFromAutoSave: (target: { folder: vscode.Uri; part: VersionedResource; label: string }) => () => void,
+    private readonly holdFromAutoSave: (target: { app: Application; folder: vscode.Uri; part: VersionedResource; label: string }) => () => void,
   ) {}
 
   /** Compare: the server's text now ↔ the local file, in VS Code's diff editor. */
@@ -116,7 +101,7 @@ export class Conflicts {
       server: 'Server (now)',
     });
     await assertInsideWorkspace(uri);
-    const release = this.holdFromAutoSave({ folder, part, label });
+    const release = this.holdFromAutoSave({ app, folder, part, label });
     if (!(await replaceDocumentText(uri, merged.text).catch(() => false))) {
       release();
       return this.unavailable(`${nameOf(part)} of ${label} could not be edited; nothing was changed.`);

@@ -39,7 +39,8 @@ export class DeployFeature extends Disposable {
   readonly status = this.register(new DeployStatusItem());
   /** The code-versus-metadata problems of action files, for the Problems panel. */
   private readonly diagnostics: CodeDiagnostics;
-  readonly deployer: Deployer;
+  /** The push pipeline: reached only through the methods below. */
+  private readonly deployer: Deployer;
   /** What each action's local copy was derived from (customactions.lock.json): the base of every push. */
   private readonly bases: LockStore;
   /** Every accepted push, in the extension's global storage. */

@@ -109,9 +109,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     const found = state.applications.find((a) => a.id === APP);
     assert.ok(found);
     app = found;
-    const feature = services.context.subscriptions.find((d): d is DeployFeature => 'deployer' in d && 'diagnostics' in d);
-    assert.ok(feature, 'the deploy feature is registered');
-    deploy = feature;
+    deploy = services.deploy;
   });
 
   afterEach(async () => {
@@ -249,17 +247,34 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     // the text actually saved is checked afresh, so code that disagrees with action.yaml stays here.
     const good = codeReturning('n + 1');
     const bad = 'export function main(n: string): number {\n  return n.length;\n}\n';
-    deploy.deployer.prepareCode(uri, good, { manual: false });
-    const refused = await deploy.deployer.pushCode(uri, bad, { manual: false });
-    assert.equal(refused.kind, 'not-pushed');
-    assert.match(refused.kind === 'not-pushed' ? refused.reason : '', /has 1 error/);
+    const e = await editor(uri);
+    const spy = new NotificationSpy();
+    // Saves by hand only: an auto-save of `good` would meet the participant too, and be refused quietly.
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    // Registered after the extension's own will-save listener, which begins the check of `good`.
+    const formatter = vscode.workspace.onWillSaveTextDocument((event) => {
+      if (event.document.uri.toString() !== uri.toString()) return;
+      const whole = event.document.validateRange(new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0));
+      event.waitUntil(Promise.resolve([vscode.TextEdit.replace(whole, bad)]));
+    });
+    try {
+      await saveAs(e, good);
+      assert.equal(e.document.getText(), bad, 'the participant changed the text saved');
+      const refusal = await eventually(() => spy.matching(/main\.ts of deploy-ahead has 1 error/)[0], 'the saved text refused on its own check');
+      assert.ok(refusal.items.includes('Push Anyway'));
+      await staysTrue(() => proxy.implementationPuts(id) === before, 'nothing pushed', 1_000);
+    } finally {
+      formatter.dispose();
+      spy.dispose();
+      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    }
     await vscode.commands.executeCommand('notifications.clearAll');
     // The check begun for a text is the one its push takes.
-    deploy.deployer.prepareCode(uri, good, { manual: false });
-    assert.equal((await deploy.deployer.pushCode(uri, good, { manual: false })).kind, 'accepted');
-    assert.equal(await onServer(id), good);
-    // A save through the editor goes the same way, will-save then did-save.
-    const e = await editor(uri);
+    await saveAs(e, good);
+    await eventually(async () => ((await onServer(id)) === good ? true : undefined), 'the checked text on the server');
+    assert.equal(proxy.implementationPuts(id) - before, 1);
+    // Another save goes the same way, will-save then did-save.
     const saved = codeReturning('n + 2');
     await saveAs(e, saved);
     await eventually(async () => ((await onServer(id)) === saved ? true : undefined), 'the saved text on the server');
@@ -355,9 +370,14 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     const id = await action('deploy-stale-retry', codeReturning('n'));
     const e = await editor(mainUri('deploy-stale-retry'));
     const spy = new NotificationSpy();
+    // Saves by hand only: an auto-save that came first would be told quietly, with no notification to click.
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
     try {
       // Save A while the action list times out: nothing is pushed, the failure offers Retry.
       proxy.failLists = true;
+      // Read again for this save, whatever read it since the action was made.
+      services.model.refresh();
       await saveAs(e, codeReturning('n + 1 /* A */'));
       const notice = await eventually(
         () => spy.matching(/deploy-stale-retry was not pushed/).find((n) => n.items.includes('Retry')),
@@ -370,11 +390,19 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       const b = codeReturning('n + 2 /* B */');
       await saveAs(e, b);
       await eventually(async () => ((await onServer(id)) === b ? true : undefined), 'B on the server');
-      assert.deepEqual(
-        deploy.deployer.offers.filter((o) => o.includes('deploy-stale-retry')),
-        [],
-        'the failure is over: the next one notifies again',
+      // The failure is over: the same failure again notifies again, though the first notification is still open.
+      proxy.failLists = true;
+      // The list is read again for the next save (it is known since B), and that read fails.
+      services.model.refresh();
+      await saveAs(e, codeReturning('n + 3 /* C */'));
+      await eventually(
+        () => (spy.matching(/deploy-stale-retry was not pushed/).filter((n) => n.items.includes('Retry')).length === 2 ? true : undefined),
+        'a second failure told anew',
       );
+      proxy.failLists = false;
+      // The file holds B again, written on disk (which pushes nothing): what the server holds.
+      await write(mainUri('deploy-stale-retry'), b);
+      await eventually(() => (e.document.getText() === b && !e.document.isDirty ? true : undefined), 'the editor reloading B');
       const puts = proxy.implementationPuts(id);
       notice.answer('Retry');
       assert.equal(await clickHandled(id, b), 'up to date');
@@ -383,6 +411,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       assert.equal(proxy.implementationPuts(id), puts, 'nothing was sent: the server holds the file already');
     } finally {
       spy.dispose();
+      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 
@@ -390,6 +419,9 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     const id = await action('deploy-stale-anyway', codeReturning('n'));
     const e = await editor(mainUri('deploy-stale-anyway'));
     const spy = new NotificationSpy();
+    // Saves by hand only: an auto-save that came first would be told quietly, with no notification to click.
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
     try {
       await saveAs(e, 'export function main(n: string): number {\n  return n.length;\n}\n');
       const notice = await eventually(
@@ -400,11 +432,15 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       const fixed = codeReturning('n + 5');
       await saveAs(e, fixed);
       await eventually(async () => ((await onServer(id)) === fixed ? true : undefined), 'the fixed code on the server');
-      assert.deepEqual(
-        deploy.deployer.offers.filter((o) => o.includes('deploy-stale-anyway')),
-        [],
-        'the refusal is over',
+      // The refusal is over: the same refusal again notifies again, though the first notification is still open.
+      await saveAs(e, 'export function main(n: string): number {\n  return n.length + 1;\n}\n');
+      await eventually(
+        () => (spy.matching(/deploy-stale-anyway has \d+ errors?/).filter((n) => n.items.includes('Push Anyway')).length === 2 ? true : undefined),
+        'a second refusal told anew',
       );
+      // The file holds the fixed code again, written on disk (which pushes nothing): what the server holds.
+      await write(mainUri('deploy-stale-anyway'), fixed);
+      await eventually(() => (e.document.getText() === fixed && !e.document.isDirty ? true : undefined), 'the editor reloading the fixed code');
       const puts = proxy.implementationPuts(id);
       notice.answer('Push Anyway');
       assert.equal(await clickHandled(id, fixed), 'up to date');
@@ -412,6 +448,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       assert.equal(proxy.implementationPuts(id), puts);
     } finally {
       spy.dispose();
+      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 
@@ -516,10 +553,6 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
             spy.shown.map((n) => n.message),
             [],
             'no notification: nothing said "not pushed" of code that was pushed',
-          );
-          assert.deepEqual(
-            deploy.deployer.offers.filter((o) => o.includes(key)),
-            [],
           );
         } finally {
           spy.dispose();
