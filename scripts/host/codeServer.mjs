@@ -89,6 +89,7 @@ export async function startCodeServer({ host, workspace, userDataDir, port = 0, 
   };
   const onExit = () => killGroup('SIGKILL');
   process.once('exit', onExit);
+  exitOnSignals();
   const address = await new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`code-server did not start in 90 s:\n${output}`)), 90_000);
@@ -134,6 +135,17 @@ export async function startCodeServer({ host, workspace, userDataDir, port = 0, 
       killGroup('SIGKILL');
     },
   };
+}
+
+/**
+ * A process stopped by a signal runs no 'exit' listeners, and code-server's group would outlive it (npm
+ * test stops a stage's group when another stage fails): a signal becomes an exit, once per process.
+ */
+let exitsOnSignals = false;
+function exitOnSignals() {
+  if (exitsOnSignals) return;
+  exitsOnSignals = true;
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => process.exit(128 + os.constants.signals[signal]));
 }
 
 /** The extensions folder of a profile: where startCodeServer looks and installVsix installs. */
@@ -214,15 +226,26 @@ export async function runInExtensionHost({ label, testsPath, outputVariable, env
   const output = path.join(scratch, 'output.log');
   writeFileSync(output, '');
   const debug = process.env.CUSTOM_ACTIONS_TEST_DEBUG === '1';
-  const server = await startCodeServer({
-    host,
-    workspace,
-    // Inside the scratch folder, so the profile goes with it.
-    userDataDir: path.join(scratch, 'profile'),
-    env: { [outputVariable]: output, ...env },
-    log: (text) => debug && process.stderr.write(text),
-  });
-  const browser = await launchBrowser();
+  // The browser starts while code-server does: neither needs the other before the page opens.
+  const [started, launched] = await Promise.allSettled([
+    startCodeServer({
+      host,
+      workspace,
+      // Inside the scratch folder, so the profile goes with it.
+      userDataDir: path.join(scratch, 'profile'),
+      env: { [outputVariable]: output, ...env },
+      log: (text) => debug && process.stderr.write(text),
+    }),
+    launchBrowser(),
+  ]);
+  if (started.status === 'rejected' || launched.status === 'rejected') {
+    if (started.status === 'fulfilled') await started.value.stop();
+    if (launched.status === 'fulfilled') await launched.value.close().catch(() => {});
+    rmSync(scratch, { recursive: true, force: true });
+    throw started.status === 'rejected' ? started.reason : launched.reason;
+  }
+  const server = started.value;
+  const browser = launched.value;
   let printed = 0;
   const flush = () => {
     const text = readFileSync(output, 'utf8');

@@ -5,6 +5,8 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { build, ensureHost, root, runInExtensionHost } from './codeServer.mjs';
 
+// npm test's ui stage comes right after its host stage, whose build it uses (CUSTOM_ACTIONS_BUILT).
+const built = process.env.CUSTOM_ACTIONS_BUILT === '1';
 const mode = process.argv[2];
 if (mode === 'host') process.exit(await runHostTests());
 if (mode === 'ui') process.exit(runUiTests());
@@ -12,7 +14,7 @@ console.error('usage: run.mjs host|ui');
 process.exit(2);
 
 async function runHostTests() {
-  build({ tests: true });
+  if (!built) build({ tests: true });
   const { result, output } = await runInExtensionHost({
     label: 'host',
     testsPath: path.join(root, 'out', 'test', 'host', 'index.js'),
@@ -34,7 +36,7 @@ async function runHostTests() {
 
 function runUiTests() {
   ensureHost();
-  build({ tests: true });
+  if (!built) build({ tests: true });
   // Each workbench adds its leftovers (test/ui/support/workbench.ts); only this run's are checked.
   rmSync(path.join(root, 'test-results', 'leftovers', 'ui'), { recursive: true, force: true });
   const mocha = path.join(root, 'node_modules', '.bin', 'mocha');

@@ -1,10 +1,10 @@
 /**
  * What a user sees of notifications: toasts, the notification center and the bell in the status bar.
  * A workbench with the development driver (every workbench but an installed .vsix's) shows no toasts:
- * its notifications go to the center only, so `notification()` looks there when no toast comes.
+ * its notifications go to the center only, so `notification()` looks there, at once.
  */
 import type { Locator, Page } from 'playwright-core';
-import { runCommand } from './workbench';
+import { runCommand, showsToasts } from './workbench';
 
 /** The toasts on screen. */
 export function toasts(page: Page): Locator {
@@ -27,22 +27,24 @@ function centerRows(page: Page): Locator {
 
 /**
  * The notification showing `text`: its toast, or its row in the notification center when no toast
- * came within `toastMs` (a workbench that shows none, or one that faded already). Fails with every
- * notification's text, so a failure says what the user was told instead.
+ * came within `toastMs` (one that faded already). A workbench that shows no toasts is looked at in
+ * the center at once, for as long, rather than after waiting out a toast that cannot come. Fails with
+ * every notification's text, so a failure says what the user was told instead.
  */
 export async function notification(page: Page, text: string | RegExp, toastMs = 30_000): Promise<Locator> {
   const toast = toasts(page).filter({ hasText: text }).first();
   if (
-    await toast.waitFor({ timeout: toastMs }).then(
+    showsToasts(page) &&
+    (await toast.waitFor({ timeout: toastMs }).then(
       () => true,
       () => false,
-    )
+    ))
   )
     return toast;
   await showCenter(page);
   const row = centerRows(page).filter({ hasText: text }).first();
   if (
-    await row.waitFor({ timeout: 10_000 }).then(
+    await row.waitFor({ timeout: showsToasts(page) ? 10_000 : toastMs + 10_000 }).then(
       () => true,
       () => false,
     )

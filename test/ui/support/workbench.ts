@@ -85,7 +85,7 @@ export async function openWorkbench(options: OpenOptions = {}): Promise<Workbenc
   const workspace = path.join(scratch, 'workspace');
   if (!existsSync(workspace)) cpSync(options.fixture ?? path.join(repoRoot, 'test', 'host', 'fixtures', 'workspace'), workspace, { recursive: true });
   if (options.vsix && !options.resume) cs.installVsix({ host, vsix: options.vsix, userDataDir: path.join(scratch, 'profile') });
-  const server = await cs.startCodeServer({
+  const starting = cs.startCodeServer({
     host,
     workspace,
     userDataDir: path.join(scratch, 'profile'),
@@ -93,19 +93,20 @@ export async function openWorkbench(options: OpenOptions = {}): Promise<Workbenc
     settings: { ...(options.resume ? {} : { 'workbench.colorTheme': options.theme ?? 'Default Dark Modern' }), ...options.settings },
     developmentDriver: !options.vsix,
   });
-  let close: () => Promise<void>;
-  let page: Page;
-  if (state) {
-    const context = await cs.launchPersistentBrowser(path.join(scratch, 'browser'));
-    page = context.pages()[0] ?? (await context.newPage());
-    close = () => context.close();
-  } else {
-    const browser = await cs.launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    close = () => browser.close();
+  // The browser starts while code-server does: neither needs the other before the page opens.
+  const opening = state ? persistentPage(cs, path.join(scratch, 'browser')) : freshPage(cs);
+  const [started, opened] = await Promise.allSettled([starting, opening]);
+  if (started.status === 'rejected' || opened.status === 'rejected') {
+    if (started.status === 'fulfilled') await started.value.stop();
+    if (opened.status === 'fulfilled') await opened.value.close().catch(() => undefined);
+    if (!state) rmSync(scratch, { recursive: true, force: true });
+    throw started.status === 'rejected' ? started.reason : (opened as PromiseRejectedResult).reason;
   }
+  const server = started.value;
+  const { page, close } = opened.value;
   // An installed extension needs no payload: without extensionDevelopmentPath the checkout stays out of it.
   const url = options.vsix ? `${server.address}/?folder=${encodeURIComponent(workspace)}` : server.url();
+  if (!options.vsix) withoutToasts.add(page);
   await page.goto(url);
   await waitForWorkbench(page);
   const settingsFile = path.join(server.dataDir, 'User', 'settings.json');
@@ -129,6 +130,51 @@ export async function openWorkbench(options: OpenOptions = {}): Promise<Workbenc
       if (!state) rmSync(scratch, { recursive: true, force: true });
     },
   };
+}
+
+interface OpenedPage {
+  readonly page: Page;
+  close(): Promise<void>;
+}
+
+/**
+ * One Chromium serves every workbench that keeps no browser profile, each in a context of its own:
+ * as fresh as a new browser (no storage, cookies or cache shared), without a browser start each.
+ * Launched on first need; the root hook (hooks.ts) closes it after the last spec.
+ */
+let sharedBrowser: Promise<Browser> | undefined;
+
+async function freshPage(cs: CodeServerModule): Promise<OpenedPage> {
+  let browser = sharedBrowser ? await sharedBrowser.catch(() => undefined) : undefined;
+  if (!browser?.isConnected()) {
+    sharedBrowser = cs.launchBrowser();
+    browser = await sharedBrowser;
+  }
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  return { page, close: () => context.close() };
+}
+
+/** A browser of its own on a profile folder that outlives it (SecretStorage's key is kept there). */
+async function persistentPage(cs: CodeServerModule, profileDir: string): Promise<OpenedPage> {
+  const context = await cs.launchPersistentBrowser(profileDir);
+  const page = context.pages()[0] ?? (await context.newPage());
+  return { page, close: () => context.close() };
+}
+
+/** Closes the browser the workbenches shared, if one was started. */
+export async function closeSharedBrowser(): Promise<void> {
+  const browser = sharedBrowser;
+  sharedBrowser = undefined;
+  await (await browser?.catch(() => undefined))?.close();
+}
+
+/** Pages of workbenches with the development driver, which shows notifications in the center only, never as toasts. */
+const withoutToasts = new WeakSet<Page>();
+
+/** Whether this workbench shows notifications as toasts (only one running an installed .vsix does). */
+export function showsToasts(page: Page): boolean {
+  return !withoutToasts.has(page);
 }
 
 /** Deletes what a persistent workbench kept. */
