@@ -1,11 +1,16 @@
 /**
  * The command line against the sandbox, as a pipeline runs it (`node dist/cli.js`, a process per
  * deploy, from its start to its exit): a deploy of 100 changed actions against 100 bare PUTs of their
- * code sent over the same number of connections, and a deploy of 100 unchanged actions. Each changed
- * deploy is paired with a bare round made right beside it, the one or the other first in turn, and the
- * figure is the median of the pairs' ratios with its 95 % interval: a busy moment of a shared machine
- * then weighs on both halves of one pair. Needs a build; `npm run build` measures what the package
- * ships (minified), `npm run build:dev` works too and is said so in the figures' notes.
+ * code sent over the same number of connections, and a deploy of 100 unchanged actions.
+ *
+ * A changed deploy is measured warm (the compiler's code cache there) and cold (an empty cache folder,
+ * so the run also writes it), and set against two bare rounds: in this process, and as a process of
+ * its own (a minimal Node script with undici's Pool, timed from its start to its exit like the
+ * command: a pipeline that deploys without this tool runs a script too), with `node -e 0` as the
+ * floor of any process. The five are made side by side in each round, in an order that turns, and
+ * each figure is the median of the rounds' ratios with its 95 % interval: a busy moment of a shared
+ * machine then weighs on both halves of one pair. Needs a build; `npm run build` measures what the
+ * package ships (minified), `npm run build:dev` works too and is said so in the figures' notes.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +26,7 @@ import { emit, median, medianInterval, note, runBench } from '../lib';
 const BENCH = 'cli';
 const ACTIONS = 100;
 const CONNECTIONS = 8;
-/** Pairs of a changed deploy and a bare round, and unchanged deploys; enough for an interval of the median. */
+/** Rounds of the changed deploys and bare rounds, and unchanged deploys; enough for an interval of the median. */
 const PAIRS = 15;
 const UNCHANGED = 11;
 const root = path.resolve(__dirname, '..', '..');
@@ -37,18 +42,56 @@ const metadata = (key: string) => ({
 });
 const code = (round: number) => `export async function main(n: number): Promise<number> {\n  return n + ${round};\n}\n`;
 
-function deploy(dir: string, key: string): Promise<number> {
+/** A process from its start to its exit, in ms; a non-zero exit fails the bench. */
+function timed(args: readonly string[], cwd: string, env: Record<string, string>): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, 'deploy', '--concurrency', String(CONNECTIONS)], {
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '', CUSTOM_ACTIONS_KEY: key },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('error', reject);
-    child.on('close', (status) => (status === 0 ? resolve(performance.now() - started) : reject(new Error(`deploy exited ${status}: ${stderr}`))));
+    child.on('close', (status) => (status === 0 ? resolve(performance.now() - started) : reject(new Error(`${args.join(' ')} exited ${status}: ${stderr}`))));
+  });
+}
+
+/** `node dist/cli.js deploy`, its compiler code cache in `cache` (an empty folder: a cold run, which writes it). */
+const deploy = (dir: string, key: string, cache: string) =>
+  timed([cli, 'deploy', '--concurrency', String(CONNECTIONS)], dir, { CUSTOM_ACTIONS_KEY: key, CUSTOM_ACTIONS_CODE_CACHE: cache });
+
+/**
+ * The bare round as a script a pipeline could run instead: undici's Pool (taken alone, as the command
+ * line's bundle takes it, so neither side pays for undici's index), 8 lanes of PUTs, nothing else.
+ */
+const BARE_SCRIPT = `'use strict';
+const undici = process.argv[2];
+const Dispatcher = require(undici + '/lib/dispatcher/dispatcher.js');
+Dispatcher.prototype.request = require(undici + '/lib/api/api-request.js');
+const Pool = require(undici + '/lib/dispatcher/pool.js');
+const { url, ids, body, connections } = JSON.parse(require('node:fs').readFileSync(process.argv[3], 'utf8'));
+const pool = new Pool(url, { connections });
+const headers = { authorization: 'Bearer ' + process.env.KEY, 'content-type': 'application/typescript', accept: 'application/json' };
+let next = 0;
+async function lane() {
+  for (let i = next++; i < ids.length; i = next++) {
+    const answer = await pool.request({ method: 'PUT', path: '/api/actions/' + ids[i] + '/implementation', headers, body });
+    await answer.body.text();
+    if (answer.statusCode >= 300) throw new Error('PUT ' + answer.statusCode);
+  }
+}
+Promise.all(Array.from({ length: connections }, lane)).then(() => pool.close(), (error) => { console.error(error.message); process.exitCode = 1; return pool.close(); });
+`;
+
+/** Median of paired ratios with its interval, as one figure's note. */
+function ratioFigure(metric: string, over: readonly number[], under: readonly number[], what: string, load: string, target?: number): void {
+  const ratios = over.map((o, i) => o / under[i]!);
+  const [low, high] = medianInterval(ratios);
+  emit({
+    bench: BENCH,
+    metric,
+    value: median(ratios),
+    ...(target === undefined ? {} : { target }),
+    unit: 'x',
+    note: `${what}: median of ${ratios.length} paired ratios, 95 % interval ${low!.toFixed(2)}–${high!.toFixed(2)}; ratio of medians ${(median(over) / median(under)).toFixed(2)}; ${load}`,
   });
 }
 
@@ -57,6 +100,10 @@ async function main(): Promise<void> {
   await loadTemplate();
   const sandbox = await startSandbox({ applications: [{ id: 'bench', name: 'Bench' }], log: () => undefined });
   const dir = mkdtempSync(path.join(tmpdir(), 'custom-actions-cli-bench-'));
+  // Outside the project, as the command line requires of its code cache.
+  const caches = mkdtempSync(path.join(tmpdir(), 'custom-actions-cli-bench-caches-'));
+  const warmCache = path.join(caches, 'warm');
+  const coldCache = (round: number) => path.join(caches, `cold-${round}`);
   const pool = new Pool(sandbox.url, { connections: CONNECTIONS });
   try {
     const key = sandbox.applications[0]!.key;
@@ -68,7 +115,8 @@ async function main(): Promise<void> {
       writeFileSync(path.join(dir, 'bench', k, 'action.yaml'), stringify(metadata(k)));
     }
     writeCode(0);
-    await deploy(dir, key);
+    // The warm cache is made as a user's first run makes it: by a deploy that checked code.
+    await deploy(dir, key, warmCache);
     // The bare PUTs go to 100 other actions of the same application, so they never move the versions the deploys are based on.
     const ids: string[] = [];
     for (const k of keys) {
@@ -102,50 +150,71 @@ async function main(): Promise<void> {
       return performance.now() - started;
     };
     await bare(0);
-    const bundle = `dist/cli.js ${Math.round(readFileSync(cli).length / 1024)} KB${/\n\s{2,}\S/.test(readFileSync(cli, 'utf8').slice(0, 20_000)) ? ', not minified (build:dev)' : ', minified'}`;
+    // Minified, lines run to thousands of characters (an indented line can still be a string's).
+    const cliText = readFileSync(cli, 'utf8');
+    const minified = cliText.length / cliText.split('\n').length > 1000;
+    const bundle = `dist/cli.js ${Math.round(cliText.length / 1024)} KB${minified ? ', minified' : ', not minified (build:dev)'}`;
+    const script = path.join(dir, 'bare-puts.js');
+    writeFileSync(script, BARE_SCRIPT);
+    const undiciDir = path.dirname(require.resolve('undici/package.json'));
+    const bareProcess = (round: number) => {
+      const job = path.join(dir, 'bare-puts.json');
+      // Not the in-process round's body: each round of either kind changes the code it sends.
+      writeFileSync(job, JSON.stringify({ url: sandbox.url, ids, body: code(round + 1000), connections: CONNECTIONS }));
+      return timed([script, undiciDir, job], dir, { KEY: key });
+    };
+    await bareProcess(0);
     const loadBefore = loadavg()[0]!;
-    const deploys: number[] = [];
+    const warm: number[] = [];
+    const cold: number[] = [];
     const bares: number[] = [];
-    const ratios: number[] = [];
+    const bareProcesses: number[] = [];
+    const nodeStarts: number[] = [];
     for (let round = 1; round <= PAIRS; round++) {
-      writeCode(round);
-      let d: number;
-      let b: number;
-      if (round % 2) {
-        d = await deploy(dir, key);
-        b = await bare(round);
-      } else {
-        b = await bare(round);
-        d = await deploy(dir, key);
-      }
-      deploys.push(d);
-      bares.push(b);
-      ratios.push(d / b);
+      // Each deploy changes every action's code: the round's code, then the same plus one for the second deploy.
+      const steps: (() => Promise<void>)[] = [
+        async () => {
+          writeCode(2 * round);
+          warm.push(await deploy(dir, key, warmCache));
+        },
+        async () => {
+          writeCode(2 * round + 1);
+          cold.push(await deploy(dir, key, coldCache(round)));
+        },
+        async () => void bares.push(await bare(round)),
+        async () => void bareProcesses.push(await bareProcess(round)),
+        async () => void nodeStarts.push(await timed(['-e', '0'], dir, {})),
+      ];
+      for (let i = 0; i < steps.length; i++) await steps[(i + round) % steps.length]!();
     }
     const unchanged: number[] = [];
-    for (let i = 0; i < UNCHANGED; i++) unchanged.push(await deploy(dir, key));
+    for (let i = 0; i < UNCHANGED; i++) unchanged.push(await deploy(dir, key, warmCache));
     const load = `load ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`;
-    const [low, high] = medianInterval(ratios);
     const ms = (values: readonly number[]) => values.map(Math.round).join(', ');
     note(
-      `deploy of ${ACTIONS} changed actions: ${ms(deploys)} ms; ${ACTIONS} bare PUTs over ${CONNECTIONS} connections: ${ms(bares)} ms; unchanged: ${ms(unchanged)} ms`,
+      `deploy of ${ACTIONS} changed actions, warm: ${ms(warm)} ms; cold: ${ms(cold)} ms; ${ACTIONS} bare PUTs over ${CONNECTIONS} connections in-process: ${ms(bares)} ms; as a process: ${ms(bareProcesses)} ms; node -e 0: ${ms(nodeStarts)} ms; unchanged: ${ms(unchanged)} ms`,
     );
     emit({
       bench: BENCH,
       metric: 'deploy_100_changed_ms_median',
-      value: median(deploys),
+      value: median(warm),
       unit: 'ms',
-      note: `a process per deploy, ${CONNECTIONS} at once; ${bundle}`,
+      note: `warm (the compiler's code cache there); a process per deploy, ${CONNECTIONS} at once; ${bundle}`,
     });
-    emit({ bench: BENCH, metric: 'bare_100_puts_ms_median', value: median(bares), unit: 'ms', note: `${CONNECTIONS} connections` });
+    emit({ bench: BENCH, metric: 'deploy_100_changed_cold_ms_median', value: median(cold), unit: 'ms', note: 'no code cache: the run writes it' });
+    emit({ bench: BENCH, metric: 'bare_100_puts_ms_median', value: median(bares), unit: 'ms', note: `in this process, ${CONNECTIONS} connections` });
     emit({
       bench: BENCH,
-      metric: 'deploy_100_changed_vs_bare_puts',
-      value: median(ratios),
-      target: 1.2,
-      unit: 'x',
-      note: `median of ${PAIRS} paired ratios, 95 % interval ${low!.toFixed(2)}–${high!.toFixed(2)}; ratio of medians ${(median(deploys) / median(bares)).toFixed(2)}; ${load}`,
+      metric: 'bare_100_puts_process_ms_median',
+      value: median(bareProcesses),
+      unit: 'ms',
+      note: `a Node script with undici's Pool, ${CONNECTIONS} connections, start to exit`,
     });
+    emit({ bench: BENCH, metric: 'node_start_ms_median', value: median(nodeStarts), unit: 'ms', note: '`node -e 0`, start to exit: the floor of any process' });
+    ratioFigure('deploy_100_changed_vs_bare_puts', warm, bares, 'warm deploy against in-process bare PUTs', load, 1.2);
+    ratioFigure('deploy_100_changed_vs_bare_process', warm, bareProcesses, 'warm deploy against the bare-PUT process', load, 1.2);
+    ratioFigure('deploy_100_changed_cold_vs_bare_puts', cold, bares, 'cold deploy against in-process bare PUTs', load);
+    ratioFigure('deploy_100_changed_cold_vs_bare_process', cold, bareProcesses, 'cold deploy against the bare-PUT process', load);
     emit({
       bench: BENCH,
       metric: 'deploy_100_unchanged_ms_median',
@@ -181,6 +250,7 @@ async function main(): Promise<void> {
     await pool.close();
     await sandbox.close();
     rmSync(dir, { recursive: true, force: true });
+    rmSync(caches, { recursive: true, force: true });
   }
 }
 

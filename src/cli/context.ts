@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ApiError, createClient, type CustomActionsClient } from '../core/client';
 import type * as Analysis from '../core/analysis';
 import { LOCAL_SANDBOX } from '../core/schema';
+import { type CachedLoad, loadCached } from './codeCache';
 import { CliError, EXIT, type ExitCode } from './exitCodes';
 import { type CliIo } from './io';
 import { KeySource } from './keys';
@@ -26,7 +27,8 @@ export class CommandContext {
   private project?: Promise<CliProject>;
   private keys?: Promise<KeySource>;
   private readonly clients = new Map<string, CustomActionsClient>();
-  private analysisModule?: typeof Analysis;
+  private analysisLoad?: CachedLoad<typeof Analysis>;
+  private projectRoot?: string;
 
   constructor(
     readonly io: CliIo,
@@ -43,7 +45,10 @@ export class CommandContext {
   loadProject(): Promise<CliProject> {
     const start = this.options.project ? path.resolve(this.io.cwd, this.options.project) : this.io.cwd;
     const baseUrl = this.options.baseUrl ?? nonEmpty(this.io.env.CUSTOM_ACTIONS_BASE_URL);
-    return (this.project ??= loadProject(start, baseUrl));
+    return (this.project ??= loadProject(start, baseUrl).then((project) => {
+      this.projectRoot = project.root;
+      return project;
+    }));
   }
 
   private keySource(): Promise<KeySource> {
@@ -93,12 +98,33 @@ export class CommandContext {
   }
 
   /**
-   * The analysis bundle (it carries the TypeScript compiler: 10 MB) is required from beside this one
-   * on first need, as the extension loads it.
+   * The analysis bundle (it carries the TypeScript compiler: 10 MB) is loaded from beside this one on
+   * first need, as the extension loads it, through its code cache (codeCache.ts), which is never in
+   * the project's folder nor the current one.
    */
   analysis(): typeof Analysis {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return (this.analysisModule ??= require(path.join(__dirname, 'analysis.js')) as typeof Analysis);
+    if (this.analysisLoad) return this.analysisLoad.exports;
+    const load = loadCached<typeof Analysis>(path.join(__dirname, 'analysis.js'), {
+      env: this.io.env,
+      workspace: [
+        this.io.cwd,
+        ...(this.options.project ? [path.resolve(this.io.cwd, this.options.project)] : []),
+        ...(this.projectRoot ? [this.projectRoot] : []),
+      ],
+      warn: (message) => this.out.warn(message),
+    });
+    this.analysisLoad = load;
+    if (this.io.env.CUSTOM_ACTIONS_DEBUG) this.io.stderr.write(`custom-actions: compiler code cache ${load.state}${load.file ? ` (${load.file})` : ''}\n`);
+    return load.exports;
+  }
+
+  /**
+   * After the command's work: the compiler's code cache is written when none was used, now that the
+   * checks compiled what a run needs (a cache made at load would hold only the top level).
+   */
+  finish(): void {
+    const saved = this.analysisLoad?.save() === true;
+    if (saved && this.io.env.CUSTOM_ACTIONS_DEBUG) this.io.stderr.write(`custom-actions: compiler code cache written (${this.analysisLoad!.file})\n`);
   }
 
   private timeoutMs(): number {

@@ -85,6 +85,8 @@ function buildProgram(io: CliIo, setExit: (code: ExitCode) => void): Command {
         setExit(await definition.run(context, self.args, self.opts()));
       } catch (error) {
         setExit(report(context, error));
+      } finally {
+        context.finish();
       }
     });
   }

@@ -50,15 +50,16 @@ describe('custom-actions deploy', function () {
     for (const key of ['1', '2', '3']) assert.equal(await serverCode(sandbox, 'app-a', idOf(dir, `twice${key}`)), textMain(key));
     const lock = lockOf(dir);
     const mark = proxy.requests.length;
-    // NODE_DEBUG=module: Node names each module it loads on stderr; the compiler must not be one of them.
-    const second = await runCli(['deploy'], { cwd: dir, env: { ...env, NODE_DEBUG: 'module' } });
+    // CUSTOM_ACTIONS_DEBUG: the command says on stderr when it loads the compiler (through its code cache or not).
+    const second = await runCli(['deploy'], { cwd: dir, env: { ...env, CUSTOM_ACTIONS_DEBUG: '1' } });
     assert.equal(second.code, 0, second.output);
     assert.equal((second.stdout.match(/^unchanged/gm) ?? []).length, 3, second.stdout);
     assert.deepEqual(writes(proxy, mark), [], 'the second deploy wrote');
     const sent = proxy.requests.slice(mark).map((r) => `${r.method} ${r.path.split('?')[0]}`);
     assert.deepEqual(sent, ['GET /api/application/app-a/actions'], 'an unchanged project is one list request');
-    assert.match(second.stderr, /cli\.js/, 'NODE_DEBUG=module names the modules loaded');
-    assert.doesNotMatch(second.stderr, /analysis\.js/, 'the analysis bundle was loaded for an unchanged project');
+    assert.doesNotMatch(second.stderr, /compiler code cache/, 'the analysis bundle was loaded for an unchanged project');
+    const check = await runCli(['check'], { cwd: dir, env: { CUSTOM_ACTIONS_DEBUG: '1' } });
+    assert.match(check.stderr, /compiler code cache/, 'a command that loads the compiler says so');
     assert.equal(lockOf(dir), lock);
   });
 
