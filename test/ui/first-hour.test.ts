@@ -176,7 +176,10 @@ for (const defaults of [WEB, DESKTOP]) {
         async (error: unknown) => {
           await shot('06-pushed-with-problems');
           await problems.click();
-          const listed = await page.locator('.markers-panel').innerText().catch(() => '(no Problems panel)');
+          const listed = await page
+            .locator('.markers-panel')
+            .innerText()
+            .catch(() => '(no Problems panel)');
           throw new Error(`${String(error)}; the Problems panel lists: ${JSON.stringify(listed)}`);
         },
       );
