@@ -2,21 +2,15 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Sandbox } from '../../src/sandbox';
 import { actionMetadata } from '../support/metadata';
-import { cliSandbox, keyOf, runCli, Scratch, textMain, writeAction, writeProject } from './support';
+import { keyOf, runCli, Scratch, textMain, writeAction, writeProject, suiteSandbox } from './support';
 
 /** The start of a terminal colour sequence. */
 const ESC = '\u001b[';
 
 describe('custom-actions: the framework', function () {
-  const scratch = new Scratch();
-  let sandbox: Sandbox;
-  before(async () => (sandbox = await cliSandbox()));
-  after(async () => {
-    await sandbox.close();
-    scratch.cleanup();
-  });
+  const fixture = suiteSandbox();
+  const { scratch } = fixture;
 
   it('prints its help, with the commands, the exit codes and where keys come from, and exits 0', async () => {
     const result = await runCli(['--help'], { cwd: scratch.dir() });
@@ -81,7 +75,7 @@ describe('custom-actions: the framework', function () {
 
   it('without a key exits 3 and names the variables to set, having sent nothing', async () => {
     const dir = scratch.dir();
-    writeProject(dir, sandbox.url);
+    writeProject(dir, fixture.sandbox.url);
     const result = await runCli(['status'], { cwd: dir });
     assert.equal(result.code, 3, result.output);
     assert.match(result.stderr, /No key for application APP-A/);
@@ -90,7 +84,7 @@ describe('custom-actions: the framework', function () {
 
   it('with a wrong key exits 3, and the key is in no output, --json included', async () => {
     const dir = scratch.dir();
-    writeProject(dir, sandbox.url);
+    writeProject(dir, fixture.sandbox.url);
     const wrong = 'wrong-key-0123456789abcdef';
     for (const args of [['status'], ['status', '--json']]) {
       const result = await runCli(args, { cwd: dir, env: { CUSTOM_ACTIONS_KEY: wrong } });
@@ -102,9 +96,9 @@ describe('custom-actions: the framework', function () {
 
   it('reads keys per application from the environment and from --key-file', async () => {
     const dir = scratch.dir();
-    writeProject(dir, sandbox.url, ['app-a', 'app-b']);
+    writeProject(dir, fixture.sandbox.url, ['app-a', 'app-b']);
     writeAction(dir, 'app-a', actionMetadata({ key: 'here' }), textMain('x'));
-    const env = { CUSTOM_ACTIONS_KEY_APP_A: keyOf(sandbox, 'app-a'), CUSTOM_ACTIONS_KEY_APP_B: keyOf(sandbox, 'app-b') };
+    const env = { CUSTOM_ACTIONS_KEY_APP_A: keyOf(fixture.sandbox, 'app-a'), CUSTOM_ACTIONS_KEY_APP_B: keyOf(fixture.sandbox, 'app-b') };
     const fromEnv = await runCli(['status', '--json'], { cwd: dir, env });
     assert.equal(fromEnv.code, 1, fromEnv.output);
     const file = path.join(scratch.dir(), 'keys.env');
@@ -120,9 +114,9 @@ describe('custom-actions: the framework', function () {
 
   it('writes no colour when not on a terminal, and colour with FORCE_COLOR unless NO_COLOR', async () => {
     const dir = scratch.dir();
-    writeProject(dir, sandbox.url);
+    writeProject(dir, fixture.sandbox.url);
     writeAction(dir, 'app-a', actionMetadata({ key: 'here' }), textMain('x'));
-    const env = { CUSTOM_ACTIONS_KEY: keyOf(sandbox, 'app-a') };
+    const env = { CUSTOM_ACTIONS_KEY: keyOf(fixture.sandbox, 'app-a') };
     const plain = await runCli(['status'], { cwd: dir, env });
     assert.ok(!plain.output.includes(ESC), 'colour without a terminal');
     const forced = await runCli(['status'], { cwd: dir, env: { ...env, FORCE_COLOR: '1' } });

@@ -5,10 +5,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { type Sandbox } from '../../src/sandbox';
 import { actionMetadata } from '../support/metadata';
 import { writeInputSet } from './server';
-import { cliSandbox, keyOf, ROOT, runCli, Scratch, textMain, writeAction, writeProject } from './support';
+import { keyOf, ROOT, runCli, textMain, writeAction, writeProject, suiteSandbox } from './support';
 
 type Yaml = Record<string, unknown>;
 
@@ -106,13 +105,8 @@ const GITLAB_ARTIFACTS = ['exclude', 'expire_in', 'expose_as', 'name', 'paths', 
 const GITLAB_DEFAULT_STAGES = ['.pre', 'build', 'test', 'deploy', '.post'];
 
 describe('custom-actions: the pipelines of docs/cli.md', function () {
-  const scratch = new Scratch();
-  let sandbox: Sandbox;
-  before(async () => (sandbox = await cliSandbox()));
-  after(async () => {
-    await sandbox.close();
-    scratch.cleanup();
-  });
+  const fixture = suiteSandbox();
+  const { scratch } = fixture;
 
   const github = () => pipeline('GitHub Actions, `.github/workflows/custom-actions.yml`');
   const gitlab = () => pipeline('GitLab CI, `.gitlab-ci.yml`');
@@ -171,13 +165,13 @@ describe('custom-actions: the pipelines of docs/cli.md', function () {
       ['GitLab', gitlabSteps],
     ] as const) {
       const dir = scratch.dir();
-      writeProject(dir, sandbox.url);
+      writeProject(dir, fixture.sandbox.url);
       const folder = writeAction(dir, 'app-a', actionMetadata({ key: `piped-${system.toLowerCase()}` }), textMain('piped'));
       writeInputSet(folder, 'returns', { inputs: {}, expect: { result: 'piped' } });
       const commands = steps.filter((l) => l.startsWith('custom-actions ')).map((l) => l.split(/\s+/).slice(1));
       assert.ok(commands.length >= 4, `${system}: check, test, a dry run and a deploy`);
       for (const args of commands) {
-        const result = await runCli(args, { cwd: dir, env: { CUSTOM_ACTIONS_KEY: keyOf(sandbox, 'app-a'), CI: 'true' } });
+        const result = await runCli(args, { cwd: dir, env: { CUSTOM_ACTIONS_KEY: keyOf(fixture.sandbox, 'app-a'), CI: 'true' } });
         assert.equal(result.code, 0, `${system}: custom-actions ${args.join(' ')}\n${result.output}`);
       }
       assert.ok(existsSync(path.join(dir, 'test-results.xml')), `${system}: the JUnit report is written where the pipeline reads it`);

@@ -4,8 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createClient } from '../../src/core/client';
 import { type ActionMetadata } from '../../src/core/schema';
-import { type Sandbox } from '../../src/sandbox';
-import { cliSandbox, keyOf, putCode, runCli, Scratch, writeAction, writeProject } from './support';
+import { keyOf, putCode, runCli, type Scratch, writeAction, writeProject, suiteSandbox } from './support';
 import { parseXml, TERMINAL_CONTROLS, writeInputSet, type XmlElement } from './server';
 
 const ADD: ActionMetadata = {
@@ -46,16 +45,11 @@ function only(element: XmlElement, name: string): XmlElement[] {
 }
 
 describe('custom-actions test', function () {
-  const scratch = new Scratch();
-  let sandbox: Sandbox;
-  before(async () => (sandbox = await cliSandbox()));
-  after(async () => {
-    await sandbox.close();
-    scratch.cleanup();
-  });
+  const fixture = suiteSandbox();
+  const { scratch } = fixture;
 
   it('runs every input set locally with the Testing view’s verdicts, says which failed and why, and exits 1', async () => {
-    const dir = projectWithCases(scratch, sandbox.url);
+    const dir = projectWithCases(scratch, fixture.sandbox.url);
     const result = await runCli(['test'], { cwd: dir });
     assert.equal(result.code, 1, result.output);
     const lines = result.stdout.split('\n');
@@ -89,7 +83,7 @@ describe('custom-actions test', function () {
   });
 
   it('writes a JUnit report in the shape CI reporters read: suites per action, a failure or an error per case that did not pass, the counts', async () => {
-    const dir = projectWithCases(scratch, sandbox.url);
+    const dir = projectWithCases(scratch, fixture.sandbox.url);
     const result = await runCli(['test', '--reporter', 'junit', '--output', 'reports/junit.xml'], { cwd: dir });
     assert.equal(result.code, 1, result.output);
     const root = parseXml(readFileSync(path.join(dir, 'reports', 'junit.xml'), 'utf8'));
@@ -120,7 +114,7 @@ describe('custom-actions test', function () {
   });
 
   it('exits 0 when every case passes, with --json giving each verdict', async () => {
-    const dir = projectWithCases(scratch, sandbox.url);
+    const dir = projectWithCases(scratch, fixture.sandbox.url);
     const result = await runCli(['test', 'app-a/add', '--json', '--reporter', 'junit', '--output', 'junit.xml'], { cwd: dir });
     assert.equal(result.code, 1);
     const json = JSON.parse(result.stdout) as { ok: boolean; summary: { tests: number }; cases: { name: string; status: string }[] };
@@ -130,7 +124,7 @@ describe('custom-actions test', function () {
       ['adds:passed', 'bad-input:error', 'rejects-negative:passed', 'throws:failed', 'wrong-sum:failed'],
     );
     const passing = scratch.dir();
-    writeProject(passing, sandbox.url);
+    writeProject(passing, fixture.sandbox.url);
     writeInputSet(writeAction(passing, 'app-a', ADD, ADD_MAIN), 'adds', { inputs: { a: 2, b: 2 }, expect: { result: 4 } });
     const green = await runCli(['test', '--reporter', 'junit', '-o', 'junit.xml'], { cwd: passing });
     assert.equal(green.code, 0, green.output);
@@ -139,7 +133,7 @@ describe('custom-actions test', function () {
   });
 
   it('names an unknown action and a junit reporter without a file as usage errors (exit 2)', async () => {
-    const dir = projectWithCases(scratch, sandbox.url);
+    const dir = projectWithCases(scratch, fixture.sandbox.url);
     const unknown = await runCli(['test', 'nope'], { cwd: dir });
     assert.equal(unknown.code, 2, unknown.output);
     assert.match(unknown.stderr, /No action "nope" in the workspace/);
@@ -149,7 +143,7 @@ describe('custom-actions test', function () {
   });
 
   it('on the Test environment: no key exits 3 and a wrong key exits 3 without printing it', async () => {
-    const dir = projectWithCases(scratch, sandbox.url);
+    const dir = projectWithCases(scratch, fixture.sandbox.url);
     const none = await runCli(['test', '--env', 'Test'], { cwd: dir });
     assert.equal(none.code, 3, none.output);
     assert.match(none.stderr, /CUSTOM_ACTIONS_KEY_APP_A/);
@@ -160,8 +154,8 @@ describe('custom-actions test', function () {
   });
 
   it('on the Test environment deploys main.ts against the lock’s base first, records the new base, then judges each run’s event', async () => {
-    const dir = projectWithCases(scratch, sandbox.url, 'add-pushed');
-    const key = keyOf(sandbox, 'app-a');
+    const dir = projectWithCases(scratch, fixture.sandbox.url, 'add-pushed');
+    const key = keyOf(fixture.sandbox, 'app-a');
     const env = { CUSTOM_ACTIONS_KEY: key };
     const main = path.join(dir, 'app-a', 'add-pushed', 'main.ts');
     writeFileSync(main, 'export async function main(a: number, b: number): Promise<number> {\n  return 0;\n}\n');
@@ -173,7 +167,7 @@ describe('custom-actions test', function () {
     assert.match(result.stderr, /app-a\/add-pushed: deployed before its tests ran \(updated: code\)/);
     assert.match(result.stderr, /5 tests on Test: 2 passed, 2 failed, 1 could not run/);
     assert.ok(!result.output.includes(key));
-    const client = createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve(key) });
+    const client = createClient({ baseUrl: fixture.sandbox.url, getKey: () => Promise.resolve(key) });
     const listed = (await client.listActions('app-a')).find((a) => a.key === 'add-pushed')!;
     assert.equal(await client.getImplementation(listed.id), ADD_MAIN);
     const events = await client.listEvents(listed.eventsUrls.Test!);
@@ -192,15 +186,15 @@ describe('custom-actions test', function () {
   });
 
   it('on the Test environment refuses code changed on the server since the base: exit 4, the change named, nothing written, no run', async () => {
-    const dir = projectWithCases(scratch, sandbox.url, 'add-held');
-    const key = keyOf(sandbox, 'app-a');
+    const dir = projectWithCases(scratch, fixture.sandbox.url, 'add-held');
+    const key = keyOf(fixture.sandbox, 'app-a');
     const env = { CUSTOM_ACTIONS_KEY: key };
     const first = await runCli(['deploy'], { cwd: dir, env });
     assert.equal(first.code, 0, first.output);
-    const client = createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve(key) });
+    const client = createClient({ baseUrl: fixture.sandbox.url, getKey: () => Promise.resolve(key) });
     const listed = (await client.listActions('app-a')).find((a) => a.key === 'add-held')!;
     const theirs = 'export async function main(a: number, b: number): Promise<number> {\n  return a * b;\n}\n';
-    await putCode(sandbox, key, listed.id, theirs, 'the-web-editor/1.0');
+    await putCode(fixture.sandbox, key, listed.id, theirs, 'the-web-editor/1.0');
     writeFileSync(path.join(dir, 'app-a', 'add-held', 'main.ts'), ADD_MAIN.replace('a + b', 'b + a'));
     const lockBefore = readFileSync(path.join(dir, 'customactions.lock.json'), 'utf8');
     const eventsBefore = (await client.listEvents(listed.eventsUrls.Test!)).events.length;
@@ -220,12 +214,12 @@ describe('custom-actions test', function () {
     assert.equal(readFileSync(path.join(dir, 'customactions.lock.json'), 'utf8'), lockBefore, 'the base is not moved');
   });
   it('on the Test environment refuses code that disagrees with its metadata at file:line (exit 6), sending nothing and running nothing', async () => {
-    const dir = projectWithCases(scratch, sandbox.url, 'add-refused');
-    const key = keyOf(sandbox, 'app-a');
+    const dir = projectWithCases(scratch, fixture.sandbox.url, 'add-refused');
+    const key = keyOf(fixture.sandbox, 'app-a');
     const env = { CUSTOM_ACTIONS_KEY: key };
     const first = await runCli(['deploy'], { cwd: dir, env });
     assert.equal(first.code, 0, first.output);
-    const client = createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve(key) });
+    const client = createClient({ baseUrl: fixture.sandbox.url, getKey: () => Promise.resolve(key) });
     const listed = (await client.listActions('app-a')).find((a) => a.key === 'add-refused')!;
     const onServer = await client.getImplementation(listed.id);
     const eventsBefore = (await client.listEvents(listed.eventsUrls.Test!)).events.length;

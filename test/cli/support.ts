@@ -55,6 +55,26 @@ export function keyOf(sandbox: Sandbox, applicationId: string): string {
 }
 
 /** A new folder for a project; removed after the suite by `cleanup`. */
+/** One suite's sandbox and scratch folders: the sandbox started before its tests, both gone after them. */
+export function suiteSandbox(): { readonly scratch: Scratch; readonly sandbox: Sandbox } {
+  const scratch = new Scratch();
+  let started: Sandbox | undefined;
+  before(async () => {
+    started = await cliSandbox();
+  });
+  after(async () => {
+    await started?.close();
+    scratch.cleanup();
+  });
+  return {
+    scratch,
+    get sandbox(): Sandbox {
+      if (!started) throw new Error("the suite's sandbox starts in its before hook");
+      return started;
+    },
+  };
+}
+
 export class Scratch {
   private readonly dirs: string[] = [];
 
