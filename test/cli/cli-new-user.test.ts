@@ -5,22 +5,12 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { createClient } from '../../src/core/client';
-import { type Sandbox } from '../../src/sandbox';
 import { actionMetadata } from '../support/metadata';
-import { cliSandbox, keyOf, runCli, Scratch, writeAction, writeProject } from './support';
+import { runCli, writeAction, writeProject, suiteSandbox } from './support';
 
 describe('custom-actions: a new user’s mistakes', function () {
-  const scratch = new Scratch();
-  let sandbox: Sandbox;
-  let env: Record<string, string>;
-  before(async () => {
-    sandbox = await cliSandbox();
-    env = { CUSTOM_ACTIONS_KEY: keyOf(sandbox, 'app-a') };
-  });
-  after(async () => {
-    await sandbox.close();
-    scratch.cleanup();
-  });
+  const fixture = suiteSandbox();
+  const { scratch } = fixture;
 
   it('a typo in an option under --json still gives a pipeline its JSON document on stdout, with exit 2', async () => {
     const result = await runCli(['status', '--json', '--dryrun'], { cwd: scratch.dir() });
@@ -32,7 +22,7 @@ describe('custom-actions: a new user’s mistakes', function () {
   it('a project of the local sandbox is told how to start one from the command line', async () => {
     const dir = scratch.dir();
     writeFileSync(path.join(dir, 'customactions.yaml'), stringify({ baseUrl: 'local-sandbox', applications: [{ id: 'app-a', folder: 'app-a' }] }));
-    const result = await runCli(['status'], { cwd: dir, env });
+    const result = await runCli(['status'], { cwd: dir, env: fixture.env });
     assert.equal(result.code, 2, result.output);
     assert.match(result.stderr, /custom-actions sandbox start/);
     assert.doesNotMatch(result.stderr, /npm run/);
@@ -40,8 +30,8 @@ describe('custom-actions: a new user’s mistakes', function () {
 
   it('a base URL ending in /api is named as the likely cause of a 404', async () => {
     const dir = scratch.dir();
-    writeProject(dir, `${sandbox.url}/api`);
-    const result = await runCli(['status'], { cwd: dir, env });
+    writeProject(dir, `${fixture.sandbox.url}/api`);
+    const result = await runCli(['status'], { cwd: dir, env: fixture.env });
     assert.equal(result.code, 7, result.output);
     assert.match(result.stderr, /no \/api at its end/);
   });
@@ -50,23 +40,23 @@ describe('custom-actions: a new user’s mistakes', function () {
     const dir = scratch.dir();
     // TEST-NET-1 (RFC 5737): routed nowhere, so the request only times out.
     writeProject(dir, 'http://192.0.2.1:9');
-    const remote = await runCli(['status', '--timeout', '1'], { cwd: dir, env });
+    const remote = await runCli(['status', '--timeout', '1'], { cwd: dir, env: fixture.env });
     assert.equal(remote.code, 5, remote.output);
     assert.match(remote.stderr, /^warning: http:\/\/192\.0\.2\.1:9 is plain http: the key and the code cross the network unencrypted/m);
     const local = scratch.dir();
-    writeProject(local, sandbox.url);
-    const here = await runCli(['status'], { cwd: local, env });
+    writeProject(local, fixture.sandbox.url);
+    const here = await runCli(['status'], { cwd: local, env: fixture.env });
     assert.equal(here.code, 0, here.output);
     assert.doesNotMatch(here.stderr, /warning/);
   });
 
   it('running an action that has no code on the server says to deploy it, with exit 7 (not the conflict code)', async () => {
     const dir = scratch.dir();
-    writeProject(dir, sandbox.url);
+    writeProject(dir, fixture.sandbox.url);
     const metadata = actionMetadata({ key: 'nocode' });
     writeAction(dir, 'app-a', metadata);
-    await createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve(env.CUSTOM_ACTIONS_KEY!) }).createAction('app-a', metadata);
-    const result = await runCli(['run', 'nocode', '--json'], { cwd: dir, env });
+    await createClient({ baseUrl: fixture.sandbox.url, getKey: () => Promise.resolve(fixture.env.CUSTOM_ACTIONS_KEY!) }).createAction('app-a', metadata);
+    const result = await runCli(['run', 'nocode', '--json'], { cwd: dir, env: fixture.env });
     assert.equal(result.code, 7, result.output);
     assert.match(result.stderr, /no code on the server yet\n {2}Write its main\.ts and deploy it \(custom-actions deploy <action>\)/);
     assert.doesNotMatch(result.stderr, /Push Implementation/);

@@ -2,29 +2,19 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Sandbox } from '../../src/sandbox';
 import { actionMetadata } from '../support/metadata';
-import { cliSandbox, keyOf, putCode, runCli, Scratch, textMain, writeAction, writeProject } from './support';
+import { putCode, runCli, textMain, writeAction, writeProject, suiteSandbox } from './support';
 
 describe('custom-actions status', function () {
-  const scratch = new Scratch();
-  let sandbox: Sandbox;
-  let env: Record<string, string>;
-  before(async () => {
-    sandbox = await cliSandbox();
-    env = { CUSTOM_ACTIONS_KEY: keyOf(sandbox, 'app-a') };
-  });
-  after(async () => {
-    await sandbox.close();
-    scratch.cleanup();
-  });
+  const fixture = suiteSandbox();
+  const { scratch } = fixture;
 
   it('exits 0 in step, and 1 naming code changed here, metadata changed on the server, only here and only on the server', async () => {
     const dir = scratch.dir();
-    writeProject(dir, sandbox.url);
+    writeProject(dir, fixture.sandbox.url);
     for (const key of ['st-same', 'st-code', 'st-meta', 'st-remote']) writeAction(dir, 'app-a', actionMetadata({ key }), textMain(key));
-    assert.equal((await runCli(['deploy'], { cwd: dir, env })).code, 0);
-    const inStep = await runCli(['status', 'st-same', 'st-code', 'st-meta', 'st-remote'], { cwd: dir, env });
+    assert.equal((await runCli(['deploy'], { cwd: dir, env: fixture.env })).code, 0);
+    const inStep = await runCli(['status', 'st-same', 'st-code', 'st-meta', 'st-remote'], { cwd: dir, env: fixture.env });
     assert.equal(inStep.code, 0, inStep.output);
     assert.match(inStep.stderr, /All 4 actions in step/);
 
@@ -33,16 +23,16 @@ describe('custom-actions status', function () {
     };
     const ids = Object.values(lock.servers)[0]!['app-a']!;
     writeFileSync(path.join(dir, 'app-a', 'st-code', 'main.ts'), textMain('changed here'));
-    const meta = await fetch(`${sandbox.url}/api/actions/${ids['st-meta']!.id}`, {
+    const meta = await fetch(`${fixture.sandbox.url}/api/actions/${ids['st-meta']!.id}`, {
       method: 'PUT',
-      headers: { authorization: `Bearer ${env.CUSTOM_ACTIONS_KEY}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${fixture.env.CUSTOM_ACTIONS_KEY}`, 'content-type': 'application/json' },
       body: JSON.stringify(actionMetadata({ key: 'st-meta', name: 'Renamed on the server' })),
     });
     assert.equal(meta.status, 200);
-    await putCode(sandbox, env.CUSTOM_ACTIONS_KEY!, ids['st-remote']!.id, textMain('theirs'), 'colleague');
+    await putCode(fixture.sandbox, fixture.env.CUSTOM_ACTIONS_KEY!, ids['st-remote']!.id, textMain('theirs'), 'colleague');
     writeAction(dir, 'app-a', actionMetadata({ key: 'st-new' }), textMain('new'));
 
-    const result = await runCli(['status', '--json'], { cwd: dir, env });
+    const result = await runCli(['status', '--json'], { cwd: dir, env: fixture.env });
     assert.equal(result.code, 1, result.output);
     const json = JSON.parse(result.stdout) as { inStep: boolean; actions: { key: string; presence: string; metadata?: string; implementation?: string }[] };
     const byKey = Object.fromEntries(json.actions.map((a) => [a.key, a]));
@@ -53,22 +43,22 @@ describe('custom-actions status', function () {
     assert.equal(byKey['st-remote']!.implementation, 'changed-on-server');
     assert.equal(byKey['st-new']!.presence, 'only-here');
 
-    const text = await runCli(['status'], { cwd: dir, env });
+    const text = await runCli(['status'], { cwd: dir, env: fixture.env });
     assert.match(text.stdout, /^in-step\s+app-a\/st-same$/m);
     assert.match(text.stdout, /^differs\s+app-a\/st-code {2}code changed here$/m);
     assert.match(text.stdout, /^differs\s+app-a\/st-meta {2}metadata changed on the server since the base$/m);
     assert.match(text.stdout, /^differs\s+app-a\/st-new {2}only here$/m);
 
     const other = scratch.dir();
-    writeProject(other, sandbox.url);
-    const remoteOnly = await runCli(['status', 'st-same'], { cwd: other, env });
+    writeProject(other, fixture.sandbox.url);
+    const remoteOnly = await runCli(['status', 'st-same'], { cwd: other, env: fixture.env });
     assert.equal(remoteOnly.code, 1);
     assert.match(remoteOnly.stdout, /^differs\s+app-a\/st-same {2}only on the server$/m);
   });
 
   it('without a key exits 3, with a wrong key exits 3 and does not print it', async () => {
     const dir = scratch.dir();
-    writeProject(dir, sandbox.url);
+    writeProject(dir, fixture.sandbox.url);
     assert.equal((await runCli(['status'], { cwd: dir })).code, 3);
     const wrong = await runCli(['status'], { cwd: dir, env: { CUSTOM_ACTIONS_KEY: 'wrong-4bd1e8c2' } });
     assert.equal(wrong.code, 3);

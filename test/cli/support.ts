@@ -56,7 +56,7 @@ export function keyOf(sandbox: Sandbox, applicationId: string): string {
 
 /** A new folder for a project; removed after the suite by `cleanup`. */
 /** One suite's sandbox and scratch folders: the sandbox started before its tests, both gone after them. */
-export function suiteSandbox(): { readonly scratch: Scratch; readonly sandbox: Sandbox } {
+export function suiteSandbox(): { readonly scratch: Scratch; readonly sandbox: Sandbox; readonly env: Record<string, string> } {
   const scratch = new Scratch();
   let started: Sandbox | undefined;
   before(async () => {
@@ -71,6 +71,10 @@ export function suiteSandbox(): { readonly scratch: Scratch; readonly sandbox: S
     get sandbox(): Sandbox {
       if (!started) throw new Error("the suite's sandbox starts in its before hook");
       return started;
+    },
+    /** The environment of a run as application app-a. */
+    get env(): Record<string, string> {
+      return { CUSTOM_ACTIONS_KEY: keyOf(this.sandbox, 'app-a') };
     },
   };
 }
