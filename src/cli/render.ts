@@ -80,7 +80,9 @@ function stepDetail(s: StepOutcome, creating: boolean): string | undefined {
     case 'held':
       return heldText(s.step, s.why, s.server);
     case 'refused':
-      return s.step === 'metadata' ? 'action.yaml is invalid' : 'the code disagrees with its metadata';
+      if (s.step === 'metadata') return 'action.yaml is invalid';
+      // The parser's errors alone say nothing of the metadata: the code is not yet code.
+      return s.problems.length > 0 && s.problems.every((p) => p.code === 'syntax') ? 'the code does not parse' : 'the code disagrees with its metadata';
     case 'failed':
       return `${name}: ${s.message}`;
     case 'skipped':

@@ -158,6 +158,17 @@ describe('custom-actions deploy', function () {
     assert.ok(!lockOf(dir).includes('mismatchbad'));
   });
 
+  it('refuses code that does not parse as such, with the parser’s error at file:line, and writes nothing', async () => {
+    const dir = project('unparsed', []);
+    writeAction(dir, 'app-a', actionMetadata({ key: 'unparsed' }), 'export async function main(): Promise<string> {\n  return (;\n}\n');
+    const mark = proxy.requests.length;
+    const result = await deploy(dir);
+    assert.equal(result.code, 6, result.output);
+    assert.match(result.stdout, /^refused\s+app-a\/unparsed {2}the code does not parse$/m);
+    assert.match(result.stdout, /^ {2}app-a\/unparsed\/main\.ts:2:\d+: Expression expected\.$/m);
+    assert.deepEqual(writes(proxy, mark), []);
+  });
+
   it('refuses an invalid action.yaml with its file:line', async () => {
     const dir = project('badyaml', []);
     writeAction(dir, 'app-a', actionMetadata({ key: 'badyaml' }), textMain('x'));

@@ -81,7 +81,7 @@ export function actionCodeProblems(
   action: { readonly codeFile: string; readonly code: string | undefined; readonly metadata: ActionMetadata },
 ): FileProblem[] {
   if (action.code === undefined) return [];
-  return codeProblems(analysis, action.code, action.metadata).map((p) => ({ file: action.codeFile, range: p.range, message: p.message }));
+  return codeProblems(analysis, action.code, action.metadata).map((p) => ({ file: action.codeFile, range: p.range, message: p.message, code: p.code }));
 }
 
 /**
@@ -153,6 +153,6 @@ export class CodeChecks {
       this.analysis(),
       actions.map((a) => ({ text: a.code!, metadata: a.metadata })),
     );
-    return problems.map((list, k) => list.map((p) => ({ file: actions[k]!.codeFile, range: p.range, message: p.message })));
+    return problems.map((list, k) => list.map((p) => ({ file: actions[k]!.codeFile, range: p.range, message: p.message, code: p.code })));
   }
 }

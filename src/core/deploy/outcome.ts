@@ -15,6 +15,8 @@ export interface FileProblem {
   readonly file: string;
   readonly range: Range;
   readonly message: string;
+  /** For code: the mismatch's kind (`count`, `type`, …) or `syntax`, the code the Problems panel shows. */
+  readonly code?: string;
 }
 
 /** The server's version of a held part, as far as it could be read: what changed, when, by whom. */
