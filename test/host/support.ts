@@ -39,6 +39,13 @@ export async function removeActions(services: Services, app: Application, ids: I
   services.model.refresh();
 }
 
+/** Puts back the project file a suite changed (its base URL, say), and reads the project and model afresh. */
+export async function restoreProjectFile(services: Services, text: string): Promise<void> {
+  await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(workspaceRoot(), 'customactions.yaml'), new TextEncoder().encode(text));
+  await services.project.reload();
+  services.model.refresh();
+}
+
 export { eventually, staysTrue } from '../support/eventually';
 
 /**

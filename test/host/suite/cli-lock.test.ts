@@ -15,7 +15,19 @@ import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { lockedAction, lockedPart, readLock } from '../lockFile';
 import { NotificationSpy } from '../notifications';
-import { EXTENSION_ID, api, codeWith, eventually, fixtureApplication, regainWindowFocus, runCli, staysTrue, workspaceRoot } from '../support';
+import {
+  EXTENSION_ID,
+  api,
+  codeWith,
+  eventually,
+  fixtureApplication,
+  regainWindowFocus,
+  removeActions,
+  restoreProjectFile,
+  runCli,
+  staysTrue,
+  workspaceRoot,
+} from '../support';
 
 const APP = 'test-app';
 const KEY = 'cli-lock';
@@ -95,14 +107,8 @@ describe('The command line and the editor deploy against one base (customactions
   });
 
   after(async () => {
-    if (id !== undefined) {
-      const created = id;
-      await services.connections.call(app, (c) => c.deleteAction(created)).catch(() => undefined);
-    }
-    await vscode.workspace.fs.delete(folder(), { recursive: true }).then(undefined, () => undefined);
-    await write(projectUri(), projectText);
-    await services.project.reload();
-    services.model.refresh();
+    await removeActions(services, app, id === undefined ? [] : [id], [folder()]);
+    await restoreProjectFile(services, projectText);
   });
 
   it('a save in the editor is checked against the base a command-line deploy wrote', async () => {

@@ -14,7 +14,7 @@ import { type Services } from '../../../src/extension/services';
 import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
 import { lockedAction, lockedPart } from '../lockFile';
 import { NotificationSpy } from '../notifications';
-import { api, codeWith, eventually, fixtureApplication, regainWindowFocus, removeActions, staysTrue, workspaceRoot } from '../support';
+import { api, codeWith, eventually, fixtureApplication, regainWindowFocus, removeActions, restoreProjectFile, staysTrue, workspaceRoot } from '../support';
 
 const APP = 'test-app';
 
@@ -496,14 +496,8 @@ describe('Safe deploy: a server without conditional writes', function () {
   });
 
   after(async () => {
-    if (id !== undefined) {
-      const created = id;
-      await services.connections.call(app, (c) => c.deleteAction(created)).catch(() => undefined);
-    }
-    await vscode.workspace.fs.delete(folder(), { recursive: true }).then(undefined, () => undefined);
-    await write(projectUri(), projectText);
-    await services.project.reload();
-    services.model.refresh();
+    await removeActions(services, app, id === undefined ? [] : [id], [folder()]);
+    await restoreProjectFile(services, projectText);
     await proxy.close();
   });
 
