@@ -17,7 +17,7 @@ import { CodeChecks } from './codeCheck';
 import { COMPARE, type Conflict, Conflicts, MERGE, type MergeOutcome, OVERWRITE } from './conflicts';
 import { PUSH_NOW, SaveFeedback, TAKE_INTO_EDITOR, type Told } from './feedback';
 import { type ActionFile, currentText, isMetadataFile, readActionYaml, savedText } from './locate';
-import { type Hold, type PartRecord, PartRecords, type PushResult, SaveTurns } from './partRecord';
+import { type Hold, KIND, type PartRecord, PartRecords, type PushResult, SaveTurns } from './partRecord';
 import { RefusedSaves } from './refusedSaves';
 import { localFileOf, readServerCopy } from './serverCopy';
 import { type DeployStatusItem, type PushKind } from './statusItem';
@@ -77,7 +77,7 @@ export class Deployer extends Disposable {
     this.conflicts = new Conflicts(
       s,
       bases,
-      (uri, part) => this.pushAsItIs(uri, part === 'implementation' ? 'code' : 'metadata', { manual: true }),
+      (uri, part) => this.pushAsItIs(uri, KIND[part], { manual: true }),
       (target) => this.holdMerged(target),
     );
     this.refused = this.register(new RefusedSaves((uri, text) => this.pushCode(uri, text, { manual: false, quiet: true }), s.log));
@@ -300,7 +300,7 @@ export class Deployer extends Disposable {
    * so the next keystroke cannot push the newer text back over the version the user chose.
    */
   async redeploy(app: Application, folder: vscode.Uri, id: string, label: string, part: VersionedResource, content: string): Promise<PushOutcome> {
-    const kind: PushKind = part === 'implementation' ? 'code' : 'metadata';
+    const kind = KIND[part];
     const record = this.records.of(folder, kind, app, label);
     this.records.bind(record, id);
     record.retry = () => this.redeploy(app, folder, id, label, part, content);
@@ -323,7 +323,7 @@ export class Deployer extends Disposable {
 
   /** Merge put the server's text into the file (not saved): auto-saves of it are held until a save by hand. */
   private holdMerged(target: { readonly app: Application; readonly folder: vscode.Uri; readonly part: VersionedResource; readonly label: string }): () => void {
-    const record = this.records.of(target.folder, target.part === 'implementation' ? 'code' : 'metadata', target.app, target.label);
+    const record = this.records.of(target.folder, KIND[target.part], target.app, target.label);
     const hold: Hold = { why: 'merge', hash: undefined };
     record.hold = hold;
     this.feedback.merged(record);
@@ -357,7 +357,7 @@ export class Deployer extends Disposable {
     if (!action?.remote || !action.local) return undefined;
     const part: VersionedResource = file.path.endsWith(`/${ACTION_FILE}`) ? 'metadata' : 'implementation';
     if (choice === COMPARE) return this.conflicts.compare(action.app, action.local.folder, action.remote.id, part, action.key);
-    if (choice === PUSH_NOW) return this.pushAsItIs(file, part === 'implementation' ? 'code' : 'metadata', { manual: true });
+    if (choice === PUSH_NOW) return this.pushAsItIs(file, KIND[part], { manual: true });
     if (choice !== TAKE_INTO_EDITOR) return undefined;
     // The server's version as it is when clicked: what the user takes is what the server runs.
     const server = await readServerCopy(this.s, action.app, action.local.folder, action.remote.id, part);

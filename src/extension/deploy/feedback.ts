@@ -7,7 +7,7 @@ import { type Services } from '../services';
 import { COMPARE, type Conflict, MERGE, OVERWRITE } from './conflicts';
 import { type ActionFile } from './locate';
 import { Notices } from './notices';
-import { type PartRecord, type PushResult } from './partRecord';
+import { KIND, type PartRecord, type PushResult } from './partRecord';
 import { type DeployStatusItem, type PushKind } from './statusItem';
 
 /** The choices of a file held from auto-save (the redeployed notification, the status bar's quick pick). */
@@ -75,7 +75,7 @@ export class SaveFeedback {
    * decision that typing on will not make. One per action and part while it lasts.
    */
   held(conflict: Conflict, choose: (choice: string) => Promise<unknown>): void {
-    const kind: PushKind = conflict.part === 'implementation' ? 'code' : 'metadata';
+    const kind = KIND[conflict.part];
     const reason =
       conflict.why === 'no-base'
         ? `${conflict.label} on the server holds ${kind} that this workspace never pulled or pushed (no base in ${LOCK_FILE}): your ${kind} was not pushed, and your file is unchanged.`

@@ -18,6 +18,8 @@ export interface Hold {
 }
 
 export const PART: Record<PushKind, VersionedResource> = { code: 'implementation', metadata: 'metadata' };
+/** The other way: the push kind of a part. */
+export const KIND: Record<VersionedResource, PushKind> = { implementation: 'code', metadata: 'metadata' };
 
 /**
  * One part (code or metadata) of one action folder, as save to deploy follows it from push to push:
@@ -80,7 +82,7 @@ export class PartRecords {
   }
 
   at(folder: vscode.Uri, part: VersionedResource): PartRecord | undefined {
-    return this.byFolder.get(`${part === 'implementation' ? 'code' : 'metadata'}:${folder.toString()}`);
+    return this.byFolder.get(`${KIND[part]}:${folder.toString()}`);
   }
 
   /** The record a queue's push of `id` belongs to. */
