@@ -33,7 +33,8 @@ interface Loaded {
 export class LockStore extends Disposable {
   private loaded: Loaded | undefined;
   private loading: Promise<Loaded | undefined> | undefined;
-  private watcher: vscode.FileSystemWatcher | undefined;
+  /** The watcher of the current root's lock file and its listeners, replaced whole when the root changes. */
+  private watching: vscode.Disposable | undefined;
   private writing = false;
   /** Counts the records made here, so a read of the file that a record overtook does not undo it. */
   private changes = 0;
@@ -49,6 +50,7 @@ export class LockStore extends Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     super();
+    this.register({ dispose: () => this.watching?.dispose() });
   }
 
   /** The base of action `id` of `app` on the server the project names now. */
@@ -109,9 +111,8 @@ export class LockStore extends Disposable {
   }
 
   private watch(root: vscode.Uri): void {
-    this.watcher?.dispose();
+    this.watching?.dispose();
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, LOCK_FILE));
-    this.watcher = this.register(watcher);
     const changed = () => {
       const loaded = this.loaded;
       if (!loaded) return;
@@ -119,9 +120,7 @@ export class LockStore extends Disposable {
       if (this.writing) this.changedMeanwhile = true;
       else void this.reread(loaded);
     };
-    this.register(watcher.onDidChange(changed));
-    this.register(watcher.onDidCreate(changed));
-    this.register(watcher.onDidDelete(changed));
+    this.watching = vscode.Disposable.from(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed));
   }
 
   /** Reads the file into `loaded`: its text wins over what is in memory (a checkout, another deploy), unless it is what was written here. */
