@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 export const SETTINGS = {
   deployOnSave: 'customActions.deployOnSave',
   deployOnAutoSave: 'customActions.deploy.onAutoSave',
+  warnAfterSeconds: 'customActions.deploy.warnAfterSeconds',
   pushWithErrors: 'customActions.pushWithErrors',
   requestTimeoutSeconds: 'customActions.requestTimeoutSeconds',
   recentEvents: 'customActions.tree.recentEvents',
@@ -22,6 +23,8 @@ export type AutoSaveMode = (typeof AUTO_SAVE_MODES)[number];
 export interface Config {
   readonly deployOnSave: boolean;
   readonly deployOnAutoSave: AutoSaveMode;
+  /** How long an auto-save that fails the checks is said calmly before the status bar warns. */
+  readonly warnAfterMs: number;
   readonly pushWithErrors: boolean;
   readonly requestTimeoutMs: number;
   readonly recentEvents: number;
@@ -35,6 +38,7 @@ export function readConfig(scope?: vscode.ConfigurationScope): Config {
   return {
     deployOnSave: bool(c.get(SETTINGS.deployOnSave), true),
     deployOnAutoSave: oneOf(c.get(SETTINGS.deployOnAutoSave), AUTO_SAVE_MODES, 'pushWhenValid'),
+    warnAfterMs: 1000 * clamp(c.get(SETTINGS.warnAfterSeconds), 20, 1, 600),
     pushWithErrors: bool(c.get(SETTINGS.pushWithErrors), false),
     requestTimeoutMs: 1000 * clamp(c.get(SETTINGS.requestTimeoutSeconds), 30, 1, 600),
     recentEvents: clamp(c.get(SETTINGS.recentEvents), 20, 1, 200),

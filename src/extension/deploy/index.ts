@@ -36,7 +36,7 @@ export type DeployParts = Pick<Services, 'config' | 'connections' | 'context' | 
  * diagnostics with their quick fixes and the generated types kept in step with action.yaml.
  */
 export class DeployFeature extends Disposable {
-  readonly status = this.register(new DeployStatusItem());
+  readonly status = this.register(new DeployStatusItem(() => this.s.config().warnAfterMs));
   /** The code-versus-metadata problems of action files, for the Problems panel. */
   private readonly diagnostics: CodeDiagnostics;
   /** The push pipeline: reached only through the methods below. */

@@ -6,11 +6,6 @@ export type PushKind = 'code' | 'metadata';
 
 const WHAT: Record<PushKind, string> = { code: 'code', metadata: 'metadata' };
 const SHOWN_AFTER_SUCCESS_MS = 10_000;
-/**
- * How long an auto-save's refusal stays calm ("Editing X…") before it turns into the warning: by then
- * the user has stopped typing with the file still refused, and it is worth their eye.
- */
-export const CALM_MS = 20_000;
 const SHOW_LOG = 'customActions.showLog';
 const SHOW_PROBLEMS = 'workbench.actions.view.problems';
 /** Compare, Merge or Overwrite a held push, in a quick pick (commands.ts). */
@@ -34,10 +29,13 @@ export class DeployStatusItem extends Disposable {
   private hideTimer: ReturnType<typeof setTimeout> | undefined;
   private calmTimer: ReturnType<typeof setTimeout> | undefined;
   private visible = false;
-  /** CALM_MS; tests shorten it. */
-  calmMs = CALM_MS;
 
-  constructor() {
+  /**
+   * @param calmMs How long an auto-save's refusal stays calm ("Editing X…") before it turns into the
+   *   warning: by then the user has stopped typing with the file still refused, and it is worth their
+   *   eye (customActions.deploy.warnAfterSeconds, read at each refusal).
+   */
+  constructor(private readonly calmMs: () => number) {
     super();
     this.item.name = 'Custom Actions: Push';
     this.item.command = SHOW_LOG;
@@ -195,7 +193,7 @@ export class DeployStatusItem extends Disposable {
   /**
    * An auto-save that was not pushed while the user is typing (the code does not pass the checks yet):
    * said calmly, with no warning colour, since the next pause in typing saves again. Still refused
-   * after `calmMs`, with nothing pushed or refused since, it becomes the warning of notPushed.
+   * after `calmMs()`, with nothing pushed or refused since, it becomes the warning of notPushed.
    */
   editing(label: string, reason: string, options: { problems?: boolean } = {}): void {
     const click = options.problems ? 'Click to show the problems.' : 'Click to show the log.';
@@ -205,7 +203,7 @@ export class DeployStatusItem extends Disposable {
       undefined,
       options.problems ? SHOW_PROBLEMS : SHOW_LOG,
     );
-    this.calmTimer = setTimeout(() => this.notPushed(label, `${reason} It is pushed as soon as a save passes the checks.`, options), this.calmMs);
+    this.calmTimer = setTimeout(() => this.notPushed(label, `${reason} It is pushed as soon as a save passes the checks.`, options), this.calmMs());
   }
 
   private stillBusy(): boolean {

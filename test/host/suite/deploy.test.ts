@@ -8,7 +8,6 @@ import { serializeActionYaml } from '../../../src/core/workspace';
 import { type DeployFeature } from '../../../src/extension/deploy';
 import { type PushResult } from '../../../src/extension/deploy/deployer';
 import { FROM_METADATA, FROM_SIGNATURE } from '../../../src/extension/deploy/quickFixes';
-import { CALM_MS } from '../../../src/extension/deploy/statusItem';
 import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { NotificationSpy } from '../notifications';
@@ -458,7 +457,8 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
     const spy = new NotificationSpy();
     // The warning comes when the file stays refused for a while; a while is short here.
-    deploy.status.calmMs = 1_500;
+    const deploySettings = vscode.workspace.getConfiguration('customActions.deploy');
+    await deploySettings.update('warnAfterSeconds', 2, vscode.ConfigurationTarget.Global);
     try {
       const id = await action('deploy-autosave', codeReturning('n'));
       const uri = mainUri('deploy-autosave');
@@ -503,7 +503,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       );
     } finally {
       spy.dispose();
-      deploy.status.calmMs = CALM_MS;
+      await deploySettings.update('warnAfterSeconds', undefined, vscode.ConfigurationTarget.Global);
       await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
     }
   });
