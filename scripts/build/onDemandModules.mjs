@@ -46,6 +46,14 @@ export const ON_DEMAND_MODULES = [
   'src/extension/testing/pin.ts',
   // The deploy history's view.
   'src/extension/deploy/historyView.ts',
+  // The push pipeline of save to deploy, its feedback and the conflict tools, made on the first save.
+  'src/extension/deploy/deployer.ts',
+  'src/extension/deploy/feedback.ts',
+  'src/extension/deploy/partRecord.ts',
+  'src/extension/deploy/conflicts.ts',
+  'src/extension/deploy/codeCheck.ts',
+  'src/core/deploy/savePush.ts',
+  'src/core/deploy/pushQueue.ts',
 ];
 
 /**

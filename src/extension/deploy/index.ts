@@ -4,7 +4,8 @@ import { isNode, pickAction } from '../commands';
 import { errorMessage } from '../connections';
 import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
-import { type PushOptions, type PushResult, Deployer } from './deployer';
+import { onDemand } from '../onDemand/load';
+import { type PushOptions, type PushResult, type Deployer } from './deployer';
 import { type VersionedResource } from '../../core/client';
 import { type BaseVersion } from '../../core/deploy/base';
 import { type HistoryEntry } from '../../core/deploy/history';
@@ -39,8 +40,8 @@ export class DeployFeature extends Disposable {
   readonly status = this.register(new DeployStatusItem(() => this.s.config().warnAfterMs));
   /** The code-versus-metadata problems of action files, for the Problems panel. */
   private readonly diagnostics: CodeDiagnostics;
-  /** The push pipeline: reached only through the methods below. */
-  private readonly deployer: Deployer;
+  /** The push pipeline, once made (see `deployer`). */
+  private made: Deployer | undefined;
   /** What each action's local copy was derived from (customactions.lock.json): the base of every push. */
   private readonly bases: LockStore;
   /** Every accepted push, in the extension's global storage. */
@@ -60,9 +61,6 @@ export class DeployFeature extends Disposable {
     // Bases were kept in workspace state before they moved to the lock file; the command line never saw them.
     for (const old of OLD_BASES) if (s.context.workspaceState.get(old) !== undefined) void s.context.workspaceState.update(old, undefined);
     this.history = this.register(new DeployHistoryStore(s.context.globalStorageUri, s.log));
-    this.deployer = this.register(
-      new Deployer(s, this.status, this.bases, this.history, (app, folder, metadata) => this.createOnServer(app, folder, metadata)),
-    );
     // Whether actions changed on the server since the last pull or push here, for the files brought up.
     this.register(new DriftWatch(s, this.bases, this.status));
     // Every push, redeploy and merge that the server accepts adds an entry: the History row follows at once.
@@ -73,6 +71,21 @@ export class DeployFeature extends Disposable {
     );
     this.register(vscode.workspace.onWillSaveTextDocument((e) => this.willSave(e.document, e.reason)));
     this.register(vscode.workspace.onDidSaveTextDocument((document) => this.saved(document)));
+  }
+
+  /**
+   * The push pipeline, reached only through the methods below. Its code (the pipeline, its feedback and
+   * the conflict tools) is in the on-demand bundle: it is made on the first save, push or conflict
+   * command, not at activation, where nothing has been pushed and nothing is held.
+   */
+  private get deployer(): Deployer {
+    if (!this.made) {
+      const { Deployer } = onDemand(this.s.context);
+      this.made = this.register(
+        new Deployer(this.s, this.status, this.bases, this.history, (app, folder, metadata) => this.createOnServer(app, folder, metadata)),
+      );
+    }
+    return this.made;
   }
 
   /** A save begins: its code is checked while the editor writes it, so the push can go as soon as it is written. */
@@ -167,17 +180,17 @@ export class DeployFeature extends Disposable {
 
   /** The held push of `part` of the action in `folder` that still stands, as last told. */
   standingConflict(folder: vscode.Uri, part: VersionedResource): Conflict | undefined {
-    return this.deployer.standingConflict(folder, part);
+    return this.made?.standingConflict(folder, part);
   }
 
   /** The parts of the action in `folder` with a held push that still stands. */
   standingParts(folder: vscode.Uri): VersionedResource[] {
-    return this.deployer.standingParts(folder);
+    return this.made?.standingParts(folder) ?? [];
   }
 
   /** What the status bar item of a file held from auto-save offers, and the choice taken. */
   heldChoices(file: vscode.Uri): string[] {
-    return this.deployer.heldChoices(file);
+    return this.made?.heldChoices(file) ?? [];
   }
 
   heldChoice(file: vscode.Uri, choice: string): Promise<unknown> {

@@ -6,3 +6,4 @@ export { testRuns } from '../testing/runs';
 export { debugConfigurations } from '../debug/provider';
 export { localDebug } from '../debug/localDebug';
 export { treeHistory } from '../deploy/historyView';
+export { Deployer } from '../deploy/deployer';
