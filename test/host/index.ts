@@ -56,17 +56,29 @@ function lineReporter(write: (line: string) => void) {
         pending++;
         write(`  - ${test.title} (skipped)`);
       });
+      // Failures are told where they happen and again after the count: a CI system that keeps only
+      // the end of a long output still shows which test failed, and why.
+      const recap: string[] = [];
       runner.on(EVENT_TEST_FAIL, (test: Mocha.Test, error: Error) => {
         failures++;
         write(`  ✗ ${test.title}\n${indent(error.stack ?? error.message)}`);
+        recap.push(`  ${failures}) ${test.fullTitle()}\n${indent(firstLines(error.stack ?? error.message, 12))}`);
       });
-      runner.once(EVENT_RUN_END, () => write(`\nhost: ${passes} passed, ${failures} failed${pending ? `, ${pending} skipped` : ''}`));
+      runner.once(EVENT_RUN_END, () => {
+        write(`\nhost: ${passes} passed, ${failures} failed${pending ? `, ${pending} skipped` : ''}`);
+        if (recap.length > 0) write(`\nfailed:\n${recap.join('\n')}`);
+      });
     }
     epilogue(): void {}
     done?(failures: number, fn?: (failures: number) => void): void {
       fn?.(failures);
     }
   };
+}
+
+function firstLines(text: string, n: number): string {
+  const lines = text.split('\n');
+  return lines.length > n ? [...lines.slice(0, n), `… ${lines.length - n} more line(s) where the test failed, above`].join('\n') : text;
 }
 
 function indent(text: string): string {
