@@ -42,10 +42,12 @@ Examples:
     const project = await context.loadProject();
     const lock = await readLock(project.root);
     let loading = false;
-    const apps = await collectTargets(context, project, lock, operands, options.application as string[] | undefined, (actions, baseOf) => {
+    const apps = await collectTargets(context, project, lock, operands, options.application as string[] | undefined, (actions, baseOf, client) => {
       // The compiler takes a good part of a second to load, synchronously: when the lock says some
       // action will send, it loads while the list requests are on the wire (on the next turn, once
-      // they are written), not after their answers. An unchanged project never loads it.
+      // they are written), not after their answers. An unchanged project never loads it. The
+      // capability document the first write needs goes out with the list, not after its answer.
+      if (!dryRun && actions.some((a) => differsFromBase(a, baseOf(a.key)))) client.capabilities().catch(() => undefined);
       if (loading || !actions.some((a) => a.code !== undefined && differsFromBase(a, baseOf(a.key)))) return;
       loading = true;
       setImmediate(() => {

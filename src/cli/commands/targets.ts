@@ -32,7 +32,7 @@ export async function collectTargets(
   operands: readonly string[],
   applicationIds: readonly string[] | undefined,
   /** Each application's selected workspace actions with their bases, as soon as they are read: its list request is out by then. */
-  onRead?: (actions: readonly WorkspaceAction[], baseOf: (key: string) => LockedAction | undefined) => void,
+  onRead?: (actions: readonly WorkspaceAction[], baseOf: (key: string) => LockedAction | undefined, client: CustomActionsClient) => void,
 ): Promise<AppTargets[]> {
   const apps = await context.applications(applicationIds);
   const clients = await Promise.all(apps.map((app) => context.client(app)));
@@ -48,6 +48,7 @@ export async function collectTargets(
           onRead?.(
             actions.filter((a) => selection.includes(app.id, a.key)),
             baseOf,
+            client,
           );
           return actions;
         }),
