@@ -72,6 +72,34 @@ export function outcomeLines(outcome: ActionOutcome, color: Colors, options: { r
   return lines;
 }
 
+/** How many of the actions only on the server a deploy's summary line names. */
+const NAMED_ONLY_ON_SERVER = 3;
+
+/**
+ * The actions a deploy found only on the server, as lines. One is its own line; more are one line
+ * (their count, the first few, where to see them all), since on a shared server they can outnumber
+ * the actions of the repository and bury the lines that need reading. Those this repository deployed
+ * or pulled (their folder is gone since) are named first: `deploy --delete` would remove them.
+ */
+export function onlyOnServerLines(
+  actions: readonly { readonly outcome: ActionOutcome; readonly deployedHere: boolean }[],
+  color: Colors,
+): string[] {
+  if (actions.length <= 1) return actions.flatMap(({ outcome }) => outcomeLines(outcome, color));
+  const ordered = [...actions.filter((a) => a.deployedHere), ...actions.filter((a) => !a.deployedHere)];
+  const named = ordered.slice(0, NAMED_ONLY_ON_SERVER).map(({ outcome }) => `${outcome.application}/${outcome.key}`);
+  const more = actions.length - named.length;
+  const deployedHere = actions.filter((a) => a.deployedHere).length;
+  const removable =
+    deployedHere === 0
+      ? ''
+      : `; deploy --delete removes the ${deployedHere === 1 ? 'one' : deployedHere} this repository deployed${deployedHere < actions.length ? ', named first' : ''}`;
+  return [
+    `${color.dim('only-on-server'.padEnd(15))}${actions.length} actions on the server only, left alone: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}` +
+      ` (custom-actions status lists them${removable})`,
+  ];
+}
+
 function stepDetail(s: StepOutcome, creating: boolean): string | undefined {
   const name = STEP_NAMES[s.step];
   switch (s.kind) {
