@@ -81,10 +81,7 @@ const NAMED_ONLY_ON_SERVER = 3;
  * the actions of the repository and bury the lines that need reading. Those this repository deployed
  * or pulled (their folder is gone since) are named first: `deploy --delete` would remove them.
  */
-export function onlyOnServerLines(
-  actions: readonly { readonly outcome: ActionOutcome; readonly deployedHere: boolean }[],
-  color: Colors,
-): string[] {
+export function onlyOnServerLines(actions: readonly { readonly outcome: ActionOutcome; readonly deployedHere: boolean }[], color: Colors): string[] {
   if (actions.length <= 1) return actions.flatMap(({ outcome }) => outcomeLines(outcome, color));
   const ordered = [...actions.filter((a) => a.deployedHere), ...actions.filter((a) => !a.deployedHere)];
   const named = ordered.slice(0, NAMED_ONLY_ON_SERVER).map(({ outcome }) => `${outcome.application}/${outcome.key}`);
