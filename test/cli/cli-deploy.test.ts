@@ -1,6 +1,8 @@
 // `custom-actions deploy`, the built command against the sandbox behind a counting proxy.
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import path from 'node:path';
 import { type Sandbox } from '../../src/sandbox';
 import { createClient } from '../../src/core/client';
@@ -288,6 +290,37 @@ describe('custom-actions deploy', function () {
     );
     const status = await runCli(['status'], { cwd: dir, env: envB });
     assert.equal((status.stdout.match(/^differs\s+app-b\/many-\S+ {2}only on the server$/gm) ?? []).length, 6, status.stdout);
+  });
+
+  it('shows the keys of actions only on the server as text, in deploy and status: their escape sequences and line breaks are not obeyed', async () => {
+    // A server that lists keys holding a terminal escape sequence and a forged line.
+    const hostile = createServer((request, response) => {
+      if (request.url?.startsWith('/api/application/app-a/actions'))
+        response.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify([
+            { id: 'h1', key: 'paint\u001b[31mred' },
+            { id: 'h2', key: 'two\nupdated        app-a/forged' },
+          ]),
+        );
+      else response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
+    try {
+      const dir = scratch.dir();
+      writeProject(dir, `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`);
+      const result = await runCli(['deploy'], { cwd: dir, env });
+      assert.equal(result.code, 0, result.output);
+      assert.ok(!result.output.includes('\u001b'), 'an escape sequence from the server reached the output');
+      assert.deepEqual(result.stdout.trimEnd().split('\n'), [
+        'only-on-server 2 actions on the server only, left alone: app-a/paint\\u001B[31mred, app-a/two updated        app-a/forged (custom-actions status lists them)',
+      ]);
+      const status = await runCli(['status'], { cwd: dir, env });
+      assert.equal(status.code, 1, status.output);
+      assert.ok(!status.output.includes('\u001b'), 'an escape sequence from the server reached the output of status');
+      assert.equal(status.stdout.trimEnd().split('\n').length, 2, status.stdout);
+    } finally {
+      await new Promise((resolve) => hostile.close(resolve));
+    }
   });
 
   it('names an action that does not exist as a usage error', async () => {
