@@ -67,9 +67,39 @@ export function outcomeLines(outcome: ActionOutcome, color: Colors, options: { r
   const details = outcome.steps.map((s) => stepDetail(s, creating)).filter((d): d is string => d !== undefined);
   // An action folder without main.ts deploys its metadata alone: said, so it is not taken for a whole deploy.
   if (options.noCode && (verdict === 'created' || verdict === 'updated')) details.push('metadata only: no main.ts here');
-  const lines = [`${paint(word)}${outcome.application}/${outcome.key}${details.length ? `  ${details.join('; ')}` : ''}`];
+  const lines = [`${paint(word)}${actionName(outcome)}${details.length ? `  ${details.join('; ')}` : ''}`];
   for (const s of outcome.steps) if (s.kind === 'refused') lines.push(...s.problems.map((p) => `  ${problemLine(p)}`));
   return lines;
+}
+
+/** `application/key`: the key of an action only on the server is the server's text, shown and never obeyed. */
+function actionName(outcome: ActionOutcome): string {
+  return `${outcome.application}/${serverText(outcome.key, 120)}`;
+}
+
+/** How many of the actions only on the server a deploy's summary line names. */
+const NAMED_ONLY_ON_SERVER = 3;
+
+/**
+ * The actions a deploy found only on the server, as lines. One is its own line; more are one line
+ * (their count, the first few, where to see them all), since on a shared server they can outnumber
+ * the actions of the repository and bury the lines that need reading. Those this repository deployed
+ * or pulled (their folder is gone since) are named first: `deploy --delete` would remove them.
+ */
+export function onlyOnServerLines(actions: readonly { readonly outcome: ActionOutcome; readonly deployedHere: boolean }[], color: Colors): string[] {
+  if (actions.length <= 1) return actions.flatMap(({ outcome }) => outcomeLines(outcome, color));
+  const ordered = [...actions.filter((a) => a.deployedHere), ...actions.filter((a) => !a.deployedHere)];
+  const named = ordered.slice(0, NAMED_ONLY_ON_SERVER).map(({ outcome }) => actionName(outcome));
+  const more = actions.length - named.length;
+  const deployedHere = actions.filter((a) => a.deployedHere).length;
+  const removable =
+    deployedHere === 0
+      ? ''
+      : `; deploy --delete removes the ${deployedHere === 1 ? 'one' : deployedHere} this repository deployed${deployedHere < actions.length ? ', named first' : ''}`;
+  return [
+    `${color.dim('only-on-server'.padEnd(15))}${actions.length} actions on the server only, left alone: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}` +
+      ` (custom-actions status lists them${removable})`,
+  ];
 }
 
 function stepDetail(s: StepOutcome, creating: boolean): string | undefined {

@@ -1,6 +1,8 @@
 // `custom-actions deploy`, the built command against the sandbox behind a counting proxy.
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import path from 'node:path';
 import { type Sandbox } from '../../src/sandbox';
 import { createClient } from '../../src/core/client';
@@ -248,9 +250,77 @@ describe('custom-actions deploy', function () {
     const withFlag = await deploy(dir, '--delete');
     assert.equal(withFlag.code, 0, withFlag.output);
     assert.match(withFlag.stdout, /^deleted\s+app-a\/delgone$/m);
-    assert.match(withFlag.stdout, /^only-on-server\s+app-a\/delstrangerx/m, 'an action it never had is left alone');
+    // Other tests' actions are on the server too: those it never had are left alone, summed up in one line.
+    assert.match(withFlag.stdout, /^only-on-server \d+ actions on the server only, left alone: /m, 'an action it never had is left alone');
+    assert.doesNotMatch(withFlag.stdout, /deploy --delete removes/);
     assert.deepEqual(writes(proxy, mark), [`DELETE /api/actions/${id}`]);
     assert.ok(!lockOf(dir).includes('delgone'));
+  });
+
+  it('sums up the actions only on the server in one line after the others, the ones it deployed named first, and --json keeps each', async () => {
+    // Application app-b, which no other test here uses: the server's actions there are this test's.
+    const envB = { CUSTOM_ACTIONS_KEY_APP_B: keyOf(sandbox, 'app-b') };
+    const colleague = scratch.dir();
+    writeProject(colleague, url, ['app-b']);
+    for (const key of ['many-c1', 'many-c2', 'many-c3', 'many-c4', 'many-c5']) writeAction(colleague, 'app-b', actionMetadata({ key }), textMain(key));
+    assert.equal((await runCli(['deploy'], { cwd: colleague, env: envB })).code, 0);
+    const dir = scratch.dir();
+    writeProject(dir, url, ['app-b']);
+    for (const key of ['many-gone', 'many-mine']) writeAction(dir, 'app-b', actionMetadata({ key }), textMain(key));
+    assert.equal((await runCli(['deploy', 'many-gone', 'many-mine'], { cwd: dir, env: envB })).code, 0);
+    rmSync(path.join(dir, 'app-b', 'many-gone'), { recursive: true });
+    writeFileSync(path.join(dir, 'app-b', 'many-mine', 'main.ts'), textMain('mine, again'));
+
+    const text = await runCli(['deploy'], { cwd: dir, env: envB });
+    assert.equal(text.code, 0, text.output);
+    const lines = text.stdout.trimEnd().split('\n');
+    assert.deepEqual(lines, [
+      'updated        app-b/many-mine  code',
+      'only-on-server 6 actions on the server only, left alone: app-b/many-gone, app-b/many-c1, app-b/many-c2 and 3 more' +
+        ' (custom-actions status lists them; deploy --delete removes the one this repository deployed, named first)',
+    ]);
+    assert.match(text.stderr, /^1 updated, 6 only-on-server\.$/m);
+
+    const json = await runCli(['deploy', '--json'], { cwd: dir, env: envB });
+    assert.equal(json.code, 0, json.output);
+    const actions = (JSON.parse(json.stdout) as { actions: { key: string; result: string }[] }).actions;
+    assert.deepEqual(
+      actions.filter((a) => a.result === 'only-on-server').map((a) => a.key),
+      ['many-c1', 'many-c2', 'many-c3', 'many-c4', 'many-c5', 'many-gone'],
+    );
+    const status = await runCli(['status'], { cwd: dir, env: envB });
+    assert.equal((status.stdout.match(/^differs\s+app-b\/many-\S+ {2}only on the server$/gm) ?? []).length, 6, status.stdout);
+  });
+
+  it('shows the keys of actions only on the server as text, in deploy and status: their escape sequences and line breaks are not obeyed', async () => {
+    // A server that lists keys holding a terminal escape sequence and a forged line.
+    const hostile = createServer((request, response) => {
+      if (request.url?.startsWith('/api/application/app-a/actions'))
+        response.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify([
+            { id: 'h1', key: 'paint\u001b[31mred' },
+            { id: 'h2', key: 'two\nupdated        app-a/forged' },
+          ]),
+        );
+      else response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
+    try {
+      const dir = scratch.dir();
+      writeProject(dir, `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`);
+      const result = await runCli(['deploy'], { cwd: dir, env });
+      assert.equal(result.code, 0, result.output);
+      assert.ok(!result.output.includes('\u001b'), 'an escape sequence from the server reached the output');
+      assert.deepEqual(result.stdout.trimEnd().split('\n'), [
+        'only-on-server 2 actions on the server only, left alone: app-a/paint\\u001B[31mred, app-a/two updated        app-a/forged (custom-actions status lists them)',
+      ]);
+      const status = await runCli(['status'], { cwd: dir, env });
+      assert.equal(status.code, 1, status.output);
+      assert.ok(!status.output.includes('\u001b'), 'an escape sequence from the server reached the output of status');
+      assert.equal(status.stdout.trimEnd().split('\n').length, 2, status.stdout);
+    } finally {
+      await new Promise((resolve) => hostile.close(resolve));
+    }
   });
 
   it('names an action that does not exist as a usage error', async () => {

@@ -2,7 +2,8 @@
 // the installed command (never `npx`, which would look the name up on the registry), and their
 // `custom-actions` steps, run in order as a runner would, all pass against a sandbox.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { actionMetadata } from '../support/metadata';
@@ -32,6 +33,46 @@ function lines(scripts: readonly unknown[]): string[] {
     .flatMap((s) => String(s).split('\n'))
     .map((l) => l.trim())
     .filter(Boolean);
+}
+
+/**
+ * Git for the repositories these tests make: no system or user configuration of the machine running
+ * them (its hooks, signing or identity), so what is tested is the pipeline's own script.
+ */
+const GIT_ENV = { PATH: process.env.PATH ?? '', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', ...args], { cwd, env: GIT_ENV, encoding: 'utf8' }).trim();
+}
+
+/**
+ * The lock step's situation: a repository (a bare one standing for GitHub's or GitLab's), the job's
+ * shallow checkout of its main branch, and the deploy's change to the lock there.
+ */
+function lockRepository(dir: string, detached: boolean): { origin: string; checkout: string; seed: string } {
+  const origin = path.join(dir, 'origin.git');
+  const seed = path.join(dir, 'seed');
+  const checkout = path.join(dir, 'checkout');
+  git(dir, 'init', '-q', '--bare', '-b', 'main', origin);
+  git(dir, 'init', '-q', '-b', 'main', seed);
+  writeFileSync(path.join(seed, 'customactions.lock.json'), '{ "version": 1 }\n');
+  writeFileSync(path.join(seed, 'README.md'), 'actions\n');
+  git(seed, 'add', '.');
+  git(seed, 'commit', '-q', '-m', 'First');
+  git(seed, 'remote', 'add', 'origin', origin);
+  git(seed, 'push', '-q', 'origin', 'main');
+  // As the CI systems check out: one commit deep, on the branch (GitHub) or detached at it (GitLab).
+  git(dir, 'clone', '-q', '--depth', '1', '--branch', 'main', `file://${origin}`, checkout);
+  if (detached) git(checkout, 'checkout', '-q', '--detach');
+  writeFileSync(path.join(checkout, 'customactions.lock.json'), '{ "version": 1, "deployed": true }\n');
+  return { origin, checkout, seed };
+}
+
+/** Someone's commit pushed to main while the deploy ran. */
+function moveMain(seed: string, file: string, text: string): void {
+  writeFileSync(path.join(seed, file), text);
+  git(seed, 'commit', '-q', '-am', `Changed ${file}`);
+  git(seed, 'push', '-q', 'origin', 'main');
 }
 
 // The keys each system documents (GitHub: workflow syntax; GitLab: the .gitlab-ci.yml keyword reference).
@@ -154,6 +195,69 @@ describe('custom-actions: the pipelines of docs/cli.md', function () {
     assert.equal(((config.check as Yaml).artifacts as Yaml).when, 'always');
     assert.deepEqual(((config.check as Yaml).artifacts as Yaml).reports, { junit: 'test-results.xml' });
   });
+
+  /** The shell that commits and pushes the lock after the deploy, and the environment its CI system gives it. */
+  const lockSteps = (origin: string) => {
+    const githubDeploy = (github().jobs as Record<string, Yaml>).deploy!;
+    const githubStep = (githubDeploy.steps as Yaml[]).filter((step) => String(step.run ?? '').includes('git push'));
+    assert.equal(githubStep.length, 1, 'one step of the GitHub deploy job pushes the lock');
+    assert.equal(githubStep[0]!.if, 'always()', 'the lock is pushed after a failed or cancelled deploy too: what went through is the next base');
+    const gitlabDeploy = gitlab().deploy as Yaml;
+    const token = 'lock-push-token-3e9a';
+    return {
+      GitHub: { script: String(githubStep[0]!.run), env: { GITHUB_REF_NAME: 'main' }, detached: false },
+      GitLab: {
+        script: (gitlabDeploy.after_script as unknown[]).map(String).join('\n'),
+        env: {
+          CI_COMMIT_BRANCH: 'main',
+          LOCK_PUSH_TOKEN: token,
+          CI_SERVER_HOST: 'gitlab.example',
+          CI_PROJECT_PATH: 'group/actions',
+          // The pipeline's https URL with its token, served here by the local repository.
+          GIT_CONFIG_COUNT: '1',
+          GIT_CONFIG_KEY_0: `url.file://${origin}.insteadOf`,
+          GIT_CONFIG_VALUE_0: `https://oauth2:${token}@gitlab.example/group/actions.git`,
+        },
+        detached: true,
+      },
+    };
+  };
+  const runStep = (script: string, cwd: string, env: Record<string, string>) =>
+    // GitHub runs a step's `run` with `bash -e`; GitLab's generated script stops at a failing command too.
+    spawnSync('bash', ['-e', '-c', script], { cwd, env: { ...GIT_ENV, HOME: cwd, ...env }, encoding: 'utf8' });
+
+  for (const system of ['GitHub', 'GitLab'] as const) {
+    it(`${system}: the lock's commit is put on top of main when main moved during the deploy, and pushed`, () => {
+      const dir = scratch.dir();
+      const { origin, checkout, seed } = lockRepository(dir, system === 'GitLab');
+      const step = lockSteps(origin)[system];
+      moveMain(seed, 'README.md', 'actions, edited meanwhile\n');
+      const pushed = runStep(step.script, checkout, step.env);
+      assert.equal(pushed.status, 0, `${pushed.stdout}\n${pushed.stderr}`);
+      assert.deepEqual(git(dir, '--git-dir', origin, 'log', '--format=%s', 'main').split('\n'), [
+        system === 'GitLab' ? 'Deployed custom actions [skip ci]' : 'Deployed custom actions',
+        'Changed README.md',
+        'First',
+      ]);
+      assert.equal(git(dir, '--git-dir', origin, 'show', 'main:customactions.lock.json'), '{ "version": 1, "deployed": true }');
+      assert.equal(git(dir, '--git-dir', origin, 'show', 'main:README.md'), 'actions, edited meanwhile');
+
+      // Run again with nothing new: no commit, nothing pushed, success.
+      const again = runStep(step.script, checkout, step.env);
+      assert.equal(again.status, 0, again.stderr);
+      assert.equal(git(dir, '--git-dir', origin, 'rev-list', '--count', 'main'), '3');
+    });
+
+    it(`${system}: a lock changed on main too is not overwritten: the step fails and main keeps its lock`, () => {
+      const dir = scratch.dir();
+      const { origin, checkout, seed } = lockRepository(dir, system === 'GitLab');
+      const step = lockSteps(origin)[system];
+      moveMain(seed, 'customactions.lock.json', '{ "version": 1, "pulled": true }\n');
+      const refused = runStep(step.script, checkout, step.env);
+      assert.notEqual(refused.status, 0, refused.stdout);
+      assert.equal(git(dir, '--git-dir', origin, 'show', 'main:customactions.lock.json'), '{ "version": 1, "pulled": true }');
+    });
+  }
 
   it('their custom-actions steps, in order as a runner runs them, pass on a project with code and a test, and the JUnit file is where the report reads it', async () => {
     const githubJobs = github().jobs as Record<string, Yaml>;

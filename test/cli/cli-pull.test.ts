@@ -28,20 +28,29 @@ describe('custom-actions pull', function () {
     scratch.cleanup();
   });
   const file = (dir: string, key: string, name: string) => path.join(dir, 'app-a', key, name);
+  /** The top of a pull's --json document, and each action's result. */
+  const pullJson = (stdout: string) => {
+    const json = JSON.parse(stdout) as { ok: boolean; written: boolean; lockWritten: boolean; actions: { result: string }[] };
+    return { ok: json.ok, written: json.written, lockWritten: json.lockWritten, results: json.actions.map((a) => a.result) };
+  };
 
   it('writes action.yaml, main.ts and the generated types of each action, records the base, and status is in step', async () => {
     const dir = scratch.dir();
     writeProject(dir, sandbox.url);
-    const result = await runCli(['pull', ...keys], { cwd: dir, env });
+    const result = await runCli(['pull', '--json', ...keys], { cwd: dir, env });
     assert.equal(result.code, 0, result.output);
+    assert.deepEqual(pullJson(result.stdout), { ok: true, written: true, lockWritten: true, results: ['pulled', 'pulled'] });
     for (const key of keys) {
       assert.equal(readFileSync(file(dir, key, 'main.ts'), 'utf8'), textMain(key));
       assert.equal(readFileSync(file(dir, key, 'action.generated.ts'), 'utf8'), generateTypes(actionMetadata({ key, description: `# ${key}` })));
       assert.match(readFileSync(file(dir, key, 'action.yaml'), 'utf8'), new RegExp(`key: ${key}`));
     }
     assert.equal((await runCli(['status', ...keys], { cwd: dir, env })).code, 0);
-    const again = await runCli(['pull', ...keys], { cwd: dir, env });
+    // Nothing new: the pull went through (ok) and wrote nothing, neither a file nor the lock.
+    const again = await runCli(['pull', '--json', ...keys], { cwd: dir, env });
+    assert.equal(again.code, 0, again.output);
     assert.match(again.stderr, /0 pulled, 2 unchanged/);
+    assert.deepEqual(pullJson(again.stdout), { ok: true, written: false, lockWritten: false, results: ['unchanged', 'unchanged'] });
   });
 
   it('refuses to replace a local change without --force, writing nothing anywhere, and replaces it with --force', async () => {
@@ -59,6 +68,9 @@ describe('custom-actions pull', function () {
     assert.equal(refused.code, 4, refused.output);
     assert.match(refused.stdout, /^refused\s+app-a\/pl-b {2}main\.ts changed here since the base; --force replaces it$/m);
     assert.match(refused.stderr, /Nothing was written/);
+    const refusedJson = await runCli(['pull', '--json', ...keys], { cwd: dir, env });
+    assert.equal(refusedJson.code, 4, refusedJson.output);
+    assert.deepEqual(pullJson(refusedJson.stdout), { ok: false, written: false, lockWritten: false, results: ['not-written', 'refused'] });
     assert.equal(readFileSync(file(dir, 'pl-a', 'main.ts'), 'utf8'), textMain('pl-a'), 'pl-a was written though the pull was refused');
     assert.equal(readFileSync(file(dir, 'pl-b', 'main.ts'), 'utf8'), textMain('my work'));
     assert.equal(readFileSync(path.join(dir, 'customactions.lock.json'), 'utf8'), before);

@@ -7,7 +7,7 @@ import { type CommandContext } from '../context';
 import { EXIT, type ExitCode, worstExit } from '../exitCodes';
 import { onInterrupt } from '../interrupt';
 import { applyOutcomes, readLock, writeLock } from '../lockFile';
-import { exitOfOutcome, outcomeJson, outcomeLines, verdictOf, verdictWord } from '../render';
+import { exitOfOutcome, onlyOnServerLines, outcomeJson, outcomeLines, type Verdict, verdictOf, verdictWord } from '../render';
 import { type CommandDefinition } from './command';
 import { collectTargets, parseConcurrency } from './targets';
 
@@ -94,8 +94,14 @@ Examples:
     const done = outcomes.filter((o): o is ActionOutcome => o !== undefined);
     if (!dryRun) await writeLock(project.root, lock, applyOutcomes(lock, project.baseUrl, done));
     const noCode = new Set(work.filter(({ target }) => target.local?.metadata && target.local.code === undefined).map(({ target }) => target));
-    for (const [i, outcome] of outcomes.entries())
-      if (outcome) for (const line of outcomeLines(outcome, context.out.color, { noCode: noCode.has(work[i]!.target) })) context.out.line(line);
+    // The actions of this repository line by line; those only on the server after them, summed up.
+    const onlyOnServer: { outcome: ActionOutcome; deployedHere: boolean }[] = [];
+    for (const [i, outcome] of outcomes.entries()) {
+      if (!outcome) continue;
+      if (verdictOf(outcome) === 'only-on-server') onlyOnServer.push({ outcome, deployedHere: work[i]!.target.base !== undefined });
+      else for (const line of outcomeLines(outcome, context.out.color, { noCode: noCode.has(work[i]!.target) })) context.out.line(line);
+    }
+    for (const line of onlyOnServerLines(onlyOnServer, context.out.color)) context.out.line(line);
     const notStarted = work.filter((_, i) => outcomes[i] === undefined).map(({ target }) => `${target.application}/${target.key}`);
     const exit = stopping ? EXIT.interrupted : worstExit(done.map(exitOfOutcome));
     summarize(context, done, dryRun);
@@ -105,14 +111,16 @@ Examples:
   },
 };
 
+const SUMMARY_ORDER: readonly Verdict[] = ['failed', 'refused', 'held', 'created', 'updated', 'deleted', 'unchanged', 'only-on-server'];
+
 function summarize(context: CommandContext, outcomes: readonly ActionOutcome[], dryRun: boolean): void {
-  const counts = new Map<string, number>();
-  for (const o of outcomes) {
-    // A dry run's summary speaks the words of its lines: would-create, not created.
-    const word = dryRun ? verdictWord(verdictOf(o), true) : verdictOf(o);
-    counts.set(word, (counts.get(word) ?? 0) + 1);
-  }
-  const text = [...counts].map(([verdict, n]) => `${n} ${verdict}`).join(', ') || 'no actions';
+  const counts = new Map<Verdict, number>();
+  for (const o of outcomes) counts.set(verdictOf(o), (counts.get(verdictOf(o)) ?? 0) + 1);
+  // What needs reading first; a dry run's summary speaks the words of its lines: would-create, not created.
+  const text =
+    SUMMARY_ORDER.filter((v) => counts.has(v))
+      .map((v) => `${counts.get(v)} ${dryRun ? verdictWord(v, true) : v}`)
+      .join(', ') || 'no actions';
   context.out.info(`${dryRun ? 'Dry run, nothing written: ' : ''}${text}.`);
   if (counts.has('held'))
     context.out.info(

@@ -124,6 +124,7 @@ was pulled.`,
       context.out.result({
         ok: false,
         written: false,
+        lockWritten: false,
         actions: plans.map((p) => ({
           application: p.app.id,
           key: p.listed.key,
@@ -154,9 +155,11 @@ was pulled.`,
         `${written.length ? context.out.color.green('pulled'.padEnd(10)) : context.out.color.dim('unchanged'.padEnd(10))}${rel(p)}${written.length ? `  ${written.map((w) => `${relFolder}/${w}`).join(', ')}` : ''}`,
       );
     }
-    await writeLock(project.root, lock, next);
+    const lockWritten = await writeLock(project.root, lock, next);
     context.out.info(`${results.filter((r) => r.result === 'pulled').length} pulled, ${results.filter((r) => r.result === 'unchanged').length} unchanged.`);
-    context.out.result({ ok: true, written: true, actions: results });
+    // `ok` says the pull went through; `written` whether it changed any action's file, so a pipeline
+    // can tell "pulled, nothing new" from "pulled, commit the files".
+    context.out.result({ ok: true, written: results.some((r) => r.files.length > 0), lockWritten, actions: results });
     return EXIT.ok;
   },
 };

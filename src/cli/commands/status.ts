@@ -2,7 +2,7 @@ import { type Command, Option } from 'commander';
 import { type PartStatus } from '../../core/deploy/decide';
 import { mapLimited } from '../../core/deploy/pipeline';
 import { actionStatus, type ActionStatus, inStep } from '../../core/deploy/status';
-import { count } from '../../core/text';
+import { count, serverText } from '../../core/text';
 import { type CommandContext } from '../context';
 import { EXIT, type ExitCode } from '../exitCodes';
 import { readLock } from '../lockFile';
@@ -58,7 +58,8 @@ when every action is in step, 1 when not.`,
     for (const s of statuses) {
       const ok = inStep(s);
       context.out.line(
-        `${ok ? color.green('in-step'.padEnd(10)) : color.yellow('differs'.padEnd(10))}${s.application}/${s.key}${ok ? '' : `  ${describe(s)}`}`,
+        // A key only on the server is the server's text: shown, never obeyed.
+        `${ok ? color.green('in-step'.padEnd(10)) : color.yellow('differs'.padEnd(10))}${s.application}/${serverText(s.key, 120)}${ok ? '' : `  ${describe(s)}`}`,
       );
       for (const p of s.problems ?? []) context.out.line(`  ${problemLine(p)}`);
     }
