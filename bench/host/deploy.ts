@@ -47,11 +47,14 @@ async function save(e: vscode.TextEditor): Promise<void> {
   if (e.document.isDirty && !(await e.document.save())) throw new Error('the save failed');
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(2);
+/** `pending`, or an error naming `what` after `timeoutMs`. */
+async function withTimeout<T>(pending: Promise<T>, what: string, timeoutMs = 20_000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), timeoutMs)));
+  try {
+    return await Promise.race([pending, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -77,25 +80,28 @@ export async function saveToDeploy(b: Bench): Promise<void> {
   const barePath = `/api/actions/${bareAction.id}/implementation`;
   const { id, editor } = await action(b, 'bench-save');
   const putPath = `/api/actions/${id}/implementation`;
-  let savedAt = 0;
+  // Both halves of a pair wait on events, not by polling: the proxy forwards on this thread, and a poll
+  // every few milliseconds while one half is in flight would be timed as that half's cost.
+  let saved: ((at: number) => void) | undefined;
   const listener = vscode.workspace.onDidSaveTextDocument((d) => {
-    if (d === editor.document) savedAt = performance.now();
+    if (d === editor.document) saved?.(performance.now());
   });
-  const pushOf =
-    (from: number, path = putPath) =>
-    () =>
-      b.proxy.exchanges.find((x) => x.method === 'PUT' && x.path === path && x.arrived >= from && x.answered !== undefined);
+  const pushOf = (from: number, path = putPath) =>
+    withTimeout(
+      b.proxy.answered((x) => x.method === 'PUT' && x.path === path && x.arrived >= from),
+      `the PUT to ${path}`,
+    );
   /** One save, from the save event to the proxy's 2xx; and from the call of save(). */
   const timeSave = async (i: number): Promise<{ fromEvent: number; fromCall: number }> => {
     await replaceAll(editor, code(`n + ${i} /* save ${i} */`));
+    const event = new Promise<number>((resolve) => (saved = resolve));
     const called = performance.now();
+    const push = pushOf(called);
     await save(editor);
-    await until(() => savedAt >= called, 'the save event');
-    const find = pushOf(called);
-    await until(() => find() !== undefined, 'the push of a save');
-    const push = find()!;
-    if ((push.status ?? 0) >= 300) throw new Error(`the push answered ${push.status}`);
-    return { fromEvent: push.answered! - savedAt, fromCall: push.answered! - called };
+    const savedAt = await withTimeout(event, 'the save event');
+    const answered = await push;
+    if ((answered.status ?? 0) >= 300) throw new Error(`the push answered ${answered.status}`);
+    return { fromEvent: answered.answered! - savedAt, fromCall: answered.answered! - called };
   };
   const timeBare = async (i: number): Promise<number> => {
     const sent = performance.now();
@@ -105,9 +111,7 @@ export async function saveToDeploy(b: Bench): Promise<void> {
       body: code(`n - ${i} /* bare ${i} */`),
     });
     await answer.body.dump();
-    const find = pushOf(sent, barePath);
-    await until(() => find() !== undefined, 'the bare request');
-    return find()!.answered! - sent;
+    return (await pushOf(sent, barePath)).answered! - sent;
   };
   const saves: number[] = [];
   const bare: number[] = [];

@@ -23,8 +23,31 @@ export class TimingProxy {
   /** Answers served by the proxy itself, by path (with its query): a list the sandbox would take a minute to fill. */
   readonly fixed = new Map<string, { contentType: string; body: string }>();
   private server: Server | undefined;
+  /** Who waits for an answer (`answered`), told as each exchange is answered rather than polling the list. */
+  private readonly waiters = new Set<{ readonly matches: (x: Exchange) => boolean; readonly resolve: (x: Exchange) => void }>();
 
   constructor(private readonly target: URL) {}
+
+  /**
+   * The first exchange `matches` accepts once it is answered: one already answered (the newest first),
+   * else the next to be. A bench waiting this way costs the proxy nothing while the request is in flight,
+   * where a poll of the list every few milliseconds would run on the thread that forwards the answer.
+   */
+  answered(matches: (x: Exchange) => boolean): Promise<Exchange> {
+    for (let i = this.exchanges.length - 1; i >= 0; i--) {
+      const x = this.exchanges[i]!;
+      if (x.answered !== undefined && matches(x)) return Promise.resolve(x);
+    }
+    return new Promise((resolve) => this.waiters.add({ matches, resolve }));
+  }
+
+  private settled(exchange: Exchange): void {
+    for (const waiter of this.waiters)
+      if (waiter.matches(exchange)) {
+        this.waiters.delete(waiter);
+        waiter.resolve(exchange);
+      }
+  }
 
   reset(): void {
     this.exchanges.length = 0;
@@ -50,6 +73,7 @@ export class TimingProxy {
         res.end(fixed.body, () => {
           exchange.answered = performance.now();
           this.inflight--;
+          this.settled(exchange);
         });
         return;
       }
@@ -57,6 +81,7 @@ export class TimingProxy {
         if (exchange.answered !== undefined) return;
         exchange.answered = performance.now();
         this.inflight--;
+        this.settled(exchange);
       };
       const upstream = request(
         { host: this.target.hostname, port: this.target.port, path: exchange.path, method: req.method, headers: { ...req.headers, host: this.target.host } },
