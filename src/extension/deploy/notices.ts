@@ -36,9 +36,4 @@ export class Notices {
   end(...keys: readonly string[]): void {
     for (const key of keys) this.open.delete(key);
   }
-
-  /** The conditions with a notification open, for tests. */
-  get keys(): readonly string[] {
-    return [...this.open.keys()];
-  }
 }
