@@ -42,12 +42,15 @@ export class DeployStatusItem extends Disposable {
     this.register({ dispose: () => (clearTimeout(this.hideTimer), clearTimeout(this.calmTimer)) });
   }
 
-  /** The text shown, for tests and the log; empty while the item is hidden. */
+  /**
+   * What the item shows, read back: VS Code has no API that reads the status bar, and the host tests
+   * check what a user sees here. The text, empty while the item is hidden.
+   */
   get text(): string {
     return this.visible ? this.item.text : '';
   }
 
-  /** Whether the item is coloured as a warning or an error, for tests. */
+  /** Whether the item is coloured as a warning or an error (read back, as `text`). */
   get alarming(): boolean {
     return this.item.backgroundColor !== undefined;
   }
@@ -164,12 +167,12 @@ export class DeployStatusItem extends Disposable {
     this.failed.delete(`${kind}:${id}`);
   }
 
-  /** The tooltip shown, for tests. */
+  /** The tooltip shown (read back, as `text`). */
   get tooltip(): string {
     return this.visible && typeof this.item.tooltip === 'string' ? this.item.tooltip : '';
   }
 
-  /** The command a click runs, for tests. */
+  /** The command a click runs (read back, as `text`). */
   get click(): vscode.Command | undefined {
     return typeof this.item.command === 'object' ? this.item.command : this.item.command ? { command: this.item.command, title: '' } : undefined;
   }
