@@ -87,7 +87,13 @@ const NAMED_ONLY_ON_SERVER = 3;
  * or pulled (their folder is gone since) are named first: `deploy --delete` would remove them.
  */
 export function onlyOnServerLines(actions: readonly { readonly outcome: ActionOutcome; readonly deployedHere: boolean }[], color: Colors): string[] {
-  if (actions.length <= 1) return actions.flatMap(({ outcome }) => outcomeLines(outcome, color));
+  if (actions.length === 0) return [];
+  if (actions.length === 1) {
+    // Said of this one action: whether --delete would remove it, never a rule it may not fall under.
+    const [{ outcome, deployedHere }] = actions as [(typeof actions)[number]];
+    const why = deployedHere ? 'this repository deployed it: deploy --delete removes it' : 'this repository never deployed it: deploy --delete leaves it too';
+    return [`${color.dim('only-on-server'.padEnd(15))}${actionName(outcome)}  on the server only, left alone (${why})`];
+  }
   const ordered = [...actions.filter((a) => a.deployedHere), ...actions.filter((a) => !a.deployedHere)];
   const named = ordered.slice(0, NAMED_ONLY_ON_SERVER).map(({ outcome }) => actionName(outcome));
   const more = actions.length - named.length;

@@ -238,19 +238,30 @@ describe('custom-actions deploy', function () {
   it('deletes an action on the server only with --delete, and only one this repository deployed', async () => {
     const dir = project('del', ['gone', 'kept']);
     assert.equal((await deploy(dir)).code, 0);
-    const stranger = project('delstranger', ['x']);
+    // Two actions of another repository: the deploy below sums them up whatever else the server holds.
+    const stranger = project('delstranger', ['x', 'y']);
     assert.equal((await deploy(stranger)).code, 0);
     const id = idOf(dir, 'delgone');
     rmSync(path.join(dir, 'app-a', 'delgone'), { recursive: true });
     const without = await deploy(dir, 'delgone');
     assert.equal(without.code, 0, without.output);
-    assert.match(without.stdout, /^only-on-server\s+app-a\/delgone/m);
+    assert.match(
+      without.stdout,
+      /^only-on-server\s+app-a\/delgone {2}on the server only, left alone \(this repository deployed it: deploy --delete removes it\)$/m,
+    );
     assert.ok(await serverCode(sandbox, 'app-a', id));
+    // Named alone, one it never had is said to stay even with --delete.
+    const stranger1 = await deploy(dir, 'delstrangerx');
+    assert.equal(stranger1.code, 0, stranger1.output);
+    assert.match(
+      stranger1.stdout,
+      /^only-on-server\s+app-a\/delstrangerx {2}on the server only, left alone \(this repository never deployed it: deploy --delete leaves it too\)$/m,
+    );
     const mark = proxy.requests.length;
     const withFlag = await deploy(dir, '--delete');
     assert.equal(withFlag.code, 0, withFlag.output);
     assert.match(withFlag.stdout, /^deleted\s+app-a\/delgone$/m);
-    // Other tests' actions are on the server too: those it never had are left alone, summed up in one line.
+    // Those it never had (the other repository's, and other tests') are left alone, summed up in one line.
     assert.match(withFlag.stdout, /^only-on-server \d+ actions on the server only, left alone: /m, 'an action it never had is left alone');
     assert.doesNotMatch(withFlag.stdout, /deploy --delete removes/);
     assert.deepEqual(writes(proxy, mark), [`DELETE /api/actions/${id}`]);
