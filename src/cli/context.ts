@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ApiError, createClient, type CustomActionsClient } from '../core/client';
 import type * as Analysis from '../core/analysis';
 import { LOCAL_SANDBOX } from '../core/schema';
+import { CheckThread, type CheckThreadHooks, threadsWorthIt } from './checkThread';
 import { type CachedLoad, loadCached } from './codeCache';
 import { CliError, EXIT, type ExitCode } from './exitCodes';
 import { type CliIo } from './io';
@@ -28,6 +29,7 @@ export class CommandContext {
   private keys?: Promise<KeySource>;
   private readonly clients = new Map<string, CustomActionsClient>();
   private analysisLoad?: CachedLoad<typeof Analysis>;
+  private thread?: CheckThread;
   private projectRoot?: string;
 
   constructor(
@@ -106,11 +108,7 @@ export class CommandContext {
     if (this.analysisLoad) return this.analysisLoad.exports;
     const load = loadCached<typeof Analysis>(path.join(__dirname, 'analysis.js'), {
       env: this.io.env,
-      workspace: [
-        this.io.cwd,
-        ...(this.options.project ? [path.resolve(this.io.cwd, this.options.project)] : []),
-        ...(this.projectRoot ? [this.projectRoot] : []),
-      ],
+      workspace: this.workspaceFolders(),
       warn: (message) => this.out.warn(message),
     });
     this.analysisLoad = load;
@@ -119,12 +117,32 @@ export class CommandContext {
   }
 
   /**
+   * A thread of its own for checking code (checkThread.ts), the same analysis bundle and code cache
+   * rules as analysis(); undefined on a machine of one core. `inThread` checks where it cannot.
+   */
+  checkThread(inThread: CheckThreadHooks['inThread']): CheckThread | undefined {
+    if (this.thread || !threadsWorthIt()) return this.thread;
+    const debug = this.io.env.CUSTOM_ACTIONS_DEBUG ? (message: string) => this.io.stderr.write(`custom-actions: ${message}\n`) : undefined;
+    this.thread = new CheckThread(
+      { script: path.join(__dirname, 'check-worker.js'), bundle: path.join(__dirname, 'analysis.js'), env: this.io.env, workspace: this.workspaceFolders(), firstChunk: 8 },
+      { inThread, warn: (message) => this.out.warn(message), debug },
+    );
+    return this.thread;
+  }
+
+  /**
    * After the command's work: the compiler's code cache is written when none was used, now that the
    * checks compiled what a run needs (a cache made at load would hold only the top level).
    */
-  finish(): void {
+  async finish(): Promise<void> {
+    await this.thread?.finish();
     const saved = this.analysisLoad?.save() === true;
     if (saved && this.io.env.CUSTOM_ACTIONS_DEBUG) this.io.stderr.write(`custom-actions: compiler code cache written (${this.analysisLoad!.file})\n`);
+  }
+
+  /** The folders a code cache must never be in nor come from: the current one and the project's. */
+  private workspaceFolders(): string[] {
+    return [this.io.cwd, ...(this.options.project ? [path.resolve(this.io.cwd, this.options.project)] : []), ...(this.projectRoot ? [this.projectRoot] : [])];
   }
 
   private timeoutMs(): number {

@@ -25,12 +25,10 @@ export async function readLock(root: string): Promise<DeployLock> {
 
 /** The lock with what a run found and did, for the server at `baseUrl`. */
 export function applyOutcomes(lock: DeployLock, baseUrl: string, outcomes: readonly ActionOutcome[]): DeployLock {
-  let next = lock;
-  for (const o of outcomes) {
-    if (o.base === null) next = next.without(baseUrl, o.application, o.key);
-    else if (o.base !== undefined) next = next.with(baseUrl, o.application, o.key, o.base);
-  }
-  return next;
+  return lock.withAll(
+    baseUrl,
+    outcomes.flatMap((o) => (o.base === undefined ? [] : [{ applicationId: o.application, key: o.key, entry: o.base }])),
+  );
 }
 
 /**

@@ -86,7 +86,7 @@ function buildProgram(io: CliIo, setExit: (code: ExitCode) => void): Command {
       } catch (error) {
         setExit(report(context, error));
       } finally {
-        context.finish();
+        await context.finish();
       }
     });
   }

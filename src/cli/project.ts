@@ -87,31 +87,48 @@ export interface LocalActionFolder {
   readonly code: string | undefined;
 }
 
-/** The action folders of an application, by key; an application folder that does not exist holds none. */
-export async function scanApplication(app: CliApplication): Promise<LocalActionFolder[]> {
+/**
+ * The action folders of an application, by key; an application folder that does not exist holds none.
+ * `onCode` is told every main.ts's text once all are read, before action.yaml files are parsed (the
+ * slower part): a deploy starts loading the compiler then when some code changed.
+ */
+export async function scanApplication(app: CliApplication, onCode?: (codes: readonly string[]) => void): Promise<LocalActionFolder[]> {
   let entries;
   try {
     entries = await readdir(app.folderPath, { withFileTypes: true });
   } catch {
     return [];
   }
-  const found = await Promise.all(entries.filter((e) => e.isDirectory()).map((e) => readActionFolder(app, path.join(app.folderPath, e.name))));
-  return found.filter((a): a is LocalActionFolder => a !== undefined).sort((a, b) => a.key.localeCompare(b.key));
+  const read = entries.filter((e) => e.isDirectory()).map((e) => readActionFiles(path.join(app.folderPath, e.name)));
+  const found = read.filter((a): a is ActionFiles => a !== undefined);
+  onCode?.(found.flatMap((a) => (a.code === undefined ? [] : [a.code])));
+  // Parsed a slice at a time, letting the event loop turn between slices: a request made before
+  // (the deploy's list) is written, and its answer read, while the rest is parsed.
+  const parsed: LocalActionFolder[] = [];
+  for (let i = 0; i < found.length; i += PARSE_SLICE) {
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    for (const files of found.slice(i, i + PARSE_SLICE)) parsed.push(parseActionFolder(app, files));
+  }
+  return parsed.sort((a, b) => a.key.localeCompare(b.key));
 }
 
-export async function readActionFolder(app: CliApplication, folder: string): Promise<LocalActionFolder | undefined> {
-  const yamlText = await readOptional(path.join(folder, ACTION_FILE));
-  if (yamlText === undefined) return undefined;
+/** action.yaml files parsed between two turns of the event loop: about 10 ms of work. */
+const PARSE_SLICE = 10;
+
+interface ActionFiles {
+  readonly folder: string;
+  readonly yamlText: string;
+  readonly code: string | undefined;
+}
+
+function readActionFiles(folder: string): ActionFiles | undefined {
+  const yamlText = readOptional(path.join(folder, ACTION_FILE));
+  return yamlText === undefined ? undefined : { folder, yamlText, code: readOptional(path.join(folder, MAIN_FILE)) };
+}
+
+function parseActionFolder(app: CliApplication, { folder, yamlText, code }: ActionFiles): LocalActionFolder {
   const parsed = folderAction(path.basename(folder), yamlText);
-  return {
-    application: app,
-    folder,
-    key: parsed.key,
-    yamlText,
-    metadata: parsed.metadata,
-    problems: parsed.problems,
-    code: await readOptional(path.join(folder, MAIN_FILE)),
-  };
+  return { application: app, folder, key: parsed.key, yamlText, metadata: parsed.metadata, problems: parsed.problems, code };
 }
 
 /**
@@ -119,7 +136,7 @@ export async function readActionFolder(app: CliApplication, folder: string): Pro
  * once: for the small files of an action, the thread pool's round trips of an asynchronous read
  * (open, stat, read, close) cost more than the read, and a deploy reads two per action.
  */
-export async function readOptional(file: string): Promise<string | undefined> {
+export function readOptional(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {

@@ -61,6 +61,27 @@ describe('deploy: the lock (lock.ts)', () => {
     assert.equal(lock.with('s', 'app', 'k', { id: '2' }).get('s', 'app', 'k')?.implementation, undefined);
   });
 
+  it('makes a run’s changes at once exactly as one at a time, leaving no empty application behind', () => {
+    let lock = DeployLock.empty();
+    for (let i = 0; i < 5; i++) lock = lock.with('s', i % 2 ? 'odd' : 'even', `k${i}`, { id: String(i), metadata: base, implementation: NO_CODE });
+    const changes = [
+      { applicationId: 'even', key: 'k0', entry: { id: '0', metadata: { etag: '"v2"', hash: 'h2' } } },
+      { applicationId: 'odd', key: 'k1', entry: null },
+      { applicationId: 'odd', key: 'k3', entry: null },
+      { applicationId: 'even', key: 'k4', entry: { id: 'new' } },
+      { applicationId: 'even', key: 'k9', entry: { id: '9', implementation: NO_CODE } },
+      { applicationId: 'even', key: 'k9', entry: { id: '9', metadata: base } },
+    ];
+    let oneByOne = lock;
+    for (const c of changes) oneByOne = c.entry === null ? oneByOne.without('s', c.applicationId, c.key) : oneByOne.with('s', c.applicationId, c.key, c.entry);
+    const atOnce = lock.withAll('s', changes);
+    assert.equal(atOnce.serialize(), oneByOne.serialize());
+    assert.deepEqual(atOnce.keys('s', 'odd'), []);
+    assert.doesNotMatch(atOnce.serialize(), /"odd"/);
+    assert.deepEqual(atOnce.get('s', 'even', 'k9'), { id: '9', implementation: NO_CODE, metadata: base });
+    assert.equal(lock.keys('s', 'odd').length, 2, 'the lock it was made from changed');
+  });
+
   it('refuses a text that is not a lock rather than taking it as empty', () => {
     assert.ok('problem' in DeployLock.parse('{'));
     assert.ok('problem' in DeployLock.parse('{"version": 2, "servers": {}}'));

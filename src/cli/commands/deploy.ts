@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import { codeHash } from '../../core/deploy/base';
 import { CodeChecks, differsFromBase } from '../../core/deploy/checks';
 import { type ActionOutcome } from '../../core/deploy/outcome';
 import { count } from '../../core/text';
@@ -41,29 +42,52 @@ Examples:
     const dryRun = options.dryRun === true;
     const project = await context.loadProject();
     const lock = await readLock(project.root);
+    // The checks in this thread, made once the targets are known: the check thread falls back to
+    // them, and they are the checks where there is no thread (one core).
+    const here: { checks?: CodeChecks } = {};
+    const thread = context.checkThread((action) => (here.checks ?? new CodeChecks(() => context.analysis(), [])).problemsOf(action));
     let loading = false;
-    const apps = await collectTargets(context, project, lock, operands, options.application as string[] | undefined, (actions, baseOf, client) => {
-      // The compiler takes a good part of a second to load, synchronously: when the lock says some
-      // action will send, it loads while the list requests are on the wire (on the next turn, once
-      // they are written), not after their answers. An unchanged project never loads it. The
-      // capability document the first write needs goes out with the list, not after its answer.
-      if (!dryRun && actions.some((a) => differsFromBase(a, baseOf(a.key)))) client.capabilities().catch(() => undefined);
-      if (loading || !actions.some((a) => a.code !== undefined && differsFromBase(a, baseOf(a.key)))) return;
-      loading = true;
-      setImmediate(() => {
-        try {
-          context.analysis();
-        } catch {
-          // Reported where the checks need it.
-        }
-      });
-    });
+    const apps = await collectTargets(
+      context,
+      project,
+      lock,
+      operands,
+      options.application as string[] | undefined,
+      (actions, baseOf, client) => {
+        // The capability document the first write needs goes out with the list, not after its answer.
+        if (!dryRun && actions.some((a) => differsFromBase(a, baseOf(a.key)))) client.capabilities().catch(() => undefined);
+        const sending = actions.filter((a) => a.code !== undefined && differsFromBase(a, baseOf(a.key)));
+        if (sending.length === 0) return;
+        // The actions the lock says will send are checked while the list requests are on the wire.
+        if (thread) return thread.post(sending);
+        // Without a thread the compiler loads here, synchronously: on the next turn, once the list
+        // requests are written, not after their answers. An unchanged project never loads it.
+        if (loading) return;
+        loading = true;
+        setImmediate(() => {
+          try {
+            context.analysis();
+          } catch {
+            // Reported where the checks need it.
+          }
+        });
+      },
+      (app, codes, client) => {
+        // Code that is not any base's of this application will be checked and sent: the compiler
+        // starts loading in its thread, and the capability document is asked, while the action.yaml
+        // files are parsed.
+        const based = new Set(lock.keys(project.baseUrl, app.id).map((key) => lock.get(project.baseUrl, app.id, key)?.implementation?.hash));
+        if (!codes.some((code) => !based.has(codeHash(code)))) return;
+        thread?.start();
+        if (!dryRun) client.capabilities().catch(() => undefined);
+      },
+    );
     const work = apps.flatMap(({ client, targets }) => targets.map((target) => ({ client, target })));
     // Checked a chunk at a time in one program, the actions the lock says will send first in line.
-    const checks = new CodeChecks(
+    const checks = (here.checks = new CodeChecks(
       () => context.analysis(),
       work.flatMap(({ target }) => (target.local && (!target.listed || differsFromBase(target.local, target.base)) ? [target.local] : [])),
-    );
+    ));
     const progress = context.out.progress(work.length, dryRun ? 'Planning' : 'Deploying');
     // Ctrl+C (or a CI's SIGTERM): the actions under way finish their step, no other starts, and the
     // lock records what went through; a second Ctrl+C ends the process at once.
@@ -81,7 +105,7 @@ Examples:
           force: options.force === true,
           dryRun,
           delete: options.delete === true,
-          checkCode: checks.problemsOf,
+          checkCode: thread ? thread.problemsOf : checks.problemsOf,
         });
         progress.tick(`${target.application}/${target.key}`);
         return outcome;

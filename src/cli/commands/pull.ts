@@ -78,14 +78,14 @@ was pulled.`,
           const metadata = serverMetadata(action, listedAction.key);
           if (!metadata.ok)
             return { app, listed: listedAction, folder, files: [], onDisk: new Map(), base, refusal: { exit: EXIT.failed, reason: metadata.reason } };
-          const yaml = await readOptional(path.join(folder, ACTION_FILE));
-          const main = await readOptional(path.join(folder, MAIN_FILE));
+          const yaml = readOptional(path.join(folder, ACTION_FILE));
+          const main = readOptional(path.join(folder, MAIN_FILE));
           const files = pulledFiles(metadata.metadata, implementation?.code, yaml, main);
           const onDisk = new Map<string, string | undefined>([
             [ACTION_FILE, yaml],
             [MAIN_FILE, main],
           ]);
-          for (const f of files) if (!onDisk.has(f.name)) onDisk.set(f.name, await readOptional(path.join(folder, f.name)));
+          for (const f of files) if (!onDisk.has(f.name)) onDisk.set(f.name, readOptional(path.join(folder, f.name)));
           const derived: LockedAction = { id: listedAction.id, ...pulledBase(action, etag, implementation) };
           for (const f of files) {
             const escape = await escapesRoot(project.root, path.join(folder, f.name));
@@ -135,7 +135,7 @@ was pulled.`,
       });
       return worstExit(refused.map((p) => p.refusal!.exit));
     }
-    let next = lock;
+    const bases: { applicationId: string; key: string; entry: LockedAction }[] = [];
     const results: { application: string; key: string; id: string; result: 'pulled' | 'unchanged'; files: string[] }[] = [];
     for (const p of plans) {
       const written: string[] = [];
@@ -148,14 +148,14 @@ was pulled.`,
         await rename(temporary, file);
         written.push(f.name);
       }
-      next = next.with(project.baseUrl, p.app.id, p.listed.key, p.base);
+      bases.push({ applicationId: p.app.id, key: p.listed.key, entry: p.base });
       results.push({ application: p.app.id, key: p.listed.key, id: p.listed.id, result: written.length ? 'pulled' : 'unchanged', files: written });
       const relFolder = path.relative(project.root, p.folder).split(path.sep).join('/');
       context.out.line(
         `${written.length ? context.out.color.green('pulled'.padEnd(10)) : context.out.color.dim('unchanged'.padEnd(10))}${rel(p)}${written.length ? `  ${written.map((w) => `${relFolder}/${w}`).join(', ')}` : ''}`,
       );
     }
-    const lockWritten = await writeLock(project.root, lock, next);
+    const lockWritten = await writeLock(project.root, lock, lock.withAll(project.baseUrl, bases));
     context.out.info(`${results.filter((r) => r.result === 'pulled').length} pulled, ${results.filter((r) => r.result === 'unchanged').length} unchanged.`);
     // `ok` says the pull went through; `written` whether it changed any action's file, so a pipeline
     // can tell "pulled, nothing new" from "pulled, commit the files".

@@ -33,6 +33,8 @@ export async function collectTargets(
   applicationIds: readonly string[] | undefined,
   /** Each application's selected workspace actions with their bases, as soon as they are read: its list request is out by then. */
   onRead?: (actions: readonly WorkspaceAction[], baseOf: (key: string) => LockedAction | undefined, client: CustomActionsClient) => void,
+  /** Each application's main.ts texts as soon as they are read, before its action.yaml files are parsed. */
+  onCodeRead?: (app: CliApplication, codes: readonly string[], client: CustomActionsClient) => void,
 ): Promise<AppTargets[]> {
   const apps = await context.applications(applicationIds);
   const clients = await Promise.all(apps.map((app) => context.client(app)));
@@ -43,7 +45,7 @@ export async function collectTargets(
       const baseOf = (key: string): LockedAction | undefined => lock.get(project.baseUrl, app.id, key);
       const listing = client.listActions(app.id);
       const [local, listed] = await Promise.all([
-        scanApplication(app).then((folders) => {
+        scanApplication(app, (codes) => onCodeRead?.(app, codes, client)).then((folders) => {
           const actions = folders.map((folder) => workspaceAction(project, folder));
           onRead?.(
             actions.filter((a) => selection.includes(app.id, a.key)),

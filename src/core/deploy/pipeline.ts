@@ -48,8 +48,11 @@ export interface DeployOptions {
   readonly dryRun: boolean;
   /** Delete the actions the base knows that the workspace no longer has. */
   readonly delete: boolean;
-  /** Where the code disagrees with the metadata (`codeProblems` of ./checks); called only for actions with something to send. */
-  readonly checkCode: (action: WorkspaceAction & { readonly metadata: ActionMetadata }) => readonly FileProblem[];
+  /**
+   * Where the code disagrees with the metadata (`codeProblems` of ./checks); called only for actions
+   * with something to send. A promise when the checks run elsewhere (the command line's check thread).
+   */
+  readonly checkCode: (action: WorkspaceAction & { readonly metadata: ActionMetadata }) => readonly FileProblem[] | Promise<readonly FileProblem[]>;
   readonly signal?: AbortSignal;
 }
 
@@ -102,7 +105,7 @@ class ActionRun {
       return;
     }
     // Something goes out: the code must agree with the metadata it goes with, as a save's must.
-    const problems = local.code === undefined ? [] : this.options.checkCode(action);
+    const problems = local.code === undefined ? [] : await this.options.checkCode(action);
     if (problems.length > 0) {
       this.steps.push({ kind: 'refused', step: 'implementation', problems });
       return;
