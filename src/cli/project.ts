@@ -87,23 +87,41 @@ export interface LocalActionFolder {
   readonly code: string | undefined;
 }
 
+/** The action folders of an application, by key; an application folder that does not exist holds none. */
+export async function scanApplication(app: CliApplication): Promise<LocalActionFolder[]> {
+  return parseActionFolders(app, await readActionFolders(app));
+}
+
+/** The files of an action folder as read, before action.yaml is parsed. */
+export interface ActionFiles {
+  readonly folder: string;
+  readonly yamlText: string;
+  /** main.ts's text, undefined when there is none. */
+  readonly code: string | undefined;
+}
+
 /**
- * The action folders of an application, by key; an application folder that does not exist holds none.
- * `onCode` is told every main.ts's text once all are read, before action.yaml files are parsed (the
- * slower part): a deploy starts loading the compiler then when some code changed.
+ * An application's action folders' files, unparsed: what a deploy needs to know whether some code
+ * changed, a good while before the action.yaml files are parsed (the slower part).
  */
-export async function scanApplication(app: CliApplication, onCode?: (codes: readonly string[]) => void): Promise<LocalActionFolder[]> {
+export async function readActionFolders(app: CliApplication): Promise<ActionFiles[]> {
   let entries;
   try {
     entries = await readdir(app.folderPath, { withFileTypes: true });
   } catch {
     return [];
   }
-  const read = entries.filter((e) => e.isDirectory()).map((e) => readActionFiles(path.join(app.folderPath, e.name)));
-  const found = read.filter((a): a is ActionFiles => a !== undefined);
-  onCode?.(found.flatMap((a) => (a.code === undefined ? [] : [a.code])));
-  // Parsed a slice at a time, letting the event loop turn between slices: a request made before
-  // (the deploy's list) is written, and its answer read, while the rest is parsed.
+  return entries
+    .filter((e) => e.isDirectory())
+    .map((e) => readActionFiles(path.join(app.folderPath, e.name)))
+    .filter((a): a is ActionFiles => a !== undefined);
+}
+
+/**
+ * The folders of readActionFolders, parsed a slice at a time, letting the event loop turn between
+ * slices: a request made before (the deploy's list) is written, and its answer read, meanwhile.
+ */
+export async function parseActionFolders(app: CliApplication, found: readonly ActionFiles[]): Promise<LocalActionFolder[]> {
   const parsed: LocalActionFolder[] = [];
   for (let i = 0; i < found.length; i += PARSE_SLICE) {
     if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
@@ -114,12 +132,6 @@ export async function scanApplication(app: CliApplication, onCode?: (codes: read
 
 /** action.yaml files parsed between two turns of the event loop: about 10 ms of work. */
 const PARSE_SLICE = 10;
-
-interface ActionFiles {
-  readonly folder: string;
-  readonly yamlText: string;
-  readonly code: string | undefined;
-}
 
 function readActionFiles(folder: string): ActionFiles | undefined {
   const yamlText = readOptional(path.join(folder, ACTION_FILE));

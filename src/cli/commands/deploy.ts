@@ -72,14 +72,14 @@ Examples:
           }
         });
       },
-      (app, codes, client) => {
+      (app, codes) => {
         // Code that is not any base's of this application will be checked and sent: the compiler
-        // starts loading in its thread, and the capability document is asked, while the action.yaml
-        // files are parsed.
+        // starts loading in its thread now, and the capability document is asked with the list,
+        // while the action.yaml files are parsed.
         const based = new Set(lock.keys(project.baseUrl, app.id).map((key) => lock.get(project.baseUrl, app.id, key)?.implementation?.hash));
-        if (!codes.some((code) => !based.has(codeHash(code)))) return;
+        if (!codes.some((code) => !based.has(codeHash(code)))) return undefined;
         thread?.start();
-        if (!dryRun) client.capabilities().catch(() => undefined);
+        return dryRun ? undefined : (client) => void client.capabilities().catch(() => undefined);
       },
     );
     const work = apps.flatMap(({ client, targets }) => targets.map((target) => ({ client, target })));

@@ -3,7 +3,7 @@ import { type DeployLock, type LockedAction } from '../../core/deploy/lock';
 import { deployTargets, type DeployTarget, type WorkspaceAction } from '../../core/deploy/pipeline';
 import { type CommandContext } from '../context';
 import { CliError, EXIT } from '../exitCodes';
-import { type CliApplication, type CliProject, scanApplication } from '../project';
+import { type CliApplication, type CliProject, parseActionFolders, readActionFolders } from '../project';
 import { ActionSelection, workspaceAction } from '../workspace';
 
 /** `--concurrency` of the commands that work on many actions at once: 1 to 64. */
@@ -33,10 +33,15 @@ export async function collectTargets(
   applicationIds: readonly string[] | undefined,
   /** Each application's selected workspace actions with their bases, as soon as they are read: its list request is out by then. */
   onRead?: (actions: readonly WorkspaceAction[], baseOf: (key: string) => LockedAction | undefined, client: CustomActionsClient) => void,
-  /** Each application's main.ts texts as soon as they are read, before its action.yaml files are parsed. */
-  onCodeRead?: (app: CliApplication, codes: readonly string[], client: CustomActionsClient) => void,
+  /**
+   * Each application's main.ts texts, read before anything else (keys, clients, parsing); what it
+   * returns is done with the application's client once there is one.
+   */
+  onCodeRead?: (app: CliApplication, codes: readonly string[]) => ((client: CustomActionsClient) => void) | undefined,
 ): Promise<AppTargets[]> {
   const apps = await context.applications(applicationIds);
+  const files = await Promise.all(apps.map((app) => readActionFolders(app)));
+  const withClient = apps.map((app, i) => onCodeRead?.(app, files[i]!.flatMap((f) => (f.code === undefined ? [] : [f.code]))));
   const clients = await Promise.all(apps.map((app) => context.client(app)));
   const selection = new ActionSelection(operands);
   const result = await Promise.all(
@@ -44,8 +49,9 @@ export async function collectTargets(
       const client = clients[i]!;
       const baseOf = (key: string): LockedAction | undefined => lock.get(project.baseUrl, app.id, key);
       const listing = client.listActions(app.id);
+      withClient[i]?.(client);
       const [local, listed] = await Promise.all([
-        scanApplication(app, (codes) => onCodeRead?.(app, codes, client)).then((folders) => {
+        parseActionFolders(app, files[i]!).then((folders) => {
           const actions = folders.map((folder) => workspaceAction(project, folder));
           onRead?.(
             actions.filter((a) => selection.includes(app.id, a.key)),
