@@ -7,7 +7,9 @@ import { type CodeProblem } from '../core/deploy/checks';
 import { type ActionMetadata } from '../core/schema/metadata';
 import { type CacheState } from './codeCache';
 
-export interface CheckWorkerData {
+/** The first message to the thread: only then does it load the compiler (codeCache.ts decides where from). */
+export interface LoadRequest {
+  readonly kind: 'load';
   /** The analysis bundle (the TypeScript compiler), loaded through its code cache. */
   readonly bundle: string;
   /** The variables the code cache reads (its folder, the user's cache folders). */
@@ -24,7 +26,7 @@ export interface CheckItem {
   readonly metadata: ActionMetadata | undefined;
 }
 
-export type ToCheckThread = { readonly kind: 'check'; readonly items: readonly CheckItem[] } | { readonly kind: 'finish' };
+export type ToCheckThread = LoadRequest | { readonly kind: 'check'; readonly items: readonly CheckItem[] } | { readonly kind: 'finish' };
 
 export type FromCheckThread =
   | { readonly kind: 'loaded'; readonly state: CacheState; readonly file: string | undefined }

@@ -8,12 +8,12 @@
  * the same; when the thread cannot start, its compiler does not load or a check throws, the actions
  * not yet answered are checked here instead, as without it (and fail as they would fail here).
  */
-import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { type FileProblem } from '../core/deploy/outcome';
 import { type WorkspaceAction } from '../core/deploy/pipeline';
 import { type ActionMetadata } from '../core/schema/metadata';
-import { type CheckWorkerData, type FromCheckThread, type ToCheckThread } from './checkProtocol';
+import { type FromCheckThread, type LoadRequest, type ToCheckThread } from './checkProtocol';
+import { takeEarlyThread } from './earlyThread';
 
 type Checkable = WorkspaceAction & { readonly metadata: ActionMetadata };
 
@@ -30,23 +30,21 @@ export interface CheckThreadHooks {
   readonly debug?: (message: string) => void;
 }
 
-/** Whether a thread of its own can run beside this one: on one core it would only take turns with it. */
-export function threadsWorthIt(): boolean {
-  return availableParallelism() > 1;
-}
-
 export class CheckThread {
   private worker: Worker | undefined;
   private broken = false;
   private nextId = 0;
   /** Each posted action's answer, by its code file, with the texts it was posted with. */
-  private readonly posted = new Map<string, { readonly code: string; readonly metadata: ActionMetadata | undefined; readonly answer: Promise<readonly FileProblem[]> }>();
+  private readonly posted = new Map<
+    string,
+    { readonly code: string; readonly metadata: ActionMetadata | undefined; readonly answer: Promise<readonly FileProblem[]> }
+  >();
   private readonly pending = new Map<number, Pending>();
   private needsSave = false;
   private finished: (() => void) | undefined;
 
   constructor(
-    private readonly data: CheckWorkerData & { readonly script: string },
+    private readonly data: Omit<LoadRequest, 'kind'> & { readonly script: string },
     private readonly hooks: CheckThreadHooks,
   ) {}
 
@@ -54,8 +52,8 @@ export class CheckThread {
   start(): void {
     if (this.worker || this.broken) return;
     try {
-      const { script, ...workerData } = this.data;
-      const worker = new Worker(script, { workerData: workerData satisfies CheckWorkerData });
+      const { script, ...load } = this.data;
+      const worker = takeEarlyThread() ?? new Worker(script);
       worker.on('message', (message: FromCheckThread) => this.onMessage(message));
       worker.on('error', (error) => this.breakDown(error.message));
       worker.on('exit', () => {
@@ -65,6 +63,7 @@ export class CheckThread {
       // Only an unanswered check may keep the process alive (refer()).
       worker.unref();
       this.worker = worker;
+      this.send({ kind: 'load', ...load });
     } catch (error) {
       this.breakDown(error instanceof Error ? error.message : String(error));
     }

@@ -1,41 +1,48 @@
 /**
  * The entry of dist/check-worker.js: a deploy's code checks on a thread of their own (checkThread.ts).
- * The compiler starts loading as the thread starts, while the command's own thread reads the
- * workspace; actions are then checked in programs of growing size, each program's verdicts sent as
- * soon as it is done, so the first writes leave after a few checks and the rest are checked while
- * those are on the wire.
- */
-import { parentPort, workerData } from 'node:worker_threads';
+ * The thread may start before the command knows it needs it (earlyThread.ts), so it loads the
+ * compiler only on its first message, which says from where. Actions are then checked in programs of
+ * growing size, each program's verdicts sent as soon as it is done: the first writes leave after a
+ * few checks, and the rest are checked while those are on the wire. */
+import { parentPort } from 'node:worker_threads';
 import type * as Analysis from '../core/analysis';
 import { codeProblemsOfMany } from '../core/deploy/checks';
-import { type CheckItem, type CheckWorkerData, type FromCheckThread, type ToCheckThread } from './checkProtocol';
+import { type CheckItem, type FromCheckThread, type LoadRequest, type ToCheckThread } from './checkProtocol';
 import { type CachedLoad, loadCached } from './codeCache';
 
 const port = parentPort!;
-const data = workerData as CheckWorkerData;
 const post = (message: FromCheckThread) => port.postMessage(message);
 
 let load: CachedLoad<typeof Analysis> | undefined;
 let failed = false;
-try {
-  load = loadCached<typeof Analysis>(data.bundle, { env: data.env, workspace: data.workspace, warn: (message) => post({ kind: 'warn', message }) });
-  post({ kind: 'loaded', state: load.state, file: load.file });
-} catch (error) {
-  fail(error);
-}
-
 const queue: CheckItem[] = [];
-let chunk = Math.max(1, data.firstChunk);
+let chunk = 1;
+
 port.on('message', (message: ToCheckThread) => {
-  if (message.kind === 'check') {
-    queue.push(...message.items);
-    drain();
-  } else {
-    // After the checks, so the cache holds what they compiled, as codeCache.ts's save asks.
-    post({ kind: 'finished', saved: !failed && load !== undefined && load.save() });
-    port.close();
+  switch (message.kind) {
+    case 'load':
+      return start(message);
+    case 'check':
+      queue.push(...message.items);
+      return drain();
+    case 'finish':
+      // After the checks, so the cache holds what they compiled, as codeCache.ts's save asks.
+      post({ kind: 'finished', saved: !failed && load !== undefined && load.save() });
+      return port.close();
   }
 });
+
+function start(request: LoadRequest): void {
+  if (load || failed) return;
+  chunk = Math.max(1, request.firstChunk);
+  try {
+    load = loadCached<typeof Analysis>(request.bundle, { env: request.env, workspace: request.workspace, warn: (message) => post({ kind: 'warn', message }) });
+    post({ kind: 'loaded', state: load.state, file: load.file });
+  } catch (error) {
+    fail(error);
+  }
+  drain();
+}
 
 function drain(): void {
   while (!failed && load && queue.length > 0) {

@@ -2,7 +2,9 @@ import path from 'node:path';
 import { ApiError, createClient, type CustomActionsClient } from '../core/client';
 import type * as Analysis from '../core/analysis';
 import { LOCAL_SANDBOX } from '../core/schema';
-import { CheckThread, type CheckThreadHooks, threadsWorthIt } from './checkThread';
+import { CheckThread, type CheckThreadHooks } from './checkThread';
+import { CHECK_WORKER_SCRIPT, endEarlyThread } from './earlyThread';
+import { threadsWorthIt } from './threadsWorthIt';
 import { type CachedLoad, loadCached } from './codeCache';
 import { CliError, EXIT, type ExitCode } from './exitCodes';
 import { type CliIo } from './io';
@@ -124,7 +126,7 @@ export class CommandContext {
     if (this.thread || !threadsWorthIt()) return this.thread;
     const debug = this.io.env.CUSTOM_ACTIONS_DEBUG ? (message: string) => this.io.stderr.write(`custom-actions: ${message}\n`) : undefined;
     this.thread = new CheckThread(
-      { script: path.join(__dirname, 'check-worker.js'), bundle: path.join(__dirname, 'analysis.js'), env: this.io.env, workspace: this.workspaceFolders(), firstChunk: 8 },
+      { script: CHECK_WORKER_SCRIPT, bundle: path.join(__dirname, 'analysis.js'), env: this.io.env, workspace: this.workspaceFolders(), firstChunk: 8 },
       { inThread, warn: (message) => this.out.warn(message), debug },
     );
     return this.thread;
@@ -135,7 +137,7 @@ export class CommandContext {
    * checks compiled what a run needs (a cache made at load would hold only the top level).
    */
   async finish(): Promise<void> {
-    await this.thread?.finish();
+    await Promise.all([this.thread?.finish(), endEarlyThread()]);
     const saved = this.analysisLoad?.save() === true;
     if (saved && this.io.env.CUSTOM_ACTIONS_DEBUG) this.io.stderr.write(`custom-actions: compiler code cache written (${this.analysisLoad!.file})\n`);
   }

@@ -111,10 +111,14 @@ export async function readActionFolders(app: CliApplication): Promise<ActionFile
   } catch {
     return [];
   }
-  return entries
-    .filter((e) => e.isDirectory())
-    .map((e) => readActionFiles(path.join(app.folderPath, e.name)))
-    .filter((a): a is ActionFiles => a !== undefined);
+  return (
+    entries
+      .filter((e) => e.isDirectory())
+      // By name, which is the key but where action.yaml says otherwise: the order actions are deployed in.
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((e) => readActionFiles(path.join(app.folderPath, e.name)))
+      .filter((a): a is ActionFiles => a !== undefined)
+  );
 }
 
 /**

@@ -41,7 +41,12 @@ export async function collectTargets(
 ): Promise<AppTargets[]> {
   const apps = await context.applications(applicationIds);
   const files = await Promise.all(apps.map((app) => readActionFolders(app)));
-  const withClient = apps.map((app, i) => onCodeRead?.(app, files[i]!.flatMap((f) => (f.code === undefined ? [] : [f.code]))));
+  const withClient = apps.map((app, i) =>
+    onCodeRead?.(
+      app,
+      files[i]!.flatMap((f) => (f.code === undefined ? [] : [f.code])),
+    ),
+  );
   const clients = await Promise.all(apps.map((app) => context.client(app)));
   const selection = new ActionSelection(operands);
   const result = await Promise.all(
