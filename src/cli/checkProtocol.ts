@@ -12,7 +12,7 @@ export interface LoadRequest {
   readonly kind: 'load';
   /** The analysis bundle (the TypeScript compiler), loaded through its code cache. */
   readonly bundle: string;
-  /** The variables the code cache reads (its folder, the user's cache folders). */
+  /** The variables the code cache reads (its folder, the user's cache folders): `cacheEnvironment`, never keys. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Folders that must never hold the cache (codeCache.ts). */
   readonly workspace: readonly string[];

@@ -5,7 +5,7 @@ import { LOCAL_SANDBOX } from '../core/schema';
 import { CheckThread, type CheckThreadHooks } from './checkThread';
 import { CHECK_WORKER_SCRIPT, endEarlyThread } from './earlyThread';
 import { threadsWorthIt } from './threadsWorthIt';
-import { type CachedLoad, loadCached } from './codeCache';
+import { type CachedLoad, cacheEnvironment, loadCached } from './codeCache';
 import { CliError, EXIT, type ExitCode } from './exitCodes';
 import { type CliIo } from './io';
 import { KeySource } from './keys';
@@ -126,7 +126,13 @@ export class CommandContext {
     if (this.thread || !threadsWorthIt()) return this.thread;
     const debug = this.io.env.CUSTOM_ACTIONS_DEBUG ? (message: string) => this.io.stderr.write(`custom-actions: ${message}\n`) : undefined;
     this.thread = new CheckThread(
-      { script: CHECK_WORKER_SCRIPT, bundle: path.join(__dirname, 'analysis.js'), env: this.io.env, workspace: this.workspaceFolders(), firstChunk: 8 },
+      {
+        script: CHECK_WORKER_SCRIPT,
+        bundle: path.join(__dirname, 'analysis.js'),
+        env: cacheEnvironment(this.io.env),
+        workspace: this.workspaceFolders(),
+        firstChunk: 8,
+      },
       { inThread, warn: (message) => this.out.warn(message), debug },
     );
     return this.thread;
