@@ -25,6 +25,8 @@ import { emit, median, medianInterval, note, runBench } from '../lib';
 
 const BENCH = 'cli';
 const ACTIONS = 100;
+/** A second project, twice as large: what one more action costs, beside what the process costs once. */
+const LARGE = 200;
 const CONNECTIONS = 8;
 /** Rounds of the changed deploys and bare rounds, and unchanged deploys; enough for an interval of the median. */
 const PAIRS = 15;
@@ -108,18 +110,30 @@ async function main(): Promise<void> {
   try {
     const key = sandbox.applications[0]!.key;
     writeFileSync(path.join(dir, 'customactions.yaml'), stringify({ baseUrl: sandbox.url, applications: [{ id: 'bench', folder: 'bench' }] }));
+    /** A project of `count` actions in `at`, keys `prefix000`…; returns what rewrites every action's code. */
+    const makeProject = (at: string, prefix: string, count: number) => {
+      writeFileSync(path.join(at, 'customactions.yaml'), stringify({ baseUrl: sandbox.url, applications: [{ id: 'bench', folder: 'bench' }] }));
+      const projectKeys = Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(3, '0')}`);
+      for (const k of projectKeys) {
+        mkdirSync(path.join(at, 'bench', k), { recursive: true });
+        writeFileSync(path.join(at, 'bench', k, 'action.yaml'), stringify(metadata(k)));
+      }
+      return (round: number) => projectKeys.forEach((k) => writeFileSync(path.join(at, 'bench', k, 'main.ts'), code(round)));
+    };
     const keys = Array.from({ length: ACTIONS }, (_, i) => `a${String(i).padStart(3, '0')}`);
-    const writeCode = (round: number) => keys.forEach((k) => writeFileSync(path.join(dir, 'bench', k, 'main.ts'), code(round)));
-    for (const k of keys) {
-      mkdirSync(path.join(dir, 'bench', k), { recursive: true });
-      writeFileSync(path.join(dir, 'bench', k, 'action.yaml'), stringify(metadata(k)));
-    }
+    const writeCode = makeProject(dir, 'a', ACTIONS);
     writeCode(0);
+    const largeDir = path.join(dir, 'large');
+    mkdirSync(largeDir);
+    const writeLargeCode = makeProject(largeDir, 'l', LARGE);
+    writeLargeCode(0);
     // The warm cache is made as a user's first run makes it: by a deploy that checked code.
     await deploy(dir, key, warmCache);
+    await deploy(largeDir, key, warmCache);
     // The bare PUTs go to 100 other actions of the same application, so they never move the versions the deploys are based on.
     const ids: string[] = [];
-    for (const k of keys) {
+    const bareKeys = [...keys, ...Array.from({ length: LARGE - ACTIONS }, (_, i) => `b${String(i).padStart(3, '0')}`)];
+    for (const k of bareKeys) {
       const answer = await pool.request({
         method: 'POST',
         path: '/api/application/bench/actions',
@@ -135,7 +149,7 @@ async function main(): Promise<void> {
       const started = performance.now();
       let next = 0;
       const lane = async () => {
-        for (let i = next++; i < ids.length; i = next++) {
+        for (let i = next++; i < ACTIONS; i = next++) {
           const answer = await pool.request({
             method: 'PUT',
             path: `/api/actions/${ids[i]}/implementation`,
@@ -157,10 +171,10 @@ async function main(): Promise<void> {
     const script = path.join(dir, 'bare-puts.js');
     writeFileSync(script, BARE_SCRIPT);
     const undiciDir = path.dirname(require.resolve('undici/package.json'));
-    const bareProcess = (round: number) => {
+    const bareProcess = (round: number, count = ACTIONS) => {
       const job = path.join(dir, 'bare-puts.json');
       // Not the in-process round's body: each round of either kind changes the code it sends.
-      writeFileSync(job, JSON.stringify({ url: sandbox.url, ids, body: code(round + 1000), connections: CONNECTIONS }));
+      writeFileSync(job, JSON.stringify({ url: sandbox.url, ids: ids.slice(0, count), body: code(round + 1000), connections: CONNECTIONS }));
       return timed([script, undiciDir, job], dir, { KEY: key });
     };
     await bareProcess(0);
@@ -170,6 +184,8 @@ async function main(): Promise<void> {
     const bares: number[] = [];
     const bareProcesses: number[] = [];
     const nodeStarts: number[] = [];
+    const warmLarge: number[] = [];
+    const bareLarge: number[] = [];
     for (let round = 1; round <= PAIRS; round++) {
       // Each deploy changes every action's code: the round's code, then the same plus one for the second deploy.
       const steps: (() => Promise<void>)[] = [
@@ -184,6 +200,11 @@ async function main(): Promise<void> {
         async () => void bares.push(await bare(round)),
         async () => void bareProcesses.push(await bareProcess(round)),
         async () => void nodeStarts.push(await timed(['-e', '0'], dir, {})),
+        async () => {
+          writeLargeCode(round);
+          warmLarge.push(await deploy(largeDir, key, warmCache));
+        },
+        async () => void bareLarge.push(await bareProcess(round + 5000, LARGE)),
       ];
       for (let i = 0; i < steps.length; i++) await steps[(i + round) % steps.length]!();
     }
@@ -215,6 +236,35 @@ async function main(): Promise<void> {
     ratioFigure('deploy_100_changed_vs_bare_process', warm, bareProcesses, 'warm deploy against the bare-PUT process', load, 1.2);
     ratioFigure('deploy_100_changed_cold_vs_bare_puts', cold, bares, 'cold deploy against in-process bare PUTs', load);
     ratioFigure('deploy_100_changed_cold_vs_bare_process', cold, bareProcesses, 'cold deploy against the bare-PUT process', load);
+    // One more action: the slope between the two sizes, per round (both halves of a pair in one round).
+    const perAction = warmLarge.map((large, i) => (large - warm[i]!) / (LARGE - ACTIONS));
+    const perPut = bareLarge.map((large, i) => (large - bareProcesses[i]!) / (LARGE - ACTIONS));
+    emit({ bench: BENCH, metric: 'deploy_200_changed_ms_median', value: median(warmLarge), unit: 'ms', note: `warm, ${LARGE} actions; ${load}` });
+    emit({
+      bench: BENCH,
+      metric: 'bare_200_puts_process_ms_median',
+      value: median(bareLarge),
+      unit: 'ms',
+      note: `the bare-PUT process, ${LARGE} PUTs; ${load}`,
+    });
+    emit({
+      bench: BENCH,
+      metric: 'deploy_one_more_action_ms',
+      value: median(perAction),
+      unit: 'ms',
+      note: `(deploy of ${LARGE} − deploy of ${ACTIONS}) / ${LARGE - ACTIONS}, median of ${perAction.length} rounds; a bare PUT: ${median(perPut).toFixed(2)} ms the same way`,
+    });
+    // Differences of two noisy times make noisy slopes, and a pair's ratio of them noisier still: the
+    // ratio of the two median slopes, with each slope's interval.
+    const [actionLow, actionHigh] = medianInterval(perAction);
+    const [putLow, putHigh] = medianInterval(perPut);
+    emit({
+      bench: BENCH,
+      metric: 'deploy_one_more_action_vs_bare_put',
+      value: median(perAction) / median(perPut),
+      unit: 'x',
+      note: `one more action's deploy ${median(perAction).toFixed(2)} ms (95 % interval ${actionLow!.toFixed(2)}–${actionHigh!.toFixed(2)}) against one more bare PUT ${median(perPut).toFixed(2)} ms (${putLow!.toFixed(2)}–${putHigh!.toFixed(2)}); ${load}`,
+    });
     emit({
       bench: BENCH,
       metric: 'deploy_100_unchanged_ms_median',
