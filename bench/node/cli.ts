@@ -7,7 +7,9 @@
  * so the run also writes it), and set against two bare rounds: in this process, and as a process of
  * its own (a minimal Node script with undici's Pool, timed from its start to its exit like the
  * command: a pipeline that deploys without this tool runs a script too), with `node -e 0` as the
- * floor of any process. The five are made side by side in each round, in an order that turns, and
+ * floor of any process. A second project of 200 actions and a bare process of 200 PUTs give the
+ * slope of each: what one more action costs, apart from what a process costs once. The seven are
+ * made side by side in each round, in an order that turns, and
  * each figure is the median of the rounds' ratios with its 95 % interval: a busy moment of a shared
  * machine then weighs on both halves of one pair. Needs a build; `npm run build` measures what the
  * package ships (minified), `npm run build:dev` works too and is said so in the figures' notes.
