@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createClient } from '../../src/core/client';
 import { type ActionMetadata } from '../../src/core/schema';
 import { keyOf, putCode, runCli, type Scratch, writeAction, writeProject, suiteSandbox } from './support';
+import { PushProxy } from '../support/pushProxy';
 import { parseXml, TERMINAL_CONTROLS, writeInputSet, type XmlElement } from './server';
 
 const ADD: ActionMetadata = {
@@ -183,6 +184,28 @@ describe('custom-actions test', function () {
     );
     const again = await runCli(['test', 'add-pushed', '--env', 'Test'], { cwd: dir, env });
     assert.doesNotMatch(again.stderr, /deployed before/);
+  });
+
+  it('on the Test environment lists each application once, however many of its actions have cases', async () => {
+    const proxy = new PushProxy(new URL(fixture.sandbox.url));
+    try {
+      const dir = scratch.dir();
+      writeProject(dir, await proxy.start());
+      for (const key of ['once-a', 'once-b', 'once-c']) {
+        const folder = writeAction(dir, 'app-a', { ...ADD, key }, ADD_MAIN);
+        writeInputSet(folder, 'adds', { inputs: { a: 1, b: 2 }, expect: { result: 3 } });
+      }
+      const env = { CUSTOM_ACTIONS_KEY: keyOf(fixture.sandbox, 'app-a') };
+      assert.equal((await runCli(['deploy'], { cwd: dir, env })).code, 0);
+      const mark = proxy.requests.length;
+      const result = await runCli(['test', '--env', 'Test'], { cwd: dir, env });
+      assert.equal(result.code, 0, result.output);
+      assert.match(result.stderr, /3 tests on Test: 3 passed/);
+      const lists = proxy.requests.slice(mark).filter((r) => r.method === 'GET' && r.path.startsWith('/api/application/app-a/actions'));
+      assert.equal(lists.length, 1, JSON.stringify(proxy.requests.slice(mark)));
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('on the Test environment refuses code changed on the server since the base: exit 4, the change named, nothing written, no run', async () => {

@@ -41,6 +41,14 @@ export async function runCasesOnServer(
   const exits: ExitCode[] = [];
   const lock = await readLock(project.root);
   const outcomes: ActionOutcome[] = [];
+  // One list per application, whatever the number of its actions with cases: deploying one action
+  // changes no other's entry.
+  const lists = new Map<string, Promise<ListedAction[]>>();
+  const listOf = (client: CustomActionsClient, applicationId: string) => {
+    let list = lists.get(applicationId);
+    if (!list) lists.set(applicationId, (list = client.listActions(applicationId)));
+    return list;
+  };
   try {
     await runAll();
   } finally {
@@ -57,7 +65,7 @@ export async function runCasesOnServer(
       if (signal.aborted) break;
       let prepared: { client: CustomActionsClient; listed: ListedAction } | string;
       try {
-        prepared = await prepare(context, project, lock, action, outcomes, signal);
+        prepared = await prepare(context, project, lock, action, outcomes, signal, listOf);
       } catch (error) {
         const failure = describeFailure(error);
         exits.push(failure.exitCode);
@@ -105,11 +113,12 @@ async function prepare(
   action: LocalActionFolder,
   outcomes: ActionOutcome[],
   signal: AbortSignal,
+  listOf: (client: CustomActionsClient, applicationId: string) => Promise<ListedAction[]>,
 ): Promise<{ client: CustomActionsClient; listed: ListedAction } | string> {
   const key = serverText(action.key, 120);
   const app = action.application;
   const client = await context.client(app);
-  const listed = (await client.listActions(app.id)).find((a) => a.key === action.key);
+  const listed = (await listOf(client, app.id)).find((a) => a.key === action.key);
   if (!listed) return `${key} is not on the server: deploy it first (custom-actions deploy), or run its tests locally.`;
   const capabilities = await client.capabilities();
   if (!capabilities.run) return `This server offers no way to start a run: run the tests of ${key} locally.`;
