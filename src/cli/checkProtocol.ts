@@ -34,4 +34,6 @@ export type FromCheckThread =
   | { readonly kind: 'checked'; readonly results: readonly { readonly id: number; readonly problems: readonly CodeProblem[] }[] }
   /** The compiler did not load, or a check threw: the command checks in its own thread instead. */
   | { readonly kind: 'failed'; readonly message: string }
-  | { readonly kind: 'finished'; readonly saved: boolean };
+  /** The compiler's code cache was written (the thread used none), after the checks asked for so far. */
+  | { readonly kind: 'saved'; readonly file: string | undefined }
+  | { readonly kind: 'finished' };

@@ -98,7 +98,10 @@ export class CheckThread {
     return this.posted.get(action.codeFile)!.answer;
   };
 
-  /** After the command's work: the thread writes the compiler's cache when it used none, then stops. */
+  /**
+   * After the command's work: the thread stops, once it is done writing the compiler's cache when it
+   * loaded without one (it writes it as soon as its checks are done).
+   */
   async finish(): Promise<void> {
     const worker = this.worker;
     if (!worker) return;
@@ -132,8 +135,10 @@ export class CheckThread {
         return;
       case 'failed':
         return this.breakDown(message.message);
+      case 'saved':
+        this.hooks.debug?.(`compiler code cache written (${message.file}), in the check thread`);
+        return;
       case 'finished':
-        if (message.saved) this.hooks.debug?.('compiler code cache written, in the check thread');
         return;
     }
   }

@@ -26,8 +26,9 @@ port.on('message', (message: ToCheckThread) => {
       queue.push(...message.items);
       return drain();
     case 'finish':
-      // After the checks, so the cache holds what they compiled, as codeCache.ts's save asks.
-      post({ kind: 'finished', saved: !failed && load !== undefined && load.save() });
+      // The cache is written by now when the thread checked anything (drain); one made without a
+      // check would hold only the compiler's top level, so none is.
+      post({ kind: 'finished' });
       return port.close();
   }
 });
@@ -45,6 +46,7 @@ function start(request: LoadRequest): void {
 }
 
 function drain(): void {
+  const checking = queue.length > 0;
   while (!failed && load && queue.length > 0) {
     const batch = queue.splice(0, chunk);
     chunk *= 3;
@@ -58,6 +60,10 @@ function drain(): void {
       fail(error);
     }
   }
+  // The cache is written once the checks asked for so far are done, so it holds what they compiled
+  // (codeCache.ts), while the command's thread is still sending: not after, when the command would
+  // wait for it. A later check only compiles a little more, left out of the cache.
+  if (checking && !failed && load && load.save()) post({ kind: 'saved', file: load.file });
 }
 
 function fail(error: unknown): void {

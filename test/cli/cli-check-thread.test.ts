@@ -48,6 +48,19 @@ describe('custom-actions deploy: the check thread', function () {
     assert.match(deployed.stdout, /^ {2}app-a\/thread20\/main\.ts:2:\d+: Expression expected\.$/m);
   });
 
+  it('writes the compiler’s code cache from the thread on a first deploy, and the next deploy uses it', async function () {
+    if (availableParallelism() < 2) this.skip();
+    const dir = project();
+    const env = { ...suite.env, CUSTOM_ACTIONS_DEBUG: '1', CUSTOM_ACTIONS_CODE_CACHE: path.join(suite.scratch.dir(), 'cache') };
+    const first = await runCli(['deploy', '--dry-run'], { cwd: dir, env });
+    assert.match(first.stderr, /compiler code cache absent .*in the check thread/);
+    assert.match(first.stderr, /compiler code cache written \(.*\.v8cache\), in the check thread/);
+    const second = await runCli(['deploy', '--dry-run'], { cwd: dir, env });
+    assert.match(second.stderr, /compiler code cache used .*in the check thread/);
+    assert.doesNotMatch(second.stderr, /code cache written/);
+    assert.deepEqual(refusals(second.stdout), refusals(first.stdout));
+  });
+
   it('checks in its own thread, with the same verdicts, when the thread cannot start', async () => {
     const dir = project();
     // An install that lost dist/check-worker.js: the command has its compiler, not the thread's script.
