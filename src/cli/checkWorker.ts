@@ -3,7 +3,8 @@
  * The thread may start before the command knows it needs it (earlyThread.ts), so it loads the
  * compiler only on its first message, which says from where. Actions are then checked in programs of
  * growing size, each program's verdicts sent as soon as it is done: the first writes leave after a
- * few checks, and the rest are checked while those are on the wire. */
+ * few checks, and the rest are checked while those are on the wire.
+ */
 import { parentPort } from 'node:worker_threads';
 import type * as Analysis from '../core/analysis';
 import { codeProblemsOfMany } from '../core/deploy/checks';
