@@ -29,19 +29,30 @@ async function command(page: Page, title: string): Promise<void> {
       () => true,
       () => false,
     );
-    if (opened) {
-      await box.fill(`>${title}`);
-      if (
-        await row.waitFor({ timeout: 5_000 }).then(
-          () => true,
-          () => false,
-        )
-      )
-        break;
-    }
+    // A webview that finishes loading meanwhile (a split's second form) takes the focus, and the
+    // palette closes under the typing: then it is opened again.
+    const typed =
+      opened &&
+      (await box.fill(`>${title}`, { timeout: 3_000 }).then(
+        () => true,
+        () => false,
+      ));
+    const listed =
+      typed &&
+      (await row.waitFor({ timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      ));
+    if (
+      listed &&
+      (await row.click({ timeout: 3_000 }).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
     if (attempt === 5) throw new Error(`The palette never listed "${title}"`);
   }
-  await row.click();
 }
 
 /** Picks a color theme the way a user does, through the palette's theme picker. */
@@ -216,6 +227,8 @@ describe('Metadata form (browser)', function () {
 
   it('follows the text editor beside it, and the text editor follows the form', async () => {
     await command(page, 'View: Split Editor Right');
+    // The split's own form takes the focus once it is ready; the next command waits for that.
+    await eventually(async () => ((await page.locator('iframe.webview.ready').count()) === 2 ? true : undefined), 'the split’s form');
     await command(page, 'View: Reopen Editor With...');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Text Editor' }).first().click();
     const editor = page.locator('.monaco-editor .view-lines').first();
