@@ -40,6 +40,7 @@ export class DeployFeature extends Disposable {
   readonly status = this.register(new DeployStatusItem(() => this.s.config().warnAfterMs));
   /** The code-versus-metadata problems of action files, for the Problems panel. */
   private readonly diagnostics: CodeDiagnostics;
+  private readonly generated: GeneratedTypes;
   /** The push pipeline, once made (see `deployer`). */
   private made: Deployer | undefined;
   /** What each action's local copy was derived from (customactions.lock.json): the base of every push. */
@@ -56,7 +57,7 @@ export class DeployFeature extends Disposable {
   constructor(private readonly s: DeployParts) {
     super();
     this.diagnostics = this.register(new CodeDiagnostics(s));
-    const generated = this.register(new GeneratedTypes(s));
+    const generated = (this.generated = this.register(new GeneratedTypes(s)));
     this.bases = this.register(new LockStore(s.project, s.trust, s.log));
     // Bases were kept in workspace state before they moved to the lock file; the command line never saw them.
     for (const old of OLD_BASES) if (s.context.workspaceState.get(old) !== undefined) void s.context.workspaceState.update(old, undefined);
@@ -141,6 +142,11 @@ export class DeployFeature extends Disposable {
    * The action's folder holds these versions of the server now (Pull wrote them; Create on Server made
    * the action with this metadata and no code): the next pushes are checked against them.
    */
+  /** Nothing is written in `folder` (its generated types) until disposed: for removing the folder. */
+  holdWrites(folder: vscode.Uri): Promise<vscode.Disposable> {
+    return this.generated.hold(folder);
+  }
+
   recordBases(
     app: Application,
     action: { readonly id: string; readonly key: string },

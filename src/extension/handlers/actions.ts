@@ -105,7 +105,11 @@ const REMOVE_FOLDER_TOO = 'Delete and Remove Local Folder';
  * Always asks, in a modal naming the key and the application; `{ confirmed: true, removeLocalFolder }`
  * as the second argument skips the question for callers that asked already.
  */
-export async function deleteAction(s: Pick<Services, 'connections' | 'events' | 'log' | 'model' | 'project'>, node?: unknown, args?: unknown): Promise<void> {
+export async function deleteAction(
+  s: Pick<Services, 'connections' | 'deploy' | 'events' | 'log' | 'model' | 'project'>,
+  node?: unknown,
+  args?: unknown,
+): Promise<void> {
   const action = await pickAction(s, node, (a) => a.remote !== undefined);
   if (!action?.remote) return;
   const app = action.app;
@@ -137,7 +141,14 @@ export async function deleteAction(s: Pick<Services, 'connections' | 'events' | 
       throw error;
     }
     if (choice === REMOVE_FOLDER_TOO && action.local) {
-      const removal = await removeActionFolder(action.local.folder, action.key, s.log);
+      // A regeneration of its types scheduled a moment ago would write into the folder again.
+      const hold = await s.deploy.holdWrites(action.local.folder);
+      let removal;
+      try {
+        removal = await removeActionFolder(action.local.folder, action.key, s.log);
+      } finally {
+        hold.dispose();
+      }
       if (removal === 'kept')
         void vscode.window.showInformationMessage(`${serverText(action.key, 120)} was deleted on the server; its folder stays in the workspace.`);
       else await closeEditorsIn(action.local.folder);

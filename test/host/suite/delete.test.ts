@@ -6,7 +6,7 @@ import { removeActionFolder } from '../../../src/extension/handlers/removeFolder
 import { METADATA_EDITOR_VIEW_TYPE } from '../../../src/extension/form';
 import { type ActionNode, type ApplicationNode, type EnvironmentNode, type TreeNode } from '../../../src/extension/tree/nodes';
 import { EVENTS_CHANNEL_NAME } from '../../../src/extension/events/channel';
-import { api, eventually, outputChannelText, workspaceRoot } from '../support';
+import { api, eventually, outputChannelText, staysTrue, workspaceRoot } from '../support';
 import { NotificationSpy } from '../notifications';
 import { MemoryFileSystem } from '../memoryFileSystem';
 
@@ -132,7 +132,11 @@ describe('Delete Action: no trash, watched events, the tree after (sandbox)', fu
     // Said in the user's words: no file system error with its vscode-remote:// address.
     assert.match(asked[0]?.detail ?? '', /has no trash, so it cannot be restored once deleted/);
     assert.doesNotMatch(`${asked[0]?.message} ${asked[0]?.detail ?? ''}`, /:\/\/|provider/);
-    assert.equal(await exists(folderOf(key)), false, 'the folder is gone');
+    const left = await vscode.workspace.fs.readDirectory(folderOf(key)).then(
+      (entries) => entries.map(([name]) => name),
+      () => undefined,
+    );
+    assert.equal(left, undefined, `the folder is gone, not left with ${JSON.stringify(left)}`);
     assert.deepEqual(
       tabsIn(folderOf(key)).map((t) => t.label),
       [],
@@ -168,6 +172,27 @@ describe('Delete Action: no trash, watched events, the tree after (sandbox)', fu
     assert.equal(item.contextValue, 'action;local;local', 'the buttons of an action only in the workspace (Create on Server, Edit), no Run');
     assert.equal(item.collapsibleState, vscode.TreeItemCollapsibleState.None, 'no Test/Live children');
     assert.deepEqual(await services.tree.getChildren(row), []);
+  });
+
+  it('never brings a deleted folder back to write the generated types of an action.yaml still open in an editor', async () => {
+    const key = `${PREFIX}regenerated`;
+    const yaml = vscode.Uri.joinPath(folderOf(key), 'action.yaml');
+    await vscode.workspace.fs.writeFile(yaml, new TextEncoder().encode(serializeActionYaml(metadata(key))));
+    await vscode.window.showTextDocument(yaml, { preview: false });
+    // A change on disk: the generated types are rewritten after a pause, from the editor's text.
+    await vscode.workspace.fs.writeFile(yaml, new TextEncoder().encode(serializeActionYaml({ ...metadata(key), name: 'Renamed' })));
+    await eventually(
+      () =>
+        vscode.workspace.textDocuments
+          .find((d) => d.uri.toString() === yaml.toString())
+          ?.getText()
+          .includes('Renamed')
+          ? true
+          : undefined,
+      'the editor showing the change',
+    );
+    await vscode.workspace.fs.delete(folderOf(key), { recursive: true });
+    await staysTrue(async () => !(await exists(folderOf(key))), 'the deleted folder stays deleted', 1_500);
   });
 
   it('on a file system of its own without trash, removes the folder only after the user agrees', async () => {
