@@ -138,15 +138,15 @@ export class DeployFeature extends Disposable {
     return undefined;
   }
 
-  /**
-   * The action's folder holds these versions of the server now (Pull wrote them; Create on Server made
-   * the action with this metadata and no code): the next pushes are checked against them.
-   */
   /** Nothing is written in `folder` (its generated types) until disposed: for removing the folder. */
   holdWrites(folder: vscode.Uri): Promise<vscode.Disposable> {
     return this.generated.hold(folder);
   }
 
+  /**
+   * The action's folder holds these versions of the server now (Pull wrote them; Create on Server made
+   * the action with this metadata and no code): the next pushes are checked against them.
+   */
   recordBases(
     app: Application,
     action: { readonly id: string; readonly key: string },
