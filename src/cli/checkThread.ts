@@ -60,7 +60,7 @@ export class CheckThread {
         this.finished?.();
         if (this.pending.size > 0) this.breakDown('the check thread stopped');
       });
-      // Only an unanswered check may keep the process alive (refer()).
+      // Only an unanswered check may keep the process alive (post).
       worker.unref();
       this.worker = worker;
       this.send({ kind: 'load', ...load });
@@ -85,7 +85,7 @@ export class CheckThread {
     }
     if (items.length === 0) return;
     if (this.broken) return this.checkHere();
-    this.refer();
+    this.worker?.ref();
     this.send({ kind: 'check', items });
   }
 
@@ -162,10 +162,6 @@ export class CheckThread {
         reject(error);
       }
     }
-  }
-
-  private refer(): void {
-    this.worker?.ref();
   }
 
   private send(message: ToCheckThread): void {

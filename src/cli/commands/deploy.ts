@@ -54,9 +54,10 @@ Examples:
       operands,
       options.application as string[] | undefined,
       (actions, baseOf, client) => {
+        const differing = actions.filter((a) => differsFromBase(a, baseOf(a.key)));
         // The capability document the first write needs goes out with the list, not after its answer.
-        if (!dryRun && actions.some((a) => differsFromBase(a, baseOf(a.key)))) client.capabilities().catch(() => undefined);
-        const sending = actions.filter((a) => a.code !== undefined && differsFromBase(a, baseOf(a.key)));
+        if (!dryRun && differing.length > 0) client.capabilities().catch(() => undefined);
+        const sending = differing.filter((a) => a.code !== undefined);
         if (sending.length === 0) return;
         // The actions the lock says will send are checked while the list requests are on the wire.
         if (thread) return thread.post(sending);

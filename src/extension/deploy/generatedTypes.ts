@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { serverText } from '../../core/text';
 import { generateTypes } from '../../core/typegen';
 import { ACTION_FILE, GENERATED_FILE, parseActionYaml } from '../../core/workspace';
-import { OutsideWorkspaceError, writeInsideWorkspace } from '../files';
+import { exists, OutsideWorkspaceError, writeInsideWorkspace } from '../files';
 import { Disposable } from '../lifecycle';
 import { type Services } from '../services';
 import { isMetadataFile, openDocument, savedText } from './locate';
@@ -93,25 +93,18 @@ export class GeneratedTypes extends Disposable {
     if ((await savedText(target)) === content) return false;
     // action.yaml gone from disk (Delete Action removed its folder, a checkout another branch's) while
     // its editor still shows it: writing the types would bring the deleted folder back.
-    if (this.held.has(folderPathOf(uri)) || !(await existsOnDisk(uri))) return false;
+    if (this.held.has(folderPathOf(uri)) || !(await exists(uri))) return false;
     // A clone may ship the generated file (or a folder above it) as a link: the guard refuses to follow it out.
     await writeInsideWorkspace(target, content);
     // Deleted while the write was on its way (its checks take several trips to the file system): the
     // write made the folder again, so what it made goes.
-    if (!(await existsOnDisk(uri))) {
+    if (!(await exists(uri))) {
       await removeWritten(target, file.folder);
       return false;
     }
     this.written.fire(file.folder);
     return true;
   }
-}
-
-async function existsOnDisk(uri: vscode.Uri): Promise<boolean> {
-  return vscode.workspace.fs.stat(uri).then(
-    () => true,
-    () => false,
-  );
 }
 
 /** The generated file just written beside an action.yaml that is gone, and its folder if nothing else is in it. */
