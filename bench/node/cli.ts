@@ -7,9 +7,10 @@
  * so the run also writes it), and set against two bare rounds: in this process, and as a process of
  * its own (a minimal Node script with undici's Pool, timed from its start to its exit like the
  * command: a pipeline that deploys without this tool runs a script too), with `node -e 0` as the
- * floor of any process. A second project of 200 actions and a bare process of 200 PUTs give the
- * slope of each: what one more action costs, apart from what a process costs once. The seven are
- * made side by side in each round, in an order that turns, and
+ * floor of any process and firstVerdict.ts as the floor of any deploy that checks code before it
+ * writes it. A second project of 200 actions and a bare process of 200 PUTs give the slope of each: what one
+ * more action costs, apart from what a process costs once. The eight are made side by side in each
+ * round, in an order that turns, and
  * each figure is the median of the rounds' ratios with its 95 % interval: a busy moment of a shared
  * machine then weighs on both halves of one pair. Needs a build; `npm run build` measures what the
  * package ships (minified), `npm run build:dev` works too and is said so in the figures' notes.
@@ -18,6 +19,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { buildSync } from 'esbuild';
 import { Pool } from 'undici';
 import { stringify } from 'yaml';
 import { startSandbox } from '../../src/sandbox';
@@ -180,12 +182,18 @@ async function main(): Promise<void> {
       return timed([script, undiciDir, job], dir, { KEY: key });
     };
     await bareProcess(0);
+    // Bundled as the command line is, so it loads no more than it needs.
+    const floorScript = path.join(dir, 'first-verdict.js');
+    buildSync({ entryPoints: [path.join(__dirname, 'firstVerdict.ts')], bundle: true, platform: 'node', target: 'node20', minify: true, outfile: floorScript, logLevel: 'warning' });
+    const floorProcess = () => timed([floorScript, path.join(root, 'dist', 'analysis.js'), warmCache, dir], dir, {});
+    await floorProcess();
     const loadBefore = loadavg()[0]!;
     const warm: number[] = [];
     const cold: number[] = [];
     const bares: number[] = [];
     const bareProcesses: number[] = [];
     const nodeStarts: number[] = [];
+    const floors: number[] = [];
     const warmLarge: number[] = [];
     const bareLarge: number[] = [];
     for (let round = 1; round <= PAIRS; round++) {
@@ -202,6 +210,7 @@ async function main(): Promise<void> {
         async () => void bares.push(await bare(round)),
         async () => void bareProcesses.push(await bareProcess(round)),
         async () => void nodeStarts.push(await timed(['-e', '0'], dir, {})),
+        async () => void floors.push(await floorProcess()),
         async () => {
           writeLargeCode(round);
           warmLarge.push(await deploy(largeDir, key, warmCache));
@@ -234,6 +243,21 @@ async function main(): Promise<void> {
       note: `a Node script with undici's Pool, ${CONNECTIONS} connections, start to exit`,
     });
     emit({ bench: BENCH, metric: 'node_start_ms_median', value: median(nodeStarts), unit: 'ms', note: '`node -e 0`, start to exit: the floor of any process' });
+    emit({
+      bench: BENCH,
+      metric: 'first_verdict_process_ms_median',
+      value: median(floors),
+      unit: 'ms',
+      note: 'firstVerdict.ts: Node started, the compiler loaded through its code cache, one action checked, start to exit',
+    });
+    // The least a changed deploy could take: that floor, then the sandbox's share of 100 writes.
+    ratioFigure(
+      'deploy_floor_vs_bare_process',
+      floors.map((f, i) => f + bares[i]!),
+      bareProcesses,
+      'first verdict process + in-process bare PUTs, against the bare-PUT process: the best ratio any deploy that checks before it writes could reach here',
+      load,
+    );
     ratioFigure('deploy_100_changed_vs_bare_puts', warm, bares, 'warm deploy against in-process bare PUTs', load, 1.2);
     ratioFigure('deploy_100_changed_vs_bare_process', warm, bareProcesses, 'warm deploy against the bare-PUT process', load, 1.2);
     ratioFigure('deploy_100_changed_cold_vs_bare_puts', cold, bares, 'cold deploy against in-process bare PUTs', load);
