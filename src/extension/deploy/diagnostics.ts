@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
 import { mightDefineMain } from '../../core/analysis/quickCheck';
 import { type CodeProblem, mismatchProblems } from '../../core/deploy/checks';
+import { type ActionMetadata } from '../../core/schema/metadata';
 import { Disposable } from '../lifecycle';
 import { toRange } from '../ranges';
 import { type Services } from '../services';
 import { type AnalysisModule, loadAnalysis } from './analysisLoader';
 import { type ActionFile, currentText, isCodeFile, isMetadataFile, mainOf, readActionYaml, sameUri } from './locate';
 import { DIAGNOSTIC_SOURCE } from '../diagnosticSource';
+import { exists } from '../files';
 import { PerFileDebounce } from '../perFileDebounce';
 
 const TYPING_PAUSE_MS = 300;
@@ -23,8 +25,21 @@ export class CodeDiagnostics extends Disposable {
     ),
   );
 
+  /** Each file's latest check: an older one that ends later (the compiler loading) never overwrites it. */
+  private readonly latest = new Map<string, number>();
+  private tickets = 0;
+
   constructor(private readonly s: Pick<Services, 'context' | 'log' | 'model'>) {
     super();
+    // A deleted action, or a file gone from disk whose editor closed: its problems go with it, though
+    // VS Code may keep its document a while after the tab closes, and no close event comes for a file
+    // that was never open (main.ts is checked when its action.yaml changes).
+    const prune = () => void this.prune().catch((error: unknown) => this.s.log.warn(`Clearing the problems of deleted files failed: ${String(error)}`));
+    this.register(this.s.model.onDidChange(prune));
+    this.register(vscode.window.tabGroups.onDidChangeTabs((e) => e.closed.length > 0 && prune()));
+    // Deleted outside VS Code (a checkout, rm -r): a folder's deletion comes as the folder's alone.
+    const deletions = this.register(vscode.workspace.createFileSystemWatcher('**/*', true, true, false));
+    this.register(deletions.onDidDelete((gone) => this.hasUnder(gone) && prune()));
     this.register(vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d.uri, 0)));
     this.register(
       vscode.workspace.onDidChangeTextDocument((e) => {
@@ -46,7 +61,11 @@ export class CodeDiagnostics extends Disposable {
   /** Recomputes the diagnostics of a code file, or of the code beside an action.yaml. */
   async refresh(uri: vscode.Uri): Promise<void> {
     const file = await this.s.model.fileAt(uri);
-    if (!file) return;
+    if (!file) {
+      // Moved out of its action folder, or the project changed: no action's code any more.
+      this.forget(uri);
+      return;
+    }
     if (isMetadataFile(file)) {
       const code = new Map<string, vscode.Uri>([[mainOf(file.folder).toString(), mainOf(file.folder)]]);
       for (const d of vscode.workspace.textDocuments) {
@@ -67,22 +86,53 @@ export class CodeDiagnostics extends Disposable {
    * analysis bundle is loaded only for a file that may define main.
    */
   private async check(file: ActionFile, text: string | undefined): Promise<void> {
-    if (text === undefined) {
-      this.collection.delete(file.uri);
-      return;
-    }
+    const key = file.uri.toString();
+    const ticket = ++this.tickets;
+    this.latest.set(key, ticket);
+    if (text === undefined) return this.forget(file.uri);
     const yaml = await readActionYaml(file.folder, 'current');
     // An action.yaml with problems has its own diagnostics; comparing with half a metadata says nothing.
-    if (!yaml?.metadata) {
-      this.collection.set(file.uri, []);
-      return;
-    }
+    const problems = yaml?.metadata ? this.mismatches(file, text, yaml.metadata) : [];
+    const present = await this.present(file.uri);
+    if (this.latest.get(key) !== ticket) return;
+    if (!present) return this.forget(file.uri);
+    this.collection.set(file.uri, problems.map(toDiagnostic));
+  }
+
+  private mismatches(file: ActionFile, text: string, metadata: ActionMetadata): CodeProblem[] {
     const analysis = {
       mightDefineMain,
       compareWithMetadata: (...args: Parameters<AnalysisModule['compareWithMetadata']>) =>
         loadAnalysis(this.s.context.extensionUri).compareWithMetadata(...args),
     };
-    this.collection.set(file.uri, mismatchProblems(analysis, text, yaml.metadata, file.name).map(toDiagnostic));
+    return mismatchProblems(analysis, text, metadata, file.name);
+  }
+
+  private forget(uri: vscode.Uri): void {
+    this.latest.set(uri.toString(), ++this.tickets);
+    this.collection.delete(uri);
+  }
+
+  /** On disk, or in an editor's tab (a deleted file whose unsaved text is still shown keeps its problems). */
+  private async present(uri: vscode.Uri): Promise<boolean> {
+    const shown = vscode.window.tabGroups.all.some((group) =>
+      group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString()),
+    );
+    return shown || (await exists(uri));
+  }
+
+  private hasUnder(folder: vscode.Uri): boolean {
+    let found = false;
+    this.collection.forEach((uri) => {
+      if (uri.scheme === folder.scheme && uri.authority === folder.authority && (uri.path === folder.path || uri.path.startsWith(`${folder.path}/`))) found = true;
+    });
+    return found;
+  }
+
+  private async prune(): Promise<void> {
+    const uris: vscode.Uri[] = [];
+    this.collection.forEach((uri) => uris.push(uri));
+    for (const uri of uris) if (!(await this.present(uri))) this.forget(uri);
   }
 }
 

@@ -195,6 +195,34 @@ describe('Delete Action: no trash, watched events, the tree after (sandbox)', fu
     await staysTrue(async () => !(await exists(folderOf(key))), 'the deleted folder stays deleted', 1_500);
   });
 
+  it("takes the code's problems with the deleted action, from main.ts open in an editor or never opened", async function () {
+    if (await workspaceHasTrash()) this.skip();
+    const ours = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Custom Actions');
+    // Code that takes a parameter its metadata does not declare: a problem on main.ts.
+    const mismatched = new TextEncoder().encode('export function main(who: string): string {\n  return who;\n}\n');
+    const opened = `${PREFIX}problems-open`;
+    const node = await createBoth(opened);
+    await openEditors(opened);
+    const openMain = vscode.Uri.joinPath(folderOf(opened), 'main.ts');
+    await vscode.workspace.fs.writeFile(openMain, mismatched);
+    await eventually(() => (ours(openMain).length > 0 ? true : undefined), 'the mismatch on the open main.ts');
+    spy = new NotificationSpy((m) => (m.modal && /cannot be restored/i.test(`${m.message} ${m.detail ?? ''}`) ? 'Delete Permanently' : undefined));
+    await vscode.commands.executeCommand('customActions.deleteAction', node, { confirmed: true, removeLocalFolder: true });
+    await eventually(() => (ours(openMain).length === 0 ? true : undefined), 'no problem left on the deleted main.ts that was open');
+
+    // Checked only because the form opened its action.yaml: no editor of main.ts ever closes.
+    const unopened = `${PREFIX}problems-unopened`;
+    const yaml = vscode.Uri.joinPath(folderOf(unopened), 'action.yaml');
+    const main = vscode.Uri.joinPath(folderOf(unopened), 'main.ts');
+    await vscode.workspace.fs.writeFile(yaml, new TextEncoder().encode(serializeActionYaml(metadata(unopened))));
+    await vscode.workspace.fs.writeFile(main, mismatched);
+    await vscode.commands.executeCommand('vscode.openWith', yaml, METADATA_EDITOR_VIEW_TYPE);
+    await eventually(() => (ours(main).length > 0 ? true : undefined), 'the mismatch on main.ts, never opened');
+    await vscode.workspace.fs.delete(folderOf(unopened), { recursive: true });
+    await eventually(() => (ours(main).length === 0 ? true : undefined), 'no problem left on the deleted main.ts never opened');
+    await staysTrue(() => ours(main).length === 0 && ours(openMain).length === 0, 'no problem coming back', 1_000);
+  });
+
   it('on a file system of its own without trash, removes the folder only after the user agrees', async () => {
     const memory = new MemoryFileSystem();
     const registration = vscode.workspace.registerFileSystemProvider(MemoryFileSystem.scheme, memory, { isCaseSensitive: true });
