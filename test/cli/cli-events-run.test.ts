@@ -106,7 +106,7 @@ describe('custom-actions run and events', function () {
     assert.doesNotMatch(text.stdout, /flip 22/);
     const future = await runCli(['events', '--since', new Date(Date.now() + 3_600_000).toISOString()], { cwd: dir, env });
     assert.equal(future.stdout, '');
-    assert.match(future.stderr, /^0 events of /m);
+    assert.match(future.stderr, /^0 events from 2 actions on Test and Live\./m);
     const badSince = await runCli(['events', '--since', 'yesterday'], { cwd: dir, env });
     assert.equal(badSince.code, 2);
     assert.match(badSince.stderr, /--since must be a duration/);
@@ -131,7 +131,7 @@ describe('custom-actions run and events', function () {
   it('events --follow prints what happened before, then each new event once, and stops cleanly on Ctrl+C', async () => {
     const follow = new RunningCli(['events', 'flip', '--env', 'Test', '--follow', '--limit', '1'], { cwd: dir, env });
     try {
-      await eventually(() => /Following 1 action environment/.test(follow.stderr) || undefined, 'the follow to start', 30_000);
+      await eventually(() => /Following 1 action on Test\b/.test(follow.stderr) || undefined, 'the follow to start', 30_000);
       const before = follow.stdout;
       assert.equal((before.match(/^\[Test\]/gm) ?? []).length, 1, before);
       const run = await runCli(['run', 'flip', '--inputs', '{"n": 99, "mode": "ok"}'], { cwd: dir, env });

@@ -21,6 +21,13 @@ interface Source {
   readonly label: string;
 }
 
+/** What a listing reads, in words: `2 actions on Test and Live`. */
+function watched(sources: readonly Source[]): string {
+  const actions = new Set(sources.map((s) => s.label)).size;
+  const environments = ENVIRONMENTS.filter((e) => sources.some((s) => s.environment === e));
+  return `${count(actions, 'action')} on ${environments.join(' and ')}`;
+}
+
 /** The events of actions per environment: listed, or followed as they come (--follow). */
 export const events: CommandDefinition = {
   name: 'events',
@@ -79,7 +86,7 @@ async function list(context: CommandContext, sources: readonly Source[], filter:
   // One timeline, oldest first, as a log reads.
   found.sort((a, b) => byStartTime(a.event, b.event));
   for (const { source, event } of found) print(context, source, event);
-  if (!context.out.json) context.out.info(`${count(found.length, 'event')} of ${count(sources.length, 'action environment', 'action environments')}.`);
+  if (!context.out.json) context.out.info(`${count(found.length, 'event')} from ${watched(sources)}.`);
   return EXIT.ok;
 }
 
@@ -120,7 +127,7 @@ async function follow(context: CommandContext, sources: readonly Source[], filte
   earlier.sort((a, b) => byStartTime(a.event, b.event));
   for (const { source, event } of earlier) print(context, source, event);
   if (!context.out.json && sources.length > 0)
-    context.out.info(`Following ${count(sources.length, 'action environment', 'action environments')}; Ctrl+C to stop.`);
+    context.out.info(`Following ${watched(sources)}; Ctrl+C to stop.`);
   const interrupted = await Promise.race([ended, stoppedByServer]);
   release();
   await Promise.all(pollers.map((p) => p.stop()));

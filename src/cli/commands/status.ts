@@ -66,7 +66,9 @@ when every action is in step, 1 when not.`,
     const differing = statuses.filter((s) => !inStep(s)).length;
     context.out.info(
       differing === 0
-        ? statuses.length === 1
+        ? statuses.length === 0
+          ? 'No actions, here or on the server.'
+          : statuses.length === 1
           ? 'The action is in step.'
           : `All ${statuses.length} actions in step.`
         : `${differing} of ${count(statuses.length, 'action')} ${differing === 1 ? 'differs' : 'differ'}.`,
