@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { type ActionMetadata } from '../../../src/core/schema';
 import { serializeActionYaml } from '../../../src/core/workspace';
@@ -221,6 +222,15 @@ describe('Delete Action: no trash, watched events, the tree after (sandbox)', fu
     await vscode.workspace.fs.delete(folderOf(unopened), { recursive: true });
     await eventually(() => (ours(main).length === 0 ? true : undefined), 'no problem left on the deleted main.ts never opened');
     await staysTrue(() => ours(main).length === 0 && ours(openMain).length === 0, 'no problem coming back', 1_000);
+  });
+
+  it('drops the row of an action folder deleted outside VS Code (a checkout, rm -r)', async () => {
+    const key = `${PREFIX}checked-out`;
+    await mkdir(folderOf(key).fsPath, { recursive: true });
+    await writeFile(vscode.Uri.joinPath(folderOf(key), 'action.yaml').fsPath, serializeActionYaml(metadata(key)));
+    await eventually(async () => ((await shownAction(key))?.local ? true : undefined), 'the new folder in the tree');
+    await rm(folderOf(key).fsPath, { recursive: true });
+    await eventually(async () => ((await shownAction(key)) === undefined ? true : undefined), 'the row gone with its folder');
   });
 
   it('on a file system of its own without trash, removes the folder only after the user agrees', async () => {
