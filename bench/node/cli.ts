@@ -184,7 +184,15 @@ async function main(): Promise<void> {
     await bareProcess(0);
     // Bundled as the command line is, so it loads no more than it needs.
     const floorScript = path.join(dir, 'first-verdict.js');
-    buildSync({ entryPoints: [path.join(__dirname, 'firstVerdict.ts')], bundle: true, platform: 'node', target: 'node20', minify: true, outfile: floorScript, logLevel: 'warning' });
+    buildSync({
+      entryPoints: [path.join(__dirname, 'firstVerdict.ts')],
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      minify: true,
+      outfile: floorScript,
+      logLevel: 'warning',
+    });
     const floorProcess = () => timed([floorScript, path.join(root, 'dist', 'analysis.js'), warmCache, dir], dir, {});
     await floorProcess();
     const loadBefore = loadavg()[0]!;

@@ -21,5 +21,7 @@ const metadata = {
   parameters: [{ name: 'n', type: 'number' as const, description: 'A number' }],
   result: { type: 'number' as const, description: 'n + 1' },
 };
-const [problems] = codeProblemsOfMany(analysis.exports, [{ text: `export async function main(n: number): Promise<number> {\n  return n + ${Date.now()};\n}\n`, metadata }]);
+const [problems] = codeProblemsOfMany(analysis.exports, [
+  { text: `export async function main(n: number): Promise<number> {\n  return n + ${Date.now()};\n}\n`, metadata },
+]);
 if (problems!.length > 0) throw new Error(`unexpected problems: ${problems!.map((p) => p.message).join('; ')}`);

@@ -126,8 +126,7 @@ async function follow(context: CommandContext, sources: readonly Source[], filte
   );
   earlier.sort((a, b) => byStartTime(a.event, b.event));
   for (const { source, event } of earlier) print(context, source, event);
-  if (!context.out.json && sources.length > 0)
-    context.out.info(`Following ${watched(sources)}; Ctrl+C to stop.`);
+  if (!context.out.json && sources.length > 0) context.out.info(`Following ${watched(sources)}; Ctrl+C to stop.`);
   const interrupted = await Promise.race([ended, stoppedByServer]);
   release();
   await Promise.all(pollers.map((p) => p.stop()));

@@ -69,8 +69,8 @@ when every action is in step, 1 when not.`,
         ? statuses.length === 0
           ? 'No actions, here or on the server.'
           : statuses.length === 1
-          ? 'The action is in step.'
-          : `All ${statuses.length} actions in step.`
+            ? 'The action is in step.'
+            : `All ${statuses.length} actions in step.`
         : `${differing} of ${count(statuses.length, 'action')} ${differing === 1 ? 'differs' : 'differ'}.`,
     );
     context.out.result({ inStep: differing === 0, actions: statuses.map((s) => ({ ...s, inStep: inStep(s) })) });

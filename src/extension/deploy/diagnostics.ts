@@ -124,7 +124,8 @@ export class CodeDiagnostics extends Disposable {
   private hasUnder(folder: vscode.Uri): boolean {
     let found = false;
     this.collection.forEach((uri) => {
-      if (uri.scheme === folder.scheme && uri.authority === folder.authority && (uri.path === folder.path || uri.path.startsWith(`${folder.path}/`))) found = true;
+      if (uri.scheme === folder.scheme && uri.authority === folder.authority && (uri.path === folder.path || uri.path.startsWith(`${folder.path}/`)))
+        found = true;
     });
     return found;
   }
