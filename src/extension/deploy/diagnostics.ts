@@ -25,7 +25,10 @@ export class CodeDiagnostics extends Disposable {
     ),
   );
 
-  /** Each file's latest check: an older one that ends later (the compiler loading) never overwrites it. */
+  /**
+   * Each file's latest check or removal: a check that ends after a newer one began (it reads the disk
+   * on its way) changes nothing.
+   */
   private readonly latest = new Map<string, number>();
   private tickets = 0;
 
@@ -109,7 +112,8 @@ export class CodeDiagnostics extends Disposable {
   }
 
   private forget(uri: vscode.Uri): void {
-    this.latest.set(uri.toString(), ++this.tickets);
+    // Only a file checked before can have a check under way to outdate.
+    if (this.latest.has(uri.toString())) this.latest.set(uri.toString(), ++this.tickets);
     this.collection.delete(uri);
   }
 
@@ -133,7 +137,11 @@ export class CodeDiagnostics extends Disposable {
   private async prune(): Promise<void> {
     const uris: vscode.Uri[] = [];
     this.collection.forEach((uri) => uris.push(uri));
-    for (const uri of uris) if (!(await this.present(uri))) this.forget(uri);
+    for (const uri of uris) {
+      const ticket = this.latest.get(uri.toString());
+      // Made again meanwhile and checked anew: that check's problems stand.
+      if (!(await this.present(uri)) && this.latest.get(uri.toString()) === ticket) this.forget(uri);
+    }
   }
 }
 
