@@ -8,11 +8,10 @@
  * its own (a minimal Node script with undici's Pool, timed from its start to its exit like the
  * command: a pipeline that deploys without this tool runs a script too), with `node -e 0` as the
  * floor of any process and firstVerdict.ts as the floor of any deploy that checks code before it
- * writes it. A second project of 200 actions and a bare process of 200 PUTs give the slope of each: what one
- * more action costs, apart from what a process costs once. The eight are made side by side in each
- * round, in an order that turns, and
- * each figure is the median of the rounds' ratios with its 95 % interval: a busy moment of a shared
- * machine then weighs on both halves of one pair. Needs a build; `npm run build` measures what the
+ * writes it. A second project of 200 actions and a bare process of 200 PUTs give the slope of each:
+ * what one more action costs, apart from what a process costs once. The eight are made side by side
+ * in each round, in an order that turns, and each figure is the median of the rounds' ratios with its
+ * 95 % interval: a busy moment of a shared machine then weighs on both halves of one pair. Needs a build; `npm run build` measures what the
  * package ships (minified), `npm run build:dev` works too and is said so in the figures' notes.
  */
 import { spawn } from 'node:child_process';
