@@ -86,7 +86,7 @@ async function list(context: CommandContext, sources: readonly Source[], filter:
   // One timeline, oldest first, as a log reads.
   found.sort((a, b) => byStartTime(a.event, b.event));
   for (const { source, event } of found) print(context, source, event);
-  if (!context.out.json) context.out.info(`${count(found.length, 'event')} from ${watched(sources)}.`);
+  if (!context.out.json && sources.length > 0) context.out.info(`${count(found.length, 'event')} from ${watched(sources)}.`);
   return EXIT.ok;
 }
 
