@@ -28,6 +28,19 @@ describe('custom-actions: a new user’s mistakes', function () {
     assert.doesNotMatch(result.stderr, /npm run/);
   });
 
+  it('a project with no action anywhere is told so by status and events, in step and with exit 0', async () => {
+    const dir = scratch.dir();
+    const empty = await fixture.sandbox.createApplication('empty-app', 'Empty');
+    writeProject(dir, fixture.sandbox.url, ['empty-app']);
+    const env = { CUSTOM_ACTIONS_KEY_EMPTY_APP: empty.key };
+    const status = await runCli(['status'], { cwd: dir, env });
+    assert.equal(status.code, 0, status.output);
+    assert.equal(status.stderr, 'No actions, here or on the server.\n');
+    const events = await runCli(['events'], { cwd: dir, env });
+    assert.equal(events.code, 0, events.output);
+    assert.equal(events.stderr, 'No actions with events on the server.\n');
+  });
+
   it('a base URL ending in /api is named as the likely cause of a 404', async () => {
     const dir = scratch.dir();
     writeProject(dir, `${fixture.sandbox.url}/api`);
