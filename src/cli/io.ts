@@ -18,14 +18,21 @@ export interface Stream {
 }
 
 export function processIo(): CliIo {
-  const stream = (s: NodeJS.WriteStream): Stream => ({
-    write: (text) => void s.write(text),
-    get isTTY() {
-      return s.isTTY === true;
-    },
-    get columns() {
-      return s.columns;
-    },
-  });
+  const stream = (s: NodeJS.WriteStream): Stream => {
+    // A reader that stops early (`custom-actions deploy | head`) closes the pipe: what is left to print
+    // is dropped, and the command still finishes its work (a deploy still records its lock) instead of
+    // dying of the write error.
+    let closed = false;
+    s.on('error', () => (closed = true));
+    return {
+      write: (text) => void (closed || s.write(text)),
+      get isTTY() {
+        return s.isTTY === true;
+      },
+      get columns() {
+        return s.columns;
+      },
+    };
+  };
   return { stdout: stream(process.stdout), stderr: stream(process.stderr), stdinIsTTY: process.stdin.isTTY === true, env: process.env, cwd: process.cwd() };
 }

@@ -1,12 +1,13 @@
 // The mistakes a new user makes on the way from the package to a pipeline, run as the built process:
 // each gets a message saying what to do next in the command line's own words, and a documented exit code.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { createClient } from '../../src/core/client';
 import { actionMetadata } from '../support/metadata';
-import { runCli, writeAction, writeProject, suiteSandbox } from './support';
+import { CLI, runCli, textMain, writeAction, writeProject, suiteSandbox } from './support';
 
 describe('custom-actions: a new user’s mistakes', function () {
   const fixture = suiteSandbox();
@@ -39,6 +40,34 @@ describe('custom-actions: a new user’s mistakes', function () {
     const events = await runCli(['events'], { cwd: dir, env });
     assert.equal(events.code, 0, events.output);
     assert.equal(events.stderr, 'No actions with events on the server.\n');
+  });
+
+  it('a reader that stops at once (| head) ends no command early: --help exits 0, a deploy finishes and records its lock', async () => {
+    /** The command with its stdout's reader gone before it writes, as `custom-actions … | head -0` does. */
+    const readerGone = (args: readonly string[], cwd: string, env: Record<string, string> = {}) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+        const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+        child.stdout.destroy();
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code, stderr }));
+      });
+    const help = await readerGone(['--help'], scratch.dir());
+    assert.equal(help.code, 0, help.stderr);
+    assert.doesNotMatch(help.stderr, /EPIPE|at /);
+    const dir = scratch.dir();
+    writeProject(dir, fixture.sandbox.url);
+    for (const key of ['piped-a', 'piped-b', 'piped-c']) writeAction(dir, 'app-a', actionMetadata({ key }), textMain(key));
+    const deployed = await readerGone(['deploy'], dir, fixture.env);
+    assert.equal(deployed.code, 0, deployed.stderr);
+    assert.doesNotMatch(deployed.stderr, /EPIPE/);
+    const lock = JSON.parse(readFileSync(path.join(dir, 'customactions.lock.json'), 'utf8')) as {
+      servers: Record<string, Record<string, Record<string, unknown>>>;
+    };
+    assert.deepEqual(Object.keys(Object.values(lock.servers)[0]!['app-a']!).sort(), ['piped-a', 'piped-b', 'piped-c']);
+    const status = await runCli(['status'], { cwd: dir, env: fixture.env });
+    assert.equal(status.code, 0, status.output);
   });
 
   it('a base URL ending in /api is named as the likely cause of a 404', async () => {
