@@ -56,17 +56,20 @@ describe('custom-actions: a new user’s mistakes', function () {
     const help = await readerGone(['--help'], scratch.dir());
     assert.equal(help.code, 0, help.stderr);
     assert.doesNotMatch(help.stderr, /EPIPE|at /);
+    // An application of its own: the other tests of this suite expect app-a's list empty.
+    const app = await fixture.sandbox.createApplication('piped-app', 'Piped');
+    const env = { CUSTOM_ACTIONS_KEY: app.key };
     const dir = scratch.dir();
-    writeProject(dir, fixture.sandbox.url);
-    for (const key of ['piped-a', 'piped-b', 'piped-c']) writeAction(dir, 'app-a', actionMetadata({ key }), textMain(key));
-    const deployed = await readerGone(['deploy'], dir, fixture.env);
+    writeProject(dir, fixture.sandbox.url, ['piped-app']);
+    for (const key of ['piped-a', 'piped-b', 'piped-c']) writeAction(dir, 'piped-app', actionMetadata({ key }), textMain(key));
+    const deployed = await readerGone(['deploy'], dir, env);
     assert.equal(deployed.code, 0, deployed.stderr);
     assert.doesNotMatch(deployed.stderr, /EPIPE/);
     const lock = JSON.parse(readFileSync(path.join(dir, 'customactions.lock.json'), 'utf8')) as {
       servers: Record<string, Record<string, Record<string, unknown>>>;
     };
-    assert.deepEqual(Object.keys(Object.values(lock.servers)[0]!['app-a']!).sort(), ['piped-a', 'piped-b', 'piped-c']);
-    const status = await runCli(['status'], { cwd: dir, env: fixture.env });
+    assert.deepEqual(Object.keys(Object.values(lock.servers)[0]!['piped-app']!).sort(), ['piped-a', 'piped-b', 'piped-c']);
+    const status = await runCli(['status'], { cwd: dir, env });
     assert.equal(status.code, 0, status.output);
   });
 
