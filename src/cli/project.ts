@@ -34,7 +34,7 @@ export async function loadProject(start: string, baseUrlOverride: string | undef
     throw new CliError(
       EXIT.usage,
       `No ${PROJECT_FILE} in ${start} or any folder above it.`,
-      `Run the command in the project, or name its folder with --project. A new project starts with a ${PROJECT_FILE} naming its server and applications (docs/workspace.md).`,
+      'Run the command in the project, or name its folder with --project; custom-actions init writes a new one.',
     );
   const file = path.join(root, PROJECT_FILE);
   const text = await readFile(file, 'utf8');

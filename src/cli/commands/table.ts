@@ -8,8 +8,9 @@ import { deploy } from './deploy';
 import { pull } from './pull';
 import { status } from './status';
 import { events } from './events';
+import { init } from './init';
 import { run } from './run';
 import { sandbox } from './sandbox';
 import { test } from './test';
 
-export const COMMANDS: readonly CommandDefinition[] = [status, deploy, pull, check, test, events, run, sandbox];
+export const COMMANDS: readonly CommandDefinition[] = [init, status, deploy, pull, check, test, events, run, sandbox];

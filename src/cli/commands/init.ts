@@ -1,0 +1,77 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { type Command } from 'commander';
+import { type ApplicationEntry, formatProblem, type ProjectFile } from '../../core/schema';
+import { parseProjectFile, PROJECT_FILE, serializeProjectFile } from '../../core/workspace';
+import { type CommandContext } from '../context';
+import { CliError, EXIT, type ExitCode } from '../exitCodes';
+import { applicationKeyVariable } from '../keys';
+import { type CommandDefinition } from './command';
+
+/**
+ * A new project's customactions.yaml, written by the core's serializer and read back by the core's
+ * parser, as the extension writes one: a pipeline or a person who starts from the command line gets
+ * the file the editor would have made.
+ */
+export const init: CommandDefinition = {
+  name: 'init',
+  summary: 'write the customactions.yaml of a new project: its server and its applications',
+  configure(command: Command) {
+    command
+      .requiredOption(
+        '-a, --application <app...>',
+        'the applications on the server, each id or id:name (the name shown for it); the actions of each go in a folder named after its id',
+      )
+      .addHelpText(
+        'after',
+        `
+The server is the global --base-url (or CUSTOM_ACTIONS_BASE_URL), written into the file. The file goes
+in the current folder (or --project's) and never over one already there. No key is written: each
+command reads CUSTOM_ACTIONS_KEY or CUSTOM_ACTIONS_KEY_<APPLICATION_ID> from its environment.
+
+Examples:
+  custom-actions init --base-url https://platform.example.com -a 5f2c9a:Billing
+  custom-actions init --base-url http://127.0.0.1:4000 -a shop:Shop -a crm
+  custom-actions pull      # then: the server's actions into the application folders`,
+      );
+  },
+  async run(context: CommandContext, _operands, options): Promise<ExitCode> {
+    const { io } = context;
+    const baseUrl = context.options.baseUrl ?? (io.env.CUSTOM_ACTIONS_BASE_URL || undefined);
+    if (baseUrl === undefined)
+      throw new CliError(EXIT.usage, 'init needs the server the project deploys to.', 'Name it with --base-url <url> (or CUSTOM_ACTIONS_BASE_URL).');
+    const folder = context.options.project ? path.resolve(io.cwd, context.options.project) : io.cwd;
+    const file = path.join(folder, PROJECT_FILE);
+    const project: ProjectFile = { baseUrl, applications: (options.application as string[]).map(applicationEntry) };
+    const text = serializeProjectFile(project);
+    // The same rules as a file read from disk: what init writes, every command (and the editor) reads.
+    const problems = parseProjectFile(text).problems;
+    if (problems.length > 0)
+      throw new CliError(EXIT.usage, `That would not be a valid ${PROJECT_FILE}:\n${problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`);
+    try {
+      // Created, never replaced: 'wx' fails on any file already there, a link included.
+      writeFileSync(file, text, { flag: 'wx' });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST')
+        throw new CliError(EXIT.usage, `${file} exists already; init never writes over it.`, 'Edit it to add an application, or run init in another folder.');
+      if (code === 'ENOENT') throw new CliError(EXIT.usage, `No folder ${folder} to write ${PROJECT_FILE} in.`);
+      throw error;
+    }
+    const apps = project.applications.map((a) => `${a.id} (${a.folder}/)`).join(', ');
+    context.out.info(`Wrote ${file}: ${baseUrl}, with ${apps}.`);
+    context.out.info(
+      `Next: give each application its key (${project.applications.map((a) => applicationKeyVariable(a.id)).join(', ')}, or CUSTOM_ACTIONS_KEY for all), then custom-actions pull brings the server's actions here.`,
+    );
+    context.out.result({ ok: true, file, project });
+    return EXIT.ok;
+  },
+};
+
+/** `id` or `id:name`, its actions in a folder named after the id (the schema refuses an id that is no folder name). */
+function applicationEntry(value: string): ApplicationEntry {
+  const colon = value.indexOf(':');
+  const id = colon < 0 ? value : value.slice(0, colon);
+  const name = colon < 0 ? undefined : value.slice(colon + 1);
+  return { id, ...(name ? { name } : {}), folder: id };
+}
