@@ -10,8 +10,7 @@ import { type CommandDefinition } from './command';
 
 /**
  * A new project's customactions.yaml, written by the core's serializer and read back by the core's
- * parser, as the extension writes one: a pipeline or a person who starts from the command line gets
- * the file the editor would have made.
+ * parser, the one the extension and every command read it with: what init writes, both accept.
  */
 export const init: CommandDefinition = {
   name: 'init',
