@@ -46,10 +46,18 @@ export class CommandContext {
     return this.io.stdinIsTTY && this.io.stderr.isTTY && this.io.env.CI === undefined;
   }
 
+  /** The folder the command works from: --project's, else the current one. */
+  get startFolder(): string {
+    return this.options.project ? path.resolve(this.io.cwd, this.options.project) : this.io.cwd;
+  }
+
+  /** The server named by --base-url or CUSTOM_ACTIONS_BASE_URL, over customactions.yaml's. */
+  get baseUrlOverride(): string | undefined {
+    return this.options.baseUrl ?? nonEmpty(this.io.env.CUSTOM_ACTIONS_BASE_URL);
+  }
+
   loadProject(): Promise<CliProject> {
-    const start = this.options.project ? path.resolve(this.io.cwd, this.options.project) : this.io.cwd;
-    const baseUrl = this.options.baseUrl ?? nonEmpty(this.io.env.CUSTOM_ACTIONS_BASE_URL);
-    return (this.project ??= loadProject(start, baseUrl).then((project) => {
+    return (this.project ??= loadProject(this.startFolder, this.baseUrlOverride).then((project) => {
       this.projectRoot = project.root;
       return project;
     }));
@@ -150,7 +158,7 @@ export class CommandContext {
 
   /** The folders a code cache must never be in nor come from: the current one and the project's. */
   private workspaceFolders(): string[] {
-    return [this.io.cwd, ...(this.options.project ? [path.resolve(this.io.cwd, this.options.project)] : []), ...(this.projectRoot ? [this.projectRoot] : [])];
+    return [this.io.cwd, ...(this.options.project ? [this.startFolder] : []), ...(this.projectRoot ? [this.projectRoot] : [])];
   }
 
   private timeoutMs(): number {

@@ -5,6 +5,7 @@
  * ready: {"url", "applications": [{id, name, key}]}; everything else goes to stderr.
  */
 import { parseArgs } from 'node:util';
+import { applicationSpec } from '../core/schema/project';
 import { admin } from './admin';
 import { NETWORK_FLAGS, NETWORK_USAGE, networkOptions } from './cliNetwork';
 import { startSandbox } from './index';
@@ -55,10 +56,8 @@ async function main(): Promise<void> {
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) return usage(`--port must be a port number, not "${values.port}"`);
   const applications = values['ensure-app'].map((spec) => {
-    const colon = spec.indexOf(':');
-    const id = colon < 0 ? spec : spec.slice(0, colon);
-    const name = colon < 0 ? '' : spec.slice(colon + 1);
-    return { id, name };
+    const { id, name } = applicationSpec(spec);
+    return { id, name: name ?? '' };
   });
   let network;
   try {

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Command } from 'commander';
-import { type ApplicationEntry, formatProblem, type ProjectFile } from '../../core/schema';
+import { type ApplicationEntry, applicationSpec, formatProblem, type ProjectFile } from '../../core/schema';
 import { parseProjectFile, PROJECT_FILE, serializeProjectFile } from '../../core/workspace';
 import { type CommandContext } from '../context';
 import { CliError, EXIT, type ExitCode } from '../exitCodes';
@@ -35,11 +35,10 @@ Examples:
       );
   },
   async run(context: CommandContext, _operands, options): Promise<ExitCode> {
-    const { io } = context;
-    const baseUrl = context.options.baseUrl ?? (io.env.CUSTOM_ACTIONS_BASE_URL || undefined);
+    const baseUrl = context.baseUrlOverride;
     if (baseUrl === undefined)
       throw new CliError(EXIT.usage, 'init needs the server the project deploys to.', 'Name it with --base-url <url> (or CUSTOM_ACTIONS_BASE_URL).');
-    const folder = context.options.project ? path.resolve(io.cwd, context.options.project) : io.cwd;
+    const folder = context.startFolder;
     const file = path.join(folder, PROJECT_FILE);
     const project: ProjectFile = { baseUrl, applications: (options.application as string[]).map(applicationEntry) };
     const text = serializeProjectFile(project);
@@ -69,8 +68,6 @@ Examples:
 
 /** `id` or `id:name`, its actions in a folder named after the id (the schema refuses an id that is no folder name). */
 function applicationEntry(value: string): ApplicationEntry {
-  const colon = value.indexOf(':');
-  const id = colon < 0 ? value : value.slice(0, colon);
-  const name = colon < 0 ? undefined : value.slice(colon + 1);
+  const { id, name } = applicationSpec(value);
   return { id, ...(name ? { name } : {}), folder: id };
 }

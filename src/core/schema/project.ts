@@ -56,3 +56,9 @@ export const ProjectFileSchema = z
 
 export type ApplicationEntry = z.infer<typeof ApplicationEntrySchema>;
 export type ProjectFile = z.infer<typeof ProjectFileSchema>;
+
+/** An application as a command line names it, `id` or `id:name` (the sandbox's --ensure-app, init's -a). */
+export function applicationSpec(text: string): { readonly id: string; readonly name: string | undefined } {
+  const colon = text.indexOf(':');
+  return colon < 0 ? { id: text, name: undefined } : { id: text.slice(0, colon), name: text.slice(colon + 1) || undefined };
+}
