@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { mightDefineMain } from '../../core/analysis/quickCheck';
 import { type CodeProblem, mismatchProblems } from '../../core/deploy/checks';
 import { type ActionMetadata } from '../../core/schema/metadata';
+import { isInside } from '../../core/workspace/writeGuard';
 import { Disposable } from '../lifecycle';
 import { toRange } from '../ranges';
 import { type Services } from '../services';
@@ -127,10 +128,7 @@ export class CodeDiagnostics extends Disposable {
 
   private hasUnder(folder: vscode.Uri): boolean {
     let found = false;
-    this.collection.forEach((uri) => {
-      if (uri.scheme === folder.scheme && uri.authority === folder.authority && (uri.path === folder.path || uri.path.startsWith(`${folder.path}/`)))
-        found = true;
-    });
+    this.collection.forEach((uri) => (found ||= uri.scheme === folder.scheme && uri.authority === folder.authority && isInside(folder.path, uri.path)));
     return found;
   }
 
