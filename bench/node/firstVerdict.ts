@@ -9,18 +9,13 @@
 import { loadCached } from '../../src/cli/codeCache';
 import type * as Analysis from '../../src/core/analysis';
 import { codeProblemsOfMany } from '../../src/core/deploy/checks';
+import { actionMetadata } from '../../test/support/metadata';
 
 const [bundle, cache, workspace] = process.argv.slice(2);
 const analysis = loadCached<typeof Analysis>(bundle!, { env: { CUSTOM_ACTIONS_CODE_CACHE: cache }, workspace: [workspace!] });
 if (analysis.state !== 'used') throw new Error(`the code cache was not used (${analysis.state})`);
-const metadata = {
-  key: 'a',
-  name: 'A',
-  description: 'Adds one.',
-  developerEmail: 'dev@example.com',
-  parameters: [{ name: 'n', type: 'number' as const, description: 'A number' }],
-  result: { type: 'number' as const, description: 'n + 1' },
-};
+// The deploy bench's actions: one number in, one number out.
+const metadata = actionMetadata({ key: 'a', parameters: [{ name: 'n', type: 'number' }], result: { type: 'number' } });
 const [problems] = codeProblemsOfMany(analysis.exports, [
   { text: `export async function main(n: number): Promise<number> {\n  return n + ${Date.now()};\n}\n`, metadata },
 ]);
