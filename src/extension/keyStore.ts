@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { serverIdentity } from '../core/client/serverIdentity';
 import { Disposable } from './lifecycle';
 
 /** Applies to every application of a base URL that has no key of its own. */
@@ -32,7 +33,18 @@ export class KeyStore extends Disposable {
 
   /** The application's own key, else the base URL's default key. */
   async get(baseUrl: string, applicationId: string): Promise<string | undefined> {
-    return (await this.read(secretName(baseUrl, applicationId))) ?? (await this.read(secretName(baseUrl, ANY_APPLICATION)));
+    return (await this.own(baseUrl, applicationId)) ?? (await this.own(baseUrl, ANY_APPLICATION));
+  }
+
+  /**
+   * The key stored for exactly this application (or `*`): under the server's identity, else under the
+   * name this spelling of the base URL had before servers had one identity (kept, and read, until a
+   * new key is stored or the key is deleted).
+   */
+  private async own(baseUrl: string, applicationId: string): Promise<string | undefined> {
+    const name = secretName(baseUrl, applicationId);
+    const legacy = legacySecretName(baseUrl, applicationId);
+    return (await this.read(name)) ?? (legacy === name ? undefined : await this.read(legacy));
   }
 
   private read(name: string): Promise<string | undefined> {
@@ -58,16 +70,23 @@ export class KeyStore extends Disposable {
   }
 
   async delete(baseUrl: string, applicationId: string): Promise<void> {
-    const name = secretName(baseUrl, applicationId);
-    this.known.delete(name);
-    await this.secrets.delete(name);
-    this.known.delete(name);
+    for (const name of new Set([secretName(baseUrl, applicationId), legacySecretName(baseUrl, applicationId)])) {
+      this.known.delete(name);
+      await this.secrets.delete(name);
+      this.known.delete(name);
+    }
   }
 }
 
 const PREFIX = 'customActions.key/';
 
+/** The secret of a server's application: named by the server's identity, so every spelling of it finds the key. */
 function secretName(baseUrl: string, applicationId: string): string {
+  return `${PREFIX}${encodeURIComponent(serverIdentity(baseUrl))}/${encodeURIComponent(applicationId)}`;
+}
+
+/** The name the secret had when it was named by the base URL's text. */
+function legacySecretName(baseUrl: string, applicationId: string): string {
   return `${PREFIX}${encodeURIComponent(normalizeBaseUrl(baseUrl))}/${encodeURIComponent(applicationId)}`;
 }
 

@@ -65,3 +65,22 @@ describe('custom-actions status', function () {
     assert.ok(!wrong.output.includes('wrong-4bd1e8c2'));
   });
 });
+
+describe('custom-actions status: one server under two spellings', function () {
+  const fixture = suiteSandbox();
+
+  it('is in step after a deploy to 127.0.0.1 when the project says localhost with a slash, and the lock keeps one entry', async () => {
+    const dir = fixture.scratch.dir();
+    const url = new URL(fixture.sandbox.url);
+    writeProject(dir, `http://127.0.0.1:${url.port}`);
+    writeAction(dir, 'app-a', actionMetadata({ key: 'spelled' }), textMain('one server'));
+    const deployed = await runCli(['deploy'], { cwd: dir, env: fixture.env });
+    assert.equal(deployed.code, 0, deployed.output);
+    writeProject(dir, `http://LOCALHOST:${url.port}/`);
+    const status = await runCli(['status', 'spelled'], { cwd: dir, env: fixture.env });
+    assert.equal(status.code, 0, status.output);
+    assert.match(status.stdout, /^in-step\s+app-a\/spelled$/m);
+    const lock = JSON.parse(readFileSync(path.join(dir, 'customactions.lock.json'), 'utf8')) as { servers: Record<string, unknown> };
+    assert.deepEqual(Object.keys(lock.servers), [`http://localhost:${url.port}/`]);
+  });
+});

@@ -8,4 +8,5 @@ export * from './normalizeEvent';
 export { EVENT_LIMITS } from './eventBounds';
 export type { ListedAction, RemoteAction } from './readers';
 export { idFromLocation } from './urls';
+export { sameServer, serverIdentity } from './serverIdentity';
 export { closeAllPools } from './pools';

@@ -3,7 +3,7 @@
  * kept in `customactions.lock.json` beside customactions.yaml, written by every deploy and pull and
  * committed by the team. It is the base a pipeline has: a fresh CI checkout, shallow or not, holds it.
  *
- * Per server (base URL), application and action key: the action's id there, and for its metadata and
+ * Per server (its identity, `serverIdentity`: every spelling of one server is one entry), application and action key: the action's id there, and for its metadata and
  * code the content hash of the version this repository deployed or pulled, and the server's version
  * tag of it when the server sent one. The server holding exactly that version is safe to replace;
  * holding anything else, the action changed on the server since (docs/cli.md, *The base*).
@@ -12,6 +12,7 @@
  * indent, a final newline), so a deploy that changed nothing leaves it byte for byte, and a change
  * shows in a review as the lines of the actions it touched.
  */
+import { serverIdentity } from '../client/serverIdentity';
 import { type BaseVersion, type DeployBase } from './base';
 
 export const LOCK_FILE = 'customactions.lock.json';
@@ -51,13 +52,21 @@ export class DeployLock {
     if (!isRecord(value) || value.version !== LOCK_VERSION || !isRecord(value.servers))
       return { problem: { message: `not a lock of version ${LOCK_VERSION}: expected {"version": ${LOCK_VERSION}, "servers": {…}}` } };
     const servers: Servers = {};
+    // A lock written before servers had one identity may name one server in several spellings: their
+    // entries are read into one, and the next write keeps only the identity.
     for (const [server, apps] of Object.entries(value.servers)) {
       if (!isRecord(apps)) continue;
+      const at = serverKey(server);
       for (const [app, actions] of Object.entries(apps)) {
         if (!isRecord(actions)) continue;
         for (const [key, entry] of Object.entries(actions)) {
           const locked = readLocked(entry);
-          if (locked) ((servers[server] ??= {})[app] ??= {})[key] = locked;
+          if (!locked) continue;
+          const held = (servers[at] ??= {})[app] ?? (servers[at][app] = {});
+          const other = Object.prototype.hasOwnProperty.call(held, key) ? held[key] : undefined;
+          const merged = other ? mergeSpellings(other, locked) : locked;
+          if (merged) held[key] = merged;
+          else delete held[key];
         }
       }
     }
@@ -140,9 +149,30 @@ export class DeployLock {
   }
 }
 
-/** Servers are named by their base URL with one trailing slash, as the client normalizes it. */
+/** Servers are named by their identity (`serverIdentity`), whatever the spelling of the base URL. */
 export function serverKey(baseUrl: string): string {
-  return baseUrl.replace(/\/*$/, '/');
+  return serverIdentity(baseUrl);
+}
+
+/**
+ * One action's entries under two spellings of one server: where they agree, that entry; a part they
+ * disagree on has no base (which of the two is newer cannot be told, and no base is the side that
+ * never replaces a change: the part is held until a pull or deploy records it again); entries of two
+ * ids are none.
+ */
+function mergeSpellings(a: LockedAction, b: LockedAction): LockedAction | undefined {
+  if (a.id !== b.id) return undefined;
+  const part = (x: BaseVersion | undefined, y: BaseVersion | undefined): BaseVersion | undefined =>
+    x === undefined
+      ? y
+      : y === undefined
+        ? x
+        : x.hash === y.hash && !!x.absent === !!y.absent
+          ? { ...x, etag: x.etag === y.etag ? x.etag : undefined }
+          : undefined;
+  const metadata = part(a.metadata, b.metadata);
+  const implementation = part(a.implementation, b.implementation);
+  return { id: a.id, ...(metadata ? { metadata } : {}), ...(implementation ? { implementation } : {}) };
 }
 
 function readLocked(value: unknown): LockedAction | undefined {

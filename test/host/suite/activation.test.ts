@@ -59,8 +59,8 @@ describe('Activation in a real VS Code', () => {
     const { secrets } = services.context;
     await services.keys.set('https://example.invalid', 'app-2', 'first-key-123456');
     assert.equal(await services.keys.get('https://example.invalid', 'app-2'), 'first-key-123456');
-    // Straight into SecretStorage under the key store's name, as another window of the same profile would.
-    const name = `customActions.key/${encodeURIComponent('https://example.invalid')}/app-2`;
+    // Straight into SecretStorage under the key store's name (the server's identity), as another window of the same profile would.
+    const name = `customActions.key/${encodeURIComponent('https://example.invalid/')}/app-2`;
     const heard = new Promise<void>((resolve) => {
       const listener = secrets.onDidChange((e) => e.key === name && (listener.dispose(), resolve()));
     });
