@@ -21,7 +21,7 @@ describe('run inputs', () => {
   it('checks an input set against the parameters', () => {
     const good = { company: 'ACME', employees: 12, foundedAt: '1999-01-01T00:00:00Z', contact: 'a@b.co', tier: 'gold', channels: ['mail'], scores: [1, 2] };
     assert.deepEqual(checkInputs(parameters, good), []);
-    assert.deepEqual(checkInputs(parameters, { ...good, employees: '12', tier: 'bronze', channels: ['fax'], scores: [1, 'x'], extra: 1, contact: undefined }), [
+    assert.deepEqual(checkInputs(parameters, { ...good, employees: '12', tier: 'bronze', channels: ['fax'], scores: [1, 'x'], extra: 1, contact: 42 }), [
       'employees: must be a number',
       'contact: must be a string (email)',
       'tier: must be one of gold, silver',
@@ -31,6 +31,7 @@ describe('run inputs', () => {
     ]);
     const { company: _company, ...missing } = good;
     assert.deepEqual(checkInputs(parameters, missing), ['company: missing']);
+    assert.deepEqual(checkInputs(parameters, { ...good, company: undefined }), ['company: missing'], 'JSON drops an undefined member');
     assert.deepEqual(checkInputs(parameters, [1, 2]), ['the inputs must be a JSON object with one member per parameter']);
   });
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { type NormalizedEvent, type RunInputs } from '../../core/client';
-import { checkInputs, formatEvent } from '../../core/events';
+import { formatEvent, runInputProblems } from '../../core/events';
 import { parseInputSetFile } from '../../core/testing';
 import { INPUTS_FOLDER } from '../../core/workspace';
 import { parseEnvironment, serverActions } from '../actions';
@@ -47,8 +47,8 @@ Examples:
     }
     if (typeof inputs !== 'object' || inputs === null) throw new CliError(EXIT.usage, 'The inputs must be a JSON object by parameter name, or an array.');
     // The workspace's action.yaml says what main takes: inputs that do not fit are refused before anything is sent.
-    if (parameters && !Array.isArray(inputs)) {
-      const problems = checkInputs(parameters, inputs);
+    if (parameters) {
+      const problems = runInputProblems(parameters, inputs);
       if (problems.length > 0)
         throw new CliError(EXIT.usage, `The inputs do not fit the parameters of ${listed.key}:\n${problems.map((p) => `  ${p}`).join('\n')}`);
     }

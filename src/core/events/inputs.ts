@@ -1,4 +1,14 @@
-import { isEmailAddress, isIsoDatetime, isNoValue, type Parameter, type ParameterType, type SimpleType } from '../schema';
+import {
+  checkRunInputs,
+  formatPath,
+  type InputProblem,
+  isEmailAddress,
+  isIsoDatetime,
+  type Parameter,
+  type ParameterType,
+  type SimpleType,
+  valueProblem,
+} from '../schema';
 import { inputSetName } from '../workspace/files';
 
 export type Parsed = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
@@ -20,54 +30,33 @@ export function parseSimple(type: SimpleType, text: string): Parsed {
   }
 }
 
-/** Checks a value (from a saved input set, or built by the form) against a parameter's type; `null` is no value. */
-export function checkValue(type: ParameterType, value: unknown): string | undefined {
-  if (isNoValue(value)) return undefined;
-  if (typeof type === 'string') {
-    if (type === 'number') return typeof value === 'number' && Number.isFinite(value) ? undefined : 'must be a number';
-    if (typeof value !== 'string') return `must be a string (${type})`;
-    const parsed = parseSimple(type, value);
-    return parsed.ok ? undefined : `must be ${parsed.message[0]?.toLowerCase()}${parsed.message.slice(1)}`;
-  }
-  switch (type.type) {
-    case 'single-choice':
-      return typeof value === 'string' && type.choices.some((c) => c.id === value) ? undefined : `must be one of ${type.choices.map((c) => c.id).join(', ')}`;
-    case 'multiple-select': {
-      if (!Array.isArray(value)) return 'must be a list of choice ids';
-      const unknown = value.filter((v) => typeof v !== 'string' || !type.choices.some((c) => c.id === v));
-      if (unknown.length > 0)
-        return `has unknown choices ${unknown.map((v) => JSON.stringify(v)).join(', ')} (allowed: ${type.choices.map((c) => c.id).join(', ')})`;
-      return new Set(value).size === value.length ? undefined : 'names a choice twice';
-    }
-    case 'collection': {
-      if (!Array.isArray(value)) return `must be a list of ${type.items}`;
-      for (const [i, item] of value.entries()) {
-        const problem = checkValue(type.items, item);
-        if (problem) return `item ${i + 1} ${problem}`;
-      }
-      return undefined;
-    }
-  }
-}
+/** Checks a value (from a saved input set, or built by the form) against a parameter's type; `null` is no value. The one rule of `checkRunInputs`. */
+export const checkValue = valueProblem;
 
 /** Characters of an input set file that are read: the inputs of one run, with room to spare. A cloned repository's larger file is refused unread. */
 export const INPUT_SET_MAX_CHARS = 1_000_000;
 
-/** An input set against the declared parameters: every parameter present and fitting, nothing extra. */
+/**
+ * An input set against the declared parameters: a JSON object (the input set's form) whose members
+ * pass the run's one rule (`checkRunInputs`, as the sandbox judges them), each problem as
+ * `<name>: <what>`.
+ */
 export function checkInputs(parameters: readonly Parameter[], inputs: unknown): string[] {
   if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) return ['the inputs must be a JSON object with one member per parameter'];
-  const values = inputs as Record<string, unknown>;
-  const problems: string[] = [];
-  for (const p of parameters) {
-    if (!(p.name in values)) problems.push(`${p.name}: missing`);
-    else {
-      const problem = checkValue(p.type, values[p.name]);
-      if (problem) problems.push(`${p.name}: ${problem}`);
-    }
-  }
-  const known = new Set(parameters.map((p) => p.name));
-  for (const name of Object.keys(values)) if (!known.has(name)) problems.push(`${name}: no such parameter`);
-  return problems;
+  const checked = checkRunInputs(parameters, inputs);
+  return checked.ok ? [] : checked.problems.map(describeInputProblem);
+}
+
+/** Run inputs (by name, or in parameter order) by the run's one rule, each problem as the client says it: what Run and `custom-actions run` check before sending. */
+export function runInputProblems(parameters: readonly Parameter[], inputs: unknown): string[] {
+  const checked = checkRunInputs(parameters, inputs);
+  return checked.ok ? [] : checked.problems.map(describeInputProblem);
+}
+
+/** A problem of `checkRunInputs` as the client says it: `<name>: <what>` (`[i]: <what>` in parameter order). */
+export function describeInputProblem(problem: InputProblem): string {
+  const where = problem.path.slice(1);
+  return where.length === 0 ? `the inputs ${problem.message}` : `${formatPath(where)}: ${problem.message}`;
 }
 
 /** Splits a list typed on one line: commas or semicolons, spaces around ignored, empty items dropped. */

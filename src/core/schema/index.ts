@@ -4,3 +4,4 @@ export * from './project';
 export * from './validate';
 export * from './wire';
 export * from './values';
+export * from './runInputs';

@@ -1,7 +1,7 @@
 /**
  * What a value of a simple type looks like, for every side that checks one: the extension's form and
- * input sets, and the sandbox's run endpoint. One rule, so an input set the extension accepts is
- * never refused by the sandbox (docs/api.md, *Inputs*).
+ * input sets, and the sandbox's run endpoint, all through `checkRunInputs` (runInputs.ts). One rule,
+ * so an input set the extension accepts is never refused by the sandbox (docs/api.md, *Running an action*).
  */
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { type NormalizedEvent } from '../../core/client';
-import { checkInputs, formatDuration } from '../../core/events';
+import { formatDuration, runInputProblems } from '../../core/events';
 import { type Environment, type Parameter, validateMetadata } from '../../core/schema';
 import { serverText } from '../../core/text';
 import { pickAction } from '../commands';
@@ -38,9 +38,7 @@ export async function runAction(
     if (!chosen) return undefined;
     ({ values, entered } = chosen);
   } else if (parameters) {
-    // Inputs in parameter order are checked by name like every other set.
-    if (Array.isArray(values)) values = Object.fromEntries(parameters.map((p, i) => [p.name, (values as unknown[])[i]]));
-    const problems = checkInputs(parameters, values);
+    const problems = runInputProblems(parameters, values);
     if (problems.length > 0) throw new Error(serverText(`The inputs do not fit the parameters of ${picked.action.key}: ${problems.join('; ')}`, 800));
   }
   return execute(s, picked.action, env, values as Record<string, unknown> | unknown[], entered);
