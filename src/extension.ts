@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { setDefaultTransport } from './core/client';
+import { createNodeTransport } from './core/client/nodeTransport';
 import { activateExtension } from './extension/activate';
 import { type Services } from './extension/services';
 
@@ -10,6 +12,8 @@ export interface TestApi {
 
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
   const started = performance.now();
+  // Requests go through undici's pools, loaded on the first one.
+  setDefaultTransport(createNodeTransport());
   try {
     const services = activateExtension(context);
     // Internals (the key store among them) are handed out only to the extension's own test runs.

@@ -6,7 +6,10 @@
  * A minute of quiet is not waited for: the pollers' clock runs 61 s ahead from the start, which is
  * what the schedule reads to decide the pace. Timers, requests and the server stay real.
  */
-import { closeAllPools, createClient } from '../../src/core/client';
+import { closeAllPools, createClient, setDefaultTransport } from '../../src/core/client';
+import { createNodeTransport } from '../../src/core/client/nodeTransport';
+
+setDefaultTransport(createNodeTransport());
 import { EventsPoller } from '../../src/core/events';
 import { EVENTS_PATH, EventsServer } from '../../test/unit/events-server';
 import { emit, median, percentile, runBench, sleep } from '../lib';

@@ -6,7 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
-import { closeAllPools, createClient } from '../../src/core/client';
+import { closeAllPools, createClient, setDefaultTransport } from '../../src/core/client';
+import { createNodeTransport } from '../../src/core/client/nodeTransport';
+
+setDefaultTransport(createNodeTransport());
 import { EventsPoller, fetchNewest, formatEvent } from '../../src/core/events';
 import { startSandbox } from '../../src/sandbox';
 import { loadTemplate } from '../../src/sandbox/store/database';

@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
-import { closeAllPools } from '../core/client';
+import { closeDefaultTransport, setDefaultTransport } from '../core/client';
+import { createNodeTransport } from '../core/client/nodeTransport';
 import { COMMANDS } from './commands/table';
 import { CommandContext, describeFailure, type GlobalOptions } from './context';
 import { CliError, EXIT, type ExitCode } from './exitCodes';
@@ -34,6 +35,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     );
     return EXIT.usage;
   }
+  setDefaultTransport(createNodeTransport());
   let exitCode: ExitCode = EXIT.ok;
   const program = buildProgram(io, (code) => (exitCode = code));
   if (argv.length === 0) {
@@ -52,7 +54,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     }
     throw error;
   } finally {
-    await closeAllPools();
+    await closeDefaultTransport();
   }
   return exitCode;
 }

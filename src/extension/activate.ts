@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { closeAllPools } from '../core/client';
+import { closeDefaultTransport } from '../core/client';
 import { registerCommands } from './commands';
 import { registerDebug } from './debug';
 import { onDemand } from './onDemand/load';
@@ -66,7 +66,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     keys.onDidChange(() => model.refresh()),
     // The applications of a local-sandbox workspace are on screen: the sandbox starts while the user reads.
     tree.onDidShowSandboxApplications((shown) => sandbox.warmUp(shown.applications, shown.demo)),
-    { dispose: () => void closeAllPools() },
+    { dispose: () => void closeDefaultTransport() },
   );
   // Then the features. Local debugging is made on its first use: its code is in the on-demand bundle.
   const debug = once(() => own(context, onDemand(context).localDebug({ context, trust, config: getConfig, runResults })));

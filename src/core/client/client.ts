@@ -7,6 +7,7 @@ import { Http, type HttpRequest, type HttpResponse } from './http';
 import { normalizeEvent, type NormalizedEvent } from './normalizeEvent';
 import { type ListedAction, parseJson, protocol, readId, readList, readListEntry, readResource, record, type RemoteAction, tryJson } from './readers';
 import { apiUrl, idFromLocation, nextLink, normalizeBase, onBaseOrigin, resolveServerUrl } from './urls';
+import { type Transport } from './transport';
 import { VersionConflictError, type VersionedResource } from './versionConflict';
 import { readVersionList, readVersionMetadata, type VersionContent, type VersionEntry, type VersionKind, versionNumber } from './versions';
 
@@ -19,6 +20,8 @@ export interface ClientOptions {
   /** How many times an idempotent request is sent again after a transient failure. */
   readonly retries?: number;
   readonly userAgent?: string;
+  /** How requests are sent (a test's own); the process's default transport when not given. */
+  readonly transport?: Transport;
 }
 
 export interface CallOptions {
@@ -118,6 +121,7 @@ export function createClient(options: ClientOptions) {
     timeoutMs: options.timeoutMs ?? 30_000,
     retries: options.retries ?? 3,
     userAgent: options.userAgent ?? 'custom-actions-vscode',
+    transport: options.transport,
   });
   const url = (path: string) => apiUrl(base, path);
   const sendsJson = { 'content-type': MEDIA_TYPES.json };

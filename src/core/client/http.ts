@@ -1,7 +1,7 @@
 import { ApiError, kindOfStatus, type ErrorKind, type FieldProblem, type Operation } from './errors';
 import { strongEtag } from './etags';
-import { poolFor } from './pools';
 import { redactKey } from './redact';
+import { defaultTransport, TRANSPORT_ERROR, type Transport } from './transport';
 import { onBaseOrigin } from './urls';
 import { VersionConflictError } from './versionConflict';
 
@@ -13,6 +13,8 @@ export interface HttpOptions {
   /** How many times an idempotent request is tried again after a transient failure. */
   readonly retries: number;
   readonly userAgent: string;
+  /** How requests are sent; the process's default (`setDefaultTransport`) when not given. */
+  readonly transport?: Transport | undefined;
 }
 
 export interface HttpRequest {
@@ -76,62 +78,49 @@ export class Http {
     const timeoutMs = request.timeoutMs ?? this.options.timeoutMs;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
-    let status: number;
-    let headers: Record<string, string | undefined>;
-    let text: string;
+    let response;
     try {
-      const response = await poolFor(url.origin).request({
-        path: url.pathname + url.search,
+      response = await (this.options.transport ?? defaultTransport()).request({
+        url,
         method: request.method,
         headers: {
           accept: 'application/json',
           'user-agent': this.options.userAgent,
-          ...request.headers,
+          ...lowerCased(request.headers),
           authorization: `Bearer ${key}`,
         },
         body: request.body,
         signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
+        timeoutMs,
+        maxBodyBytes: MAX_BODY,
       });
-      status = response.statusCode;
-      headers = flattenHeaders(response.headers);
-      text = await readText(response.body);
     } catch (error) {
       throw transportError(error, request, key);
     }
+    const { status, headers, text } = response;
     if ((status >= 200 && status < 300) || (status === 304 && request.acceptNotModified)) return { status, headers, text };
     throw statusError(request.operation, status, headers, text, key);
   }
 }
 
-function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(raw)) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+function lowerCased(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) out[name.toLowerCase()] = value;
   return out;
 }
 
-async function readText(body: AsyncIterable<Buffer | Uint8Array>): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > MAX_BODY) throw Object.assign(new Error('response body too large'), { code: 'BODY_TOO_LARGE' });
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 function transportError(error: unknown, request: HttpRequest, key: string): ApiError {
-  // DOMExceptions (the time-out's abort reason) carry a numeric code.
+  // DOMExceptions carry a numeric code; a transport's errors a string one (transport.ts).
   const rawCode = (error as { code?: unknown }).code;
   const code = typeof rawCode === 'string' ? rawCode : '';
-  const name = (error as { name?: unknown }).name;
   let kind: ErrorKind = 'network';
   if (request.signal?.aborted) kind = 'cancelled';
-  else if (code.includes('TIMEOUT') || name === 'TimeoutError' || name === 'AbortError' || code === 'UND_ERR_ABORTED') kind = 'timeout';
-  else if (code === 'BODY_TOO_LARGE') kind = 'protocol';
+  // The caller did not cancel, so what aborted the request was its time-out.
+  else if (code === TRANSPORT_ERROR.timeout || code === TRANSPORT_ERROR.aborted || code.includes('TIMEOUT')) kind = 'timeout';
+  else if (code === TRANSPORT_ERROR.bodyTooLarge || code === TRANSPORT_ERROR.redirect) kind = 'protocol';
   const message = error instanceof Error ? redactKey(error.message, key) : undefined;
+  if (code === TRANSPORT_ERROR.redirect)
+    return new ApiError({ kind, operation: request.operation, serverMessage: 'the server answered with a redirect, which is not followed' });
   const detail = kind === 'network' ? `${code || 'connection failed'}${message && !message.includes(code) ? ` (${message})` : ''}` : undefined;
   return new ApiError({ kind, operation: request.operation, serverMessage: detail });
 }

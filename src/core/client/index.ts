@@ -9,4 +9,19 @@ export { EVENT_LIMITS } from './eventBounds';
 export type { ListedAction, RemoteAction } from './readers';
 export { idFromLocation } from './urls';
 export { sameServer, serverIdentity } from './serverIdentity';
-export { closeAllPools } from './pools';
+export {
+  closeDefaultTransport,
+  /** The default transport's connections closed: the name from before the transport seam, kept for its callers. */
+  closeDefaultTransport as closeAllPools,
+  setDefaultTransport,
+  TRANSPORT_ERROR,
+  TransportError,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from './transport';
+// The transports themselves (nodeTransport.ts, fetchTransport.ts) are imported from their files by the
+// face that sets one: exported here, undici would follow the client into the browser's bundle. Types
+// cost nothing at run time.
+export type { NodeTransportOptions } from './nodeTransport';
+export type { FetchTransportOptions } from './fetchTransport';
