@@ -2,7 +2,7 @@
  * What to do next, in the words of the command line: the client's own hints speak of the editor
  * (Sign In, saving, a setting), which a person at a terminal or a pipeline's log cannot act on.
  */
-import { type ApiError } from '../core/client';
+import { type ApiError, type ConnectionProblem, isConnectionProblem } from '../core/client';
 
 const BY_KIND: Partial<Record<ApiError['kind'], string>> = {
   auth: "The server refused the key: check CUSTOM_ACTIONS_KEY (or the application's own variable, or --key-file).",
@@ -11,8 +11,20 @@ const BY_KIND: Partial<Record<ApiError['kind'], string>> = {
   validation: 'Fix what the server names in action.yaml, then run the command again.',
 };
 
+/** What mends a connection that failed before it reached the server (docs/cli.md, *Behind a company network*). */
+const BY_CONNECTION_PROBLEM: Record<ConnectionProblem, string> = {
+  'untrusted-certificate':
+    "If a certificate authority of your company's signs the server's certificate, set NODE_EXTRA_CA_CERTS to the file of that authority's certificate (PEM) and run again.",
+  'certificate-name': "Use the host name the server's certificate is made for in the base URL (customactions.yaml, or --base-url).",
+  'certificate-dates': "The server's certificate must be renewed, or this machine's clock set right.",
+  'proxy-setting': 'Fix HTTPS_PROXY or HTTP_PROXY (or their lower-case names): http://host:port, or http://user:password@host:port.',
+  'proxy-auth': "Give the proxy's user name and password in HTTPS_PROXY (or HTTP_PROXY): http://user:password@host:port.",
+  'proxy-refused': 'The proxy may not allow this server: ask for it, or, when the server is reachable without the proxy, add its host to NO_PROXY.',
+};
+
 /** The command line's hint for a failure of the client, or undefined to keep the client's. */
 export function cliHint(error: ApiError): string | undefined {
+  if (isConnectionProblem(error.code)) return BY_CONNECTION_PROBLEM[error.code];
   if (error.code === 'no-implementation') return 'Write its main.ts and deploy it (custom-actions deploy <action>), then run it again.';
   // A list answered 404 names no action: the application is unknown there, or the URL has a path too many.
   if (error.kind === 'not-found' && error.operation === 'listActions')

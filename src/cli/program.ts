@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { closeDefaultTransport, setDefaultTransport } from '../core/client';
 import { createNodeTransport } from '../core/client/nodeTransport';
+import { proxySettingsFromEnv } from '../core/client/proxy';
 import { COMMANDS } from './commands/table';
 import { CommandContext, describeFailure, type GlobalOptions } from './context';
 import { CliError, EXIT, type ExitCode } from './exitCodes';
@@ -35,7 +36,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     );
     return EXIT.usage;
   }
-  setDefaultTransport(createNodeTransport());
+  // A company's proxy from the environment (docs/cli.md, *Behind a company network*); its certificate
+  // authority from NODE_EXTRA_CA_CERTS, which Node itself reads at start into the store undici uses.
+  setDefaultTransport(createNodeTransport({ proxy: proxySettingsFromEnv(io.env) }));
   let exitCode: ExitCode = EXIT.ok;
   const program = buildProgram(io, (code) => (exitCode = code));
   if (argv.length === 0) {

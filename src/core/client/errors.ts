@@ -1,3 +1,5 @@
+import { connectionProblemRetryable, isConnectionProblem } from './connectionProblems';
+
 export type ErrorKind =
   | 'auth'
   | 'forbidden'
@@ -62,6 +64,17 @@ const HINTS: Partial<Record<ErrorKind, string>> = {
 const PROBLEMS = new Map<string, { readonly reason?: string; readonly hint: string }>([
   ['limit-reached', { hint: 'The application holds as many actions as the server allows; delete one first.' }],
   [
+    'untrusted-certificate',
+    {
+      hint: "Add the certificate authority that signs the server's certificate (your company's) to the system's certificates, or name its PEM file in NODE_EXTRA_CA_CERTS.",
+    },
+  ],
+  ['certificate-name', { hint: "Use the host name the server's certificate is made for in the base URL." }],
+  ['certificate-dates', { hint: "The server's certificate must be renewed, or this machine's clock set right." }],
+  ['proxy-setting', { hint: 'Fix http.proxy (or HTTPS_PROXY / HTTP_PROXY): http://host:port, or http://user:password@host:port.' }],
+  ['proxy-auth', { hint: "Put the proxy's user name and password in http.proxy: http://user:password@host:port." }],
+  ['proxy-refused', { hint: "The proxy may not allow this server: ask for it, or list the server's host in http.noProxy." }],
+  [
     'no-implementation',
     { reason: 'the action has no code on the server yet', hint: 'Save its main.ts or run "Custom Actions: Push Implementation", then try again.' },
   ],
@@ -115,8 +128,9 @@ export class ApiError extends Error {
     // A 409 is not always a taken key: a full application and a run of an action without code answer it too.
     this.hint = init.hint ?? problem?.hint ?? (init.kind === 'conflict' ? conflictHint(init.operation, init.code) : HINTS[init.kind]);
     this.retryAfterMs = init.retryAfterMs;
-    // 501 says the server will never do it, so asking again is pointless.
-    this.retryable = ['network', 'timeout', 'rate-limited'].includes(init.kind) || (init.kind === 'server' && init.status !== 501);
+    // 501 says the server will never do it, so asking again is pointless; so is a connection problem a person must mend.
+    const mendable = isConnectionProblem(init.code) && !connectionProblemRetryable(init.code);
+    this.retryable = (['network', 'timeout', 'rate-limited'].includes(init.kind) && !mendable) || (init.kind === 'server' && init.status !== 501);
   }
 }
 

@@ -1,3 +1,4 @@
+import { connectionProblem } from './connectionProblems';
 import { ApiError, kindOfStatus, type ErrorKind, type FieldProblem, type Operation } from './errors';
 import { strongEtag } from './etags';
 import { redactKey } from './redact';
@@ -119,6 +120,8 @@ function transportError(error: unknown, request: HttpRequest, key: string): ApiE
   else if (code === TRANSPORT_ERROR.timeout || code === TRANSPORT_ERROR.aborted || code.includes('TIMEOUT')) kind = 'timeout';
   else if (code === TRANSPORT_ERROR.bodyTooLarge || code === TRANSPORT_ERROR.redirect) kind = 'protocol';
   const message = error instanceof Error ? redactKey(error.message, key) : undefined;
+  const problem = kind === 'network' ? connectionProblem(code, message) : undefined;
+  if (problem) return new ApiError({ kind, operation: request.operation, code: problem.problem, serverMessage: problem.reason });
   if (code === TRANSPORT_ERROR.redirect)
     return new ApiError({ kind, operation: request.operation, serverMessage: 'the server answered with a redirect, which is not followed' });
   const detail = kind === 'network' ? `${code || 'connection failed'}${message && !message.includes(code) ? ` (${message})` : ''}` : undefined;

@@ -9,6 +9,7 @@ export { EVENT_LIMITS } from './eventBounds';
 export type { ListedAction, RemoteAction } from './readers';
 export { idFromLocation } from './urls';
 export { sameServer, serverIdentity } from './serverIdentity';
+export { type ConnectionProblem, isConnectionProblem } from './connectionProblems';
 export {
   closeDefaultTransport,
   /** The default transport's connections closed: the name from before the transport seam, kept for its callers. */

@@ -45,6 +45,12 @@ export const TRANSPORT_ERROR = {
   redirect: 'REDIRECT',
   /** The request did not get through, for a reason the platform does not name (a browser's fetch). */
   network: 'NETWORK',
+  /** A proxy setting is not the URL of a proxy (the message names the setting). */
+  proxySetting: 'PROXY_SETTING',
+  /** The proxy asked for credentials (407) that it was not given or did not accept. */
+  proxyAuth: 'PROXY_AUTH',
+  /** The proxy refused to open the tunnel to the server (its status in the message). */
+  proxyRefused: 'PROXY_REFUSED',
 } as const;
 
 export class TransportError extends Error {
