@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { createColors } from 'picocolors';
-import { redactKey } from '../core/client/redact';
+import { scrubKeyShapes } from '../core/client/redact';
+import { terminalText } from '../core/text';
 import { type CliIo, type Stream } from './io';
 import { terminalSafeJson } from './jsonText';
 
@@ -15,54 +17,159 @@ export function colorEnabled(stream: Stream, env: CliIo['env']): boolean {
   return stream.isTTY && env.TERM !== 'dumb';
 }
 
-/**
- * Everything a command prints goes through here: data (lines, or JSON with --json) to stdout,
- * messages to stderr, colour only where the stream takes it, a progress line only on a terminal.
- * Every text is scrubbed of the keys in use before it is written, so a key that a server or a
- * library echoes back cannot reach a log.
- */
-export class Output {
-  readonly color: Colors;
-  readonly errColor: Colors;
-  private readonly secrets = new Set<string>();
-  private progressShown = false;
+const GUARD = Symbol('terminal guard');
 
-  constructor(
-    private readonly io: CliIo,
-    readonly json: boolean,
-    noColor = false,
-  ) {
-    this.color = createColors(!noColor && colorEnabled(io.stdout, io.env));
-    this.errColor = createColors(!noColor && colorEnabled(io.stderr, io.env));
+/** An io whose streams write only through the guard. */
+export interface GuardedIo extends CliIo {
+  readonly [GUARD]: TerminalGuard;
+}
+
+/**
+ * The one place where the command line's text meets a stream (docs/security.md, *Round three*). Any
+ * part of a text may have come from outside: a server's error, a field error, a 5xx body, an event,
+ * an action's key, a file of the clone, an argument. So every text written, on stdout or stderr, a
+ * message, a line, a JSON document or a library's message alike, is
+ * - scrubbed of the keys in use and of anything shaped like a key (`scrubKeyShapes`), and
+ * - escaped for the terminal (`terminalText`): no ESC, C1, DEL, CR or bidi character is written raw.
+ * The command line's own colours survive because they are not characters of the text: its `Colors`
+ * wrap a text in marks made with a secret of this process, which no server can forge, and the guard
+ * turns them into the terminal's codes only after the text between them was escaped.
+ */
+export class TerminalGuard {
+  private readonly secrets = new Set<string>();
+  private readonly mark = `\uE000${randomBytes(12).toString('hex')}`;
+  private readonly marks: RegExp;
+  private readonly paint = createColors(true);
+
+  constructor(readonly raw: CliIo) {
+    this.marks = new RegExp(`${this.mark}(?:([a-zA-Z]+)\uE001|\uE002)`, 'g');
   }
 
   /** A key in use: from now on it is replaced by `<redacted>` in everything written. */
   addSecret(key: string): void {
-    if (key.length > 0) this.secrets.add(key);
+    if (key.length >= 4) this.secrets.add(key);
+  }
+
+  /** Colours that stay the command line's own through the guard (plain text when `enabled` is false). */
+  colors(enabled: boolean): Colors {
+    if (!enabled) return createColors(false);
+    const styled = Object.fromEntries(
+      Object.keys(this.paint)
+        .filter((name) => name !== 'isColorSupported')
+        .map((name) => [name, (text: unknown) => `${this.mark}${name}\uE001${String(text)}${this.mark}\uE002`]),
+    );
+    return { ...styled, isColorSupported: true } as unknown as Colors;
+  }
+
+  /**
+   * `text` as it may reach a terminal. `keyShapes: 'shown'` only for the keys a command exists to
+   * print (`sandbox start`'s throwaway keys); the keys in use are scrubbed all the same.
+   */
+  text(text: string, keyShapes: 'scrubbed' | 'shown' = 'scrubbed'): string {
+    let out = keyShapes === 'scrubbed' ? scrubKeyShapes(text) : text;
+    for (const secret of this.secrets) out = out.split(secret).join('<redacted>');
+    if (!out.includes(this.mark)) return terminalText(out);
+    // Styles nest: each closing mark paints what its opening mark began, escaped first.
+    const stack: { style?: string; text: string }[] = [{ text: '' }];
+    let from = 0;
+    for (const match of out.matchAll(this.marks)) {
+      stack[stack.length - 1]!.text += terminalText(out.slice(from, match.index));
+      from = match.index + match[0].length;
+      if (match[1] !== undefined) stack.push({ style: match[1], text: '' });
+      else if (stack.length > 1) this.close(stack);
+    }
+    stack[stack.length - 1]!.text += terminalText(out.slice(from));
+    while (stack.length > 1) this.close(stack);
+    return stack[0]!.text;
+  }
+
+  private close(stack: { style?: string; text: string }[]): void {
+    const done = stack.pop()!;
+    const paint = (this.paint as unknown as Record<string, ((s: string) => string) | undefined>)[done.style!];
+    stack[stack.length - 1]!.text += paint ? paint(done.text) : done.text;
+  }
+}
+
+/** `io` with streams that write through a guard; an io already guarded is returned as it is. */
+export function guardIo(io: CliIo): GuardedIo {
+  if (GUARD in io) return io as GuardedIo;
+  const guard = new TerminalGuard(io);
+  const through = (stream: Stream): Stream => ({
+    write: (text) => stream.write(guard.text(text)),
+    get isTTY() {
+      return stream.isTTY;
+    },
+    get columns() {
+      return stream.columns;
+    },
+  });
+  return { stdout: through(io.stdout), stderr: through(io.stderr), stdinIsTTY: io.stdinIsTTY, env: io.env, cwd: io.cwd, [GUARD]: guard };
+}
+
+/** The guard of a guarded io. */
+export function guardOf(io: GuardedIo): TerminalGuard {
+  return io[GUARD];
+}
+
+/**
+ * Everything a command prints goes through here: data (lines, or JSON with --json) to stdout,
+ * messages to stderr, colour only where the stream takes it, a progress line only on a terminal.
+ * It writes through the terminal guard, so every text is scrubbed of keys and escaped.
+ */
+export class Output {
+  readonly color: Colors;
+  readonly errColor: Colors;
+  private readonly io: GuardedIo;
+  private readonly guard: TerminalGuard;
+  private progressShown = false;
+
+  constructor(
+    io: CliIo,
+    readonly json: boolean,
+    noColor = false,
+  ) {
+    this.io = guardIo(io);
+    this.guard = guardOf(this.io);
+    this.color = this.guard.colors(!noColor && colorEnabled(io.stdout, io.env));
+    this.errColor = this.guard.colors(!noColor && colorEnabled(io.stderr, io.env));
+  }
+
+  /** A key in use: from now on it is replaced by `<redacted>` in everything written. */
+  addSecret(key: string): void {
+    this.guard.addSecret(key);
   }
 
   /** A line of data on stdout (not written under --json, where `result` carries the data). */
   line(text = ''): void {
     if (this.json) return;
     this.clearProgress();
-    this.io.stdout.write(this.scrub(text) + '\n');
+    this.io.stdout.write(text + '\n');
   }
 
   /** The one JSON document of a command run with --json, on stdout. */
   result(value: unknown): void {
     if (!this.json) return;
-    this.io.stdout.write(this.scrub(terminalSafeJson(JSON.stringify(value, null, 2))) + '\n');
+    this.io.stdout.write(terminalSafeJson(JSON.stringify(value, null, 2)) + '\n');
   }
 
   /** One JSON line on stdout (for commands that stream, such as a follow of events). */
   jsonLine(value: unknown): void {
-    this.io.stdout.write(this.scrub(terminalSafeJson(JSON.stringify(value))) + '\n');
+    this.io.stdout.write(terminalSafeJson(JSON.stringify(value)) + '\n');
+  }
+
+  /**
+   * A line on stdout that exists to hand over keys (`sandbox start`'s `NAME=key` lines or its JSON):
+   * escaped like every line, but the key shapes in it are kept.
+   */
+  keyLine(text: string): void {
+    this.clearProgress();
+    this.guard.raw.stdout.write(this.guard.text(text + '\n', 'shown'));
   }
 
   /** A message for the person at the terminal, on stderr. */
   info(text: string): void {
     this.clearProgress();
-    this.io.stderr.write(this.scrub(text) + '\n');
+    this.io.stderr.write(text + '\n');
   }
 
   warn(text: string): void {
@@ -84,8 +191,9 @@ export class Output {
     let count = 0;
     const draw = (item?: string) => {
       const width = Math.max(20, (stream.columns ?? 80) - 1);
-      const text = `${label} ${count}/${total}${item ? ` ${item}` : ''}`;
-      stream.write(`\r\x1b[2K${this.scrub(text).slice(0, width)}`);
+      const text = this.guard.text(`${label} ${count}/${total}${item ? ` ${item}` : ''}`).slice(0, width);
+      // The one sequence of the command line's own written raw: return, and clear the line.
+      this.guard.raw.stderr.write(`\r\x1b[2K${text}`);
       this.progressShown = true;
     };
     draw();
@@ -100,13 +208,7 @@ export class Output {
 
   private clearProgress(): void {
     if (!this.progressShown) return;
-    this.io.stderr.write('\r\x1b[2K');
+    this.guard.raw.stderr.write('\r\x1b[2K');
     this.progressShown = false;
-  }
-
-  scrub(text: string): string {
-    let out = text;
-    for (const secret of this.secrets) out = redactKey(out, secret);
-    return out;
   }
 }

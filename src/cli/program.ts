@@ -1,12 +1,15 @@
-import { Command, CommanderError, Option } from 'commander';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
 import { closeDefaultTransport, setDefaultTransport } from '../core/client';
 import { createNodeTransport } from '../core/client/nodeTransport';
 import { proxySettingsFromEnv } from '../core/client/proxy';
+import { looksLikeKey } from '../core/client/redact';
 import { COMMANDS } from './commands/table';
 import { CommandContext, describeFailure, type GlobalOptions } from './context';
 import { CliError, EXIT, type ExitCode } from './exitCodes';
 import { type CliIo } from './io';
-import { Output } from './output';
+import { guardIo, guardOf, Output } from './output';
 import { DEFAULT_KEY_VARIABLE } from './keys';
 import { REPOSITORY, VERSION } from './version';
 
@@ -23,24 +26,26 @@ application) or from a file named by --key-file; never from an argument.
 Colour only on a terminal (NO_COLOR, FORCE_COLOR and --no-color decide too).
 More: docs/cli.md in ${REPOSITORY}`;
 
-/** Options that would put a key on the command line: refused before anything else is read. */
-const KEY_ARGUMENT = /^--?(key|api-key|apikey|token|secret)(=|$)/i;
+/** Option names that say "a key": an option of that name that the program does not declare is refused unread. */
+const KEY_NAMED = /key|token|secret|passw|pwd|credential|bearer|auth/i;
 
 /** Runs `custom-actions` with `argv` (the arguments after the program's name) and returns its exit code. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
-  const keyArgument = argv.find((a) => KEY_ARGUMENT.test(a));
-  if (keyArgument !== undefined) {
-    new Output(io, false).error(
-      `${keyArgument.split('=')[0]}: a key is never taken from an argument (shell history and process lists keep those).`,
-      `Set ${DEFAULT_KEY_VARIABLE} (or ${DEFAULT_KEY_VARIABLE}_<APPLICATION_ID>) in the environment, or name a file with --key-file.`,
-    );
+export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<ExitCode> {
+  // Every byte written from here on goes through the terminal guard (output.ts), commander's own included.
+  const io = guardIo(rawIo);
+  for (const value of argumentValues(argv)) if (looksLikeKey(value)) guardOf(io).addSecret(value);
+  let exitCode: ExitCode = EXIT.ok;
+  const program = buildProgram(io, (code) => (exitCode = code));
+  const refusal = keyArgument(program, argv, io.cwd);
+  if (refusal !== undefined) {
+    const out = new Output(io, argv.includes('--json'));
+    out.error(refusal, `Set ${DEFAULT_KEY_VARIABLE} (or ${DEFAULT_KEY_VARIABLE}_<APPLICATION_ID>) in the environment, or name a file with --key-file.`);
+    out.result({ ok: false, error: { exitCode: EXIT.usage, message: refusal } });
     return EXIT.usage;
   }
   // A company's proxy from the environment (docs/cli.md, *Behind a company network*); its certificate
   // authority from NODE_EXTRA_CA_CERTS, which Node itself reads at start into the store undici uses.
   setDefaultTransport(createNodeTransport({ proxy: proxySettingsFromEnv(io.env) }));
-  let exitCode: ExitCode = EXIT.ok;
-  const program = buildProgram(io, (code) => (exitCode = code));
   if (argv.length === 0) {
     io.stderr.write(program.helpInformation());
     return EXIT.usage;
@@ -51,8 +56,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
       // Commander has said what was wrong on stderr; a pipeline that asked for JSON gets its document too.
-      if (argv.includes('--json'))
-        io.stdout.write(JSON.stringify({ ok: false, error: { exitCode: EXIT.usage, message: usageMessage(error) } }, null, 2) + '\n');
+      new Output(io, argv.includes('--json')).result({ ok: false, error: { exitCode: EXIT.usage, message: usageMessage(error) } });
       return EXIT.usage;
     }
     throw error;
@@ -74,12 +78,12 @@ function buildProgram(io: CliIo, setExit: (code: ExitCode) => void): Command {
     .addOption(new Option('--timeout <seconds>', 'how long one request may take').default('30'))
     .addHelpText('after', EXIT_HELP)
     .showHelpAfterError('(add --help for usage)')
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .configureOutput(commanderOutput(io))
     .exitOverride();
   program.helpCommand('help [command]', 'show the help of a command');
   for (const definition of COMMANDS) {
     const command = program.command(definition.name).summary(definition.summary).description(definition.summary).exitOverride();
-    command.configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+    command.configureOutput(commanderOutput(io));
     definition.configure(command);
     command.addHelpText('after', EXIT_HELP);
     command.action(async (...args: unknown[]) => {
@@ -98,9 +102,62 @@ function buildProgram(io: CliIo, setExit: (code: ExitCode) => void): Command {
   return program;
 }
 
-/** Commander's message without its `error: ` prefix (it never holds a key: --key=… is refused before parsing). */
+/** Commander's message without its `error: ` prefix, and without what was given after an `=`. */
 function usageMessage(error: CommanderError): string {
-  return error.message.replace(/^error: /, '');
+  return unquoteValues(error.message.replace(/^error: /, ''));
+}
+
+/**
+ * Commander quotes an option it does not know as it was given (`unknown option '--api-token=…'`):
+ * the name is kept, what follows an `=` is not, in whatever it says.
+ */
+function unquoteValues(message: string): string {
+  return message.replace(/'(-[^'=\s]*)=[^']*'/g, "'$1=…'");
+}
+
+function commanderOutput(io: CliIo): OutputConfiguration {
+  return {
+    writeOut: (s) => io.stdout.write(s),
+    writeErr: (s) => io.stderr.write(s),
+    outputError: (s, write) => write(unquoteValues(s)),
+  };
+}
+
+/** Each argument, and what follows the `=` of an `--option=value`. */
+function argumentValues(argv: readonly string[]): string[] {
+  return argv.flatMap((a) => (a.startsWith('-') && a.includes('=') ? [a, a.slice(a.indexOf('=') + 1)] : [a]));
+}
+
+/**
+ * Why the arguments put a key on the command line (shell history and process lists keep those), or
+ * undefined. Refused, never quoted: an option the program does not declare whose name says key, token,
+ * secret, password or the like, whatever its value; and a `--key-file` whose value is no file but looks
+ * like a key itself.
+ */
+function keyArgument(program: Command, argv: readonly string[], cwd: string): string | undefined {
+  const declared = new Set([program, ...program.commands].flatMap((c) => c.options.flatMap((o) => [o.long, o.short])));
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    if (!arg.startsWith('-')) continue;
+    const name = arg.split('=')[0]!;
+    if (!declared.has(name) && KEY_NAMED.test(name))
+      return `${looksLikeKey(name) ? 'an option' : name}: a key is never taken from an argument (shell history and process lists keep those).`;
+    if (name === '--key-file') {
+      const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[i + 1];
+      if (value !== undefined && looksLikeKey(value) && !isFile(path.resolve(cwd, value)))
+        return '--key-file names a file of keys, and no such file is there: its value looks like a key itself, which is never taken from an argument.';
+    }
+  }
+  return undefined;
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** A failure as a message on stderr (and, with --json, as a document on stdout) with its exit code. */

@@ -1,8 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { SANDBOX_KEY_PREFIX } from '../core/client/redact';
 
-/** `ca_sk_` and 32 random bytes: long enough that a plain sha-256 is a safe way to store it. */
+/** `ca_sk_` (the shape the command line and the extension scrub from their output) and 32 random bytes: long enough that a plain sha-256 is a safe way to store it. */
 export function mintKey(): string {
-  return `ca_sk_${randomBytes(32).toString('base64url')}`;
+  return `${SANDBOX_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
 }
 
 export function hashKey(key: string): string {

@@ -5,6 +5,7 @@ import { Argument, type Command } from 'commander';
 import { type CommandContext } from '../context';
 import { CliError, EXIT, type ExitCode } from '../exitCodes';
 import { onInterrupt } from '../interrupt';
+import { terminalSafeJson } from '../jsonText';
 import { applicationKeyVariable } from '../keys';
 import { loadProject } from '../project';
 import { type CommandDefinition } from './command';
@@ -99,10 +100,11 @@ function serve(context: CommandContext, args: string[]): Promise<ExitCode> {
       if (ready) return;
       ready = true;
       const state = JSON.parse(line) as Ready;
-      if (context.out.json) context.io.stdout.write(line + '\n');
+      // The keys of this throwaway sandbox are what these lines are for: the one output that keeps key shapes.
+      if (context.out.json) context.out.keyLine(terminalSafeJson(line));
       else {
-        context.io.stdout.write(`CUSTOM_ACTIONS_BASE_URL=${state.url}\n`);
-        for (const app of state.applications) context.io.stdout.write(`${applicationKeyVariable(app.id)}=${app.key}\n`);
+        context.out.keyLine(`CUSTOM_ACTIONS_BASE_URL=${state.url}`);
+        for (const app of state.applications) context.out.keyLine(`${applicationKeyVariable(app.id)}=${app.key}`);
       }
       context.out.info(`The sandbox is listening on ${state.url} with ${state.applications.map((a) => a.id).join(', ')}; Ctrl+C to stop.`);
     });

@@ -26,3 +26,4 @@ export {
 // cost nothing at run time.
 export type { NodeTransportOptions } from './nodeTransport';
 export type { FetchTransportOptions } from './fetchTransport';
+export { looksLikeKey, redactKey, SANDBOX_KEY_PREFIX, scrubKeyShapes } from './redact';

@@ -47,3 +47,24 @@ export function visibleLine(text: string): string {
   for (let i = 0; i < chars.length; i++) out += chars[i] !== '\t' && isInvisible(chars, i) ? escapeInvisible(chars[i]!) : chars[i];
   return out;
 }
+
+/** The categories of `isInvisible`, tab and line feed aside. */
+const ANY_BUT_TAB_OR_LF = /(?![\t\n])[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/u;
+
+/**
+ * Text for a terminal: every invisible character escaped but the tab and the line feed, which the
+ * command line lays its own lines out with. ESC (and so every CSI, OSC, title or clipboard sequence),
+ * the C1 controls that a terminal reads like ESC sequences (U+009B is `ESC [`), DEL, a carriage
+ * return or backspace that would overwrite a line, and bidi or zero-width characters are all shown as
+ * escapes. Applying it twice gives the same text.
+ */
+export function terminalText(text: string): string {
+  if (!ANY_BUT_TAB_OR_LF.test(text)) return text;
+  const chars = [...text];
+  let out = '';
+  for (let i = 0; i < chars.length; i++) {
+    const char = chars[i]!;
+    out += char !== '\t' && char !== '\n' && isInvisible(chars, i) ? escapeInvisible(char) : char;
+  }
+  return out;
+}
