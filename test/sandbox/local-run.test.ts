@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { type ActionMetadata, type LogEntry } from '../../src/core/schema';
 import { compileForDebug } from '../../src/sandbox/runner/local/compileForDebug';
+import { HarnessPool } from '../../src/sandbox/runner/local/harnessPool';
 import { type LocalOutcome } from '../../src/sandbox/runner/local/localRun';
 
 const metadata: ActionMetadata = {
@@ -132,34 +132,32 @@ describe('local debug harness: one run of main on this machine', function () {
     assert.match(stderr, /Error: boom 3\n\s+at main \(.*main\.ts:3:/);
   });
 
-  it('serves many runs in one process for the Testing view: each in its own context, answered by id, with a time limit', async () => {
-    const child = spawn(process.execPath, [harness, '--serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
-    const lines: { id: number; log?: LogEntry; outcome?: LocalOutcome }[] = [];
-    createInterface({ input: child.stdout }).on('line', (line) => lines.push(JSON.parse(line) as (typeof lines)[number]));
+  it('runs the Testing view’s cases in the sandbox’s confined runner processes: each in its own context, logs by case, with a time limit', async () => {
+    // From source, the runner's text is child/index.ts bundled on the fly, as the shipped sandbox-runner.js is.
+    const pool = new HarnessPool(1);
+    const logs: [number, string][] = [];
     const leaky = `let calls = 0;\nexport function main(n: number, who: string) {\n  calls++;\n  console.log('call', calls, who);\n  return { doubled: n * 2, greeting: String(calls) };\n}\n`;
-    const send = (id: number, code: string, inputs: unknown, timeoutMs?: number) =>
-      child.stdin.write(JSON.stringify({ id, request: { mainPath: MAIN, code, metadata, inputs, timeoutMs } }) + '\n');
-    send(1, leaky, { n: 1, who: 'a' });
-    send(2, leaky, { n: 2, who: 'b' });
-    send(3, 'export function main(n: number, who: string) { while (true) {} }', { n: 3, who: 'c' }, 200);
-    send(4, CODE, { n: -1, who: 'd' });
-    child.stdin.end();
-    await new Promise((resolve) => child.on('exit', resolve));
-    const outcome = (id: number) => lines.find((l) => l.id === id && l.outcome)?.outcome;
-    assert.deepEqual(outcome(1), { ...outcome(1), ok: true, result: { doubled: 2, greeting: '1' } });
-    assert.deepEqual(outcome(2), { ...outcome(2), ok: true, result: { doubled: 4, greeting: '1' } }, 'a fresh module per run');
-    assert.deepEqual(
-      lines.filter((l) => l.log).map((l) => [l.id, l.log!.message]),
-      [
+    const run = (id: number, code: string, inputs: unknown, timeoutMs?: number) =>
+      pool.run({ mainPath: MAIN, code, metadata, inputs, ...(timeoutMs === undefined ? {} : { timeoutMs }) }, (entry) => logs.push([id, entry.message]));
+    try {
+      const [first, second, spun, thrown] = await Promise.all([
+        run(1, leaky, { n: 1, who: 'a' }),
+        run(2, leaky, { n: 2, who: 'b' }),
+        run(3, 'export function main(n: number, who: string) { while (true) {} }', { n: 3, who: 'c' }, 200),
+        run(4, CODE, { n: -1, who: 'd' }),
+      ]);
+      assert.deepEqual(first, { ...first, ok: true, result: { doubled: 2, greeting: '1' } });
+      assert.deepEqual(second, { ...second, ok: true, result: { doubled: 4, greeting: '1' } }, 'a fresh module per run');
+      assert.deepEqual(logs, [
         [1, 'call 1 a'],
         [2, 'call 1 b'],
         [4, 'n is -1'],
-      ],
-    );
-    const spun = outcome(3);
-    assert.ok(spun && !spun.ok && spun.error.name === 'TimeoutError', JSON.stringify(spun));
-    const thrown = outcome(4);
-    assert.ok(thrown && !thrown.ok);
-    assert.match(thrown.error.stack ?? '', /main\.ts:5:/);
+      ]);
+      assert.ok(spun && !spun.ok && spun.error.name === 'TimeoutError', JSON.stringify(spun));
+      assert.ok(thrown && !thrown.ok);
+      assert.match(thrown.error.stack ?? '', /main\.ts:5:/);
+    } finally {
+      pool.close();
+    }
   });
 });

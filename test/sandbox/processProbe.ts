@@ -2,7 +2,7 @@
  * What code that got out of the sandbox's realm could do with the runner process's own powers: it
  * runs as the process's script (host code, `require` and `process` at hand) and prints one JSON line
  * of what each attempt gave, `allowed` or the error's code. Its one argument is a JSON object of the
- * paths to try.
+ * paths to try. (The network is not among them: Node's permission model closes it only from Node 25.)
  */
 export const PROCESS_PROBE = String.raw`
 'use strict';
@@ -16,6 +16,8 @@ const attempt = (name, fn) => {
 };
 outcome.environment = Object.keys(process.env);
 attempt('read /proc/self/environ', () => fs.readFileSync('/proc/self/environ'));
+attempt("read the parent's /proc/<pid>/environ", () => fs.readFileSync('/proc/' + process.ppid + '/environ'));
+attempt('compile code from a string', () => new Function('return 1'));
 attempt('list the data directory', () => fs.readdirSync(paths.dataDir));
 attempt('read a file of the data directory', () => fs.readFileSync(path.join(paths.dataDir, 'PG_VERSION')));
 attempt('read another file', () => fs.readFileSync(paths.otherFile));

@@ -7,8 +7,9 @@ import { type CaseResult } from './results';
 import { caseError, caseResult } from './verdict';
 
 /**
- * Every runnable case through the local harness (run-local.js beside this bundle), main.ts as it is
- * on disk, a few processes side by side as the Local profile runs them. `onResult` gets each case as
+ * Every runnable case through the local harness (the sandbox's runner processes, confined as the
+ * sandbox confines them), main.ts as it is on disk, a few processes side by side as the Local profile
+ * runs them. `onResult` gets each case as
  * it ends; `signal` ends the processes (cases not ended are left out).
  */
 export async function runCasesLocally(
@@ -20,8 +21,8 @@ export async function runCasesLocally(
   const runnable = cases.filter((c) => c.unrunnable === undefined);
   for (const c of cases) if (c.unrunnable !== undefined) onResult(caseError(c, c.unrunnable));
   if (runnable.length === 0) return;
-  // Node itself runs the harness, with none of this process's environment (keys included).
-  const pool = new HarnessPool(path.join(__dirname, 'run-local.js'), { command: process.execPath, env: {} }, projectRoot, harnessParallelism(runnable.length));
+  // With none of this process's environment (keys included), nor a way to read it (harnessPool.ts).
+  const pool = new HarnessPool(harnessParallelism(runnable.length));
   const cancel = () => pool.cancel();
   signal.addEventListener('abort', cancel);
   try {

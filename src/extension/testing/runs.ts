@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { type RunOutcome } from '../../core/testing';
 import { serverText } from '../../core/text';
 import { errorMessage } from '../connections';
-import { harnessPath, harnessRuntime, localRunRequest } from '../debug/commands';
+import { localRunRequest } from '../debug/commands';
 import { readLocalAction } from '../localActions';
 import { type Services } from '../services';
 import { readCase } from './cases';
@@ -132,8 +132,9 @@ export class TestRuns {
     counted: (item: vscode.TestItem) => void,
   ): Promise<void> {
     if (cases.length === 0) return;
-    const runtime = harnessRuntime(this.s.config().debugRuntimeExecutable);
-    const runner = new HarnessPool(harnessPath(this.s.context.extensionUri), runtime, cases[0]!.folder.fsPath, harnessParallelism(cases.length));
+    // The extension host's own Node, confined as the sandbox confines its runners (harnessPool.ts);
+    // customActions.debug.runtimeExecutable is Debug's only.
+    const runner = new HarnessPool(harnessParallelism(cases.length));
     const cancelled = token.onCancellationRequested(() => runner.cancel());
     try {
       await Promise.all(

@@ -1,124 +1,158 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { createInterface } from 'node:readline';
 import { type LogEntry } from '../../../core/schema';
-import { type LocalOutcome, type LocalRunRequest } from './localRun';
-
-/** How a harness process is started: the Node to run it with and what its environment starts from. */
-export interface HarnessRuntime {
-  readonly command: string;
-  readonly env: Readonly<Record<string, string>>;
-}
+import { DEFAULT_LIMITS } from '../../limits';
+import { runnerCommand, type RunnerCommand } from '../isolation';
+import { type RunError } from '../protocol';
+import { type RunnerExit, RunnerProcess } from '../runnerProcess';
+import { runnerSource } from '../runnerSource';
+import { type LocalOutcome, type LocalRunRequest, prepareLocalRun } from './localRun';
 
 /** A case's time limit in the Testing view's Local profile and `custom-actions test`: a loop that never ends still ends. */
 export const LOCAL_CASE_TIMEOUT_MS = 30_000;
+/** The runner ends a case at its time limit itself; the process is killed this much later if it has not. */
+const BACKSTOP_MS = 1_000;
+/** A runner process not ready by then (a machine under load takes some hundreds of ms) is given up. */
+const STARTUP_MS = 20_000;
 
-/** How many harness processes a run of `cases` cases gets: one per 8 cases, at most 4 and the machine's cores. */
+/** How many runner processes a run of `cases` cases gets: one per 8 cases, at most 4 and the machine's cores. */
 export function harnessParallelism(cases: number): number {
   return Math.max(1, Math.min(4, availableParallelism(), Math.ceil(cases / 8)));
 }
 
 /**
- * The harness in serve mode (`run-local.js --serve`) for one test run, as the Testing view's Local
- * profile and the command line's `test` drive it: a few processes, each taking its cases one after
- * the other in a fresh context, so cases run in parallel without sharing a realm. The protocol is the
- * harness's (`harness.ts` beside this file): a JSON line per case in, its logs and outcome out.
- * `cancel` ends the processes; the cases they held resolve undefined.
+ * The Testing view's Local profile and the command line's `test` run the repository's code in the
+ * sandbox's own runner processes (child/index.ts), started as the sandbox starts them
+ * (isolation.ts): Node's permission model granting nothing, no code generated from strings, an empty
+ * environment, the file system's root as working directory, the sandbox's memory limit. So code that
+ * got out of its realm finds no key in its environment, cannot read the parent's
+ * (/proc/<pid>/environ) or any other file, and cannot start a process or open a connection.
+ *
+ * A few processes side by side, each taking its cases one after the other in a fresh context. A case
+ * that timed out or ended its process leaves that process unused again. `cancel` ends them all; the
+ * cases they held resolve undefined.
  */
 export class HarnessPool {
-  private readonly workers: Worker[] = [];
-  private ids = 0;
+  private readonly idle: RunnerProcess[] = [];
+  private readonly processes = new Set<RunnerProcess>();
+  private readonly waiting: (() => void)[] = [];
+  private runIds = 0;
   private cancelled = false;
+  private closing = false;
 
   constructor(
-    private readonly harness: string,
-    private readonly runtime: HarnessRuntime,
-    private readonly cwd: string,
     private readonly parallel: number,
+    private readonly command: RunnerCommand = runnerCommand(runnerSource(), DEFAULT_LIMITS),
   ) {}
 
   /** One case; undefined when the pool was cancelled before it ended. */
-  run(request: LocalRunRequest, log: (entry: LogEntry) => void): Promise<LocalOutcome | undefined> {
-    if (this.cancelled) return Promise.resolve(undefined);
-    const worker = this.worker();
-    const id = ++this.ids;
-    return new Promise((resolve) => {
-      worker.jobs.set(id, { log, resolve });
-      worker.child.stdin?.write(JSON.stringify({ id, request }) + '\n');
+  async run(request: LocalRunRequest, log: (entry: LogEntry) => void): Promise<LocalOutcome | undefined> {
+    const started = performance.now();
+    const duration = () => Math.round((performance.now() - started) * 1000) / 1000;
+    const timeoutMs = request.timeoutMs ?? LOCAL_CASE_TIMEOUT_MS;
+    const prepared = prepareLocalRun(request, ++this.runIds, timeoutMs);
+    if (!prepared.ok) return prepared.outcome;
+    if (!this.command.confined) return failed('this Node.js has no permission model, so the code of main cannot be confined: it is not run', 0);
+    const runner = await this.acquire();
+    if (!runner) return undefined;
+    // The runner's process and pipes keep nothing alive (runnerProcess.ts): this timer does, until it is ready.
+    const startup = setTimeout(() => this.discard(runner), STARTUP_MS);
+    try {
+      await runner.ready;
+    } catch (error) {
+      this.discard(runner);
+      return failed(`the local run could not start: ${error instanceof Error ? error.message : String(error)}`, duration());
+    } finally {
+      clearTimeout(startup);
+    }
+    const { message } = prepared;
+    return new Promise<LocalOutcome | undefined>((resolve) => {
+      let settled = false;
+      const end = (outcome: LocalOutcome | undefined, reuse: boolean) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(backstop);
+        runner.listen(undefined);
+        if (reuse && !this.cancelled) this.release(runner);
+        else this.discard(runner);
+        resolve(this.cancelled ? undefined : outcome);
+      };
+      const backstop = setTimeout(
+        () => end(failed(`main did not finish within ${timeoutMs} ms; the run was stopped`, duration(), 'TimeoutError', 'timeout'), false),
+        timeoutMs + BACKSTOP_MS,
+      );
+      runner.listen(
+        (back) => {
+          if (back.runId !== message.runId) return;
+          if (back.type === 'log') log(back.entry);
+          // A case that timed out may have been interrupted anywhere: its process is not used again.
+          else end(prepared.outcome(back, duration()), back.ok || back.error.code !== 'timeout');
+        },
+        (exit: RunnerExit) =>
+          end(
+            exit.outOfMemory
+              ? failed(
+                  `main used more than the ${DEFAULT_LIMITS.runMemoryMb} MB memory limit; the run was stopped`,
+                  duration(),
+                  'MemoryLimitError',
+                  'memory-limit',
+                )
+              : this.cancelled
+                ? undefined
+                : failed(`the local run ended unexpectedly (${exit.signal ?? `exit code ${exit.code}`})`, duration(), 'Error', 'runner-crashed'),
+            false,
+          ),
+      );
+      if (runner.running) runner.send(message);
+      else end(failed('the local run ended unexpectedly', duration(), 'Error', 'runner-crashed'), false);
     });
   }
 
   /** Ends the processes: those still running a case are stopped. */
   cancel(): void {
     this.cancelled = true;
-    for (const worker of this.workers.splice(0)) {
-      worker.child.kill();
-      for (const pending of worker.jobs.values()) pending.resolve(undefined);
-      worker.jobs.clear();
-    }
+    for (const wake of this.waiting.splice(0)) wake();
+    for (const runner of [...this.processes]) this.discard(runner);
   }
 
-  /** No more cases: each process ends once its own are done. */
+  /** No more cases: idle processes end now, busy ones once their case is done. */
   close(): void {
-    for (const worker of this.workers) worker.child.stdin?.end();
+    this.closing = true;
+    for (const runner of this.idle.splice(0)) this.discard(runner);
   }
 
-  private worker(): Worker {
-    if (this.workers.length < this.parallel) {
-      const worker = this.start();
-      this.workers.push(worker);
-      return worker;
+  /** An idle process, a new one while fewer than `parallel` exist, else the first to come free; undefined once cancelled. */
+  private async acquire(): Promise<RunnerProcess | undefined> {
+    for (;;) {
+      if (this.cancelled) return undefined;
+      const idle = this.idle.pop();
+      if (idle?.running) return idle;
+      if (idle) continue;
+      if (this.processes.size < this.parallel) {
+        const runner = new RunnerProcess(this.command);
+        this.processes.add(runner);
+        void runner.ended.then(() => this.processes.delete(runner));
+        return runner;
+      }
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
-    // The one with the fewest cases waiting, so a slow case does not hold up the others.
-    return this.workers.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
   }
 
-  private start(): Worker {
-    // The user's own code on the user's machine, as Debug runs it (docs/security.md): the environment
-    // of the process that starts it (the extension host's, a pipeline's with its keys) is not passed
-    // on, only what Node needs to find its temporary folder.
-    const env: Record<string, string> = { ...this.runtime.env };
-    for (const name of ['PATH', 'TMPDIR', 'TMP', 'TEMP', 'SystemRoot', 'HOME', 'USERPROFILE', 'LANG']) {
-      const value = process.env[name];
-      if (value !== undefined) env[name] = value;
-    }
-    const child = spawn(this.runtime.command, [this.harness, '--serve'], { cwd: this.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    const worker: Worker = { child, jobs: new Map() };
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4_000)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      let message: { id?: number; log?: LogEntry; outcome?: LocalOutcome };
-      try {
-        message = JSON.parse(line) as typeof message;
-      } catch {
-        return;
-      }
-      const pending = message.id === undefined ? undefined : worker.jobs.get(message.id);
-      if (!pending) return;
-      if (message.log) pending.log(message.log);
-      if (message.outcome) {
-        worker.jobs.delete(message.id!);
-        pending.resolve(message.outcome);
-      }
-    });
-    const ended = (why: string) => {
-      for (const pending of worker.jobs.values())
-        pending.resolve({
-          ok: false,
-          error: { name: 'Error', message: `the local run ended unexpectedly: ${why}${stderr ? `\n${stderr.trim()}` : ''}` },
-          duration: 0,
-        });
-      worker.jobs.clear();
-      const at = this.workers.indexOf(worker);
-      if (at >= 0) this.workers.splice(at, 1);
-    };
-    child.on('error', (error) => ended(error.message));
-    child.on('exit', (code, signal) => ended(signal ? `stopped by ${signal}` : `exit code ${code ?? '?'}`));
-    return worker;
+  private release(runner: RunnerProcess): void {
+    if (this.closing && this.waiting.length === 0) return this.discard(runner);
+    this.idle.push(runner);
+    this.waiting.shift()?.();
+  }
+
+  private discard(runner: RunnerProcess): void {
+    this.processes.delete(runner);
+    const at = this.idle.indexOf(runner);
+    if (at >= 0) this.idle.splice(at, 1);
+    void runner.kill();
+    this.waiting.shift()?.();
   }
 }
 
-interface Worker {
-  readonly child: ChildProcess;
-  readonly jobs: Map<number, { log: (entry: LogEntry) => void; resolve: (outcome: LocalOutcome | undefined) => void }>;
+function failed(message: string, duration: number, name = 'Error', code?: string): LocalOutcome {
+  const error: RunError = { name, message, ...(code === undefined ? {} : { code }) };
+  return { ok: false, error, duration };
 }
