@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import * as vscode from 'vscode';
 import { codeHash, metadataHash } from '../../../src/core/deploy/base';
 import { type NormalizedEvent } from '../../../src/core/client';
@@ -7,6 +9,7 @@ import { type ActionMetadata } from '../../../src/core/schema';
 import { serializeActionYaml } from '../../../src/core/workspace';
 import { type ProfileKind } from '../../../src/extension/testing';
 import { type ActionNode, type ApplicationNode, type EnvironmentNode, type EventNode } from '../../../src/extension/tree/nodes';
+import { ATTEMPT, ATTEMPT_MAIN, attemptCases } from '../../support/confinementAttempts';
 import { HOSTILE_APP, type HostileProject, useHostileProject } from '../hostileProject';
 import { NotificationSpy } from '../notifications';
 import { api, EXTENSION_ID, eventually, staysTrue, workspaceRoot, setWorkspaceTrust } from '../support';
@@ -355,6 +358,45 @@ describe('Testing view: input sets as tests of their action', function () {
     assert.ok(result.output.includes('[ansi] n is 3\\u001B[2J\\u202E'), result.output);
     assert.ok(!result.output.includes('\u001b') && !result.output.includes('\u202e'), 'no raw escape or bidi override in the output');
     await vscode.workspace.fs.delete(ansi);
+  });
+
+  it('Local confines main as the sandbox does: a hostile main.ts gets out of nothing (realm, /proc environ, process.env, code from strings, a file, a connection), and no environment value shows', async () => {
+    const attemptFolder = vscode.Uri.joinPath(workspaceRoot(), 'actions', ATTEMPT.key);
+    const outside = vscode.Uri.joinPath(vscode.Uri.file(tmpdir()), `custom-actions-outside-${process.pid}.txt`);
+    const marker = `outside-file-${Date.now()}`;
+    let connections = 0;
+    const listener = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    try {
+      await write(outside, marker);
+      await write(vscode.Uri.joinPath(attemptFolder, 'action.yaml'), serializeActionYaml(ATTEMPT));
+      await write(vscode.Uri.joinPath(attemptFolder, 'main.ts'), ATTEMPT_MAIN);
+      const cases = attemptCases(outside.fsPath, String((listener.address() as AddressInfo).port));
+      for (const [name, content] of Object.entries(cases))
+        await write(vscode.Uri.joinPath(attemptFolder, 'inputs', `${name}.json`), JSON.stringify(content, null, 2) + '\n');
+      const action = await item(appId, `action:${attemptFolder.toString()}`);
+      for (const name of Object.keys(cases)) await item(appId, action.id, vscode.Uri.joinPath(attemptFolder, 'inputs', `${name}.json`).toString());
+      const result = await run('local', [action]);
+      const reported = [...result.results.entries()].filter(([id]) => id !== action.id);
+      const said = JSON.stringify(reported.map(([id, r]) => [id, r.state, r.messages.map((m) => [m.message, m.actualOutput])]));
+      assert.equal(reported.length, Object.keys(cases).length, said);
+      assert.ok(
+        reported.every(([, r]) => r.state === 'passed'),
+        said,
+      );
+      // The extension host's environment (what a planted key would be in): not one value reached the results or the output.
+      const values = Object.values(process.env).filter((v): v is string => typeof v === 'string' && v.length >= 12);
+      const leaked = values.filter((v) => said.includes(v) || result.output.includes(v));
+      assert.deepEqual(leaked, [], 'values of the extension host’s environment came through');
+      assert.ok(!said.includes(marker) && !result.output.includes(marker), 'the outside file was read');
+      assert.equal(connections, 0, 'a connection came in');
+    } finally {
+      await new Promise((resolve) => listener.close(resolve));
+      for (const uri of [attemptFolder, outside]) await vscode.workspace.fs.delete(uri, { recursive: true }).then(undefined, () => undefined);
+    }
   });
 
   it('runs nothing in a workspace that is not trusted: every profile says why', async () => {

@@ -35,6 +35,7 @@ export class HarnessPool {
   private readonly idle: RunnerProcess[] = [];
   private readonly processes = new Set<RunnerProcess>();
   private readonly waiting: (() => void)[] = [];
+  private readonly running = new Set<() => void>();
   private runIds = 0;
   private cancelled = false;
   private closing = false;
@@ -60,6 +61,7 @@ export class HarnessPool {
       await runner.ready;
     } catch (error) {
       this.discard(runner);
+      if (this.cancelled) return undefined;
       return failed(`the local run could not start: ${error instanceof Error ? error.message : String(error)}`, duration());
     } finally {
       clearTimeout(startup);
@@ -70,12 +72,16 @@ export class HarnessPool {
       const end = (outcome: LocalOutcome | undefined, reuse: boolean) => {
         if (settled) return;
         settled = true;
+        this.running.delete(stop);
         clearTimeout(backstop);
         runner.listen(undefined);
         if (reuse && !this.cancelled) this.release(runner);
         else this.discard(runner);
         resolve(this.cancelled ? undefined : outcome);
       };
+      // Cancelled: the case ends at once, its process with it.
+      const stop = () => end(undefined, false);
+      this.running.add(stop);
       const backstop = setTimeout(
         () => end(failed(`main did not finish within ${timeoutMs} ms; the run was stopped`, duration(), 'TimeoutError', 'timeout'), false),
         timeoutMs + BACKSTOP_MS,
@@ -111,6 +117,7 @@ export class HarnessPool {
   cancel(): void {
     this.cancelled = true;
     for (const wake of this.waiting.splice(0)) wake();
+    for (const stop of [...this.running]) stop();
     for (const runner of [...this.processes]) this.discard(runner);
   }
 
