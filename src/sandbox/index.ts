@@ -6,7 +6,7 @@
  */
 import { type AddressInfo } from 'node:net';
 import { Changes } from './http/changes';
-import { RateLimiter } from './http/rateLimit';
+import { RateLimiter, SharedRateLimiter } from './http/rateLimit';
 import { createSandboxServer, newLifecycle, type TlsFiles } from './http/server';
 import { isLoopback, urlHost } from './network';
 import { DEFAULT_LIMITS, type SandboxLimits } from './limits';
@@ -104,7 +104,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     log,
     ...(listener ? { notifyChannel: CHANGES_CHANNEL, analyzeEvery: Number.POSITIVE_INFINITY } : {}),
   });
-  const rateLimiter = limits.requestsPerMinute > 0 ? new RateLimiter(limits.requestsPerMinute) : undefined;
+  // On PostgreSQL the processes of a team share the buckets, so the limit holds for all of them together.
+  const rateLimiter =
+    limits.requestsPerMinute <= 0
+      ? undefined
+      : listener
+        ? new SharedRateLimiter(limits.requestsPerMinute, database)
+        : new RateLimiter(limits.requestsPerMinute);
   const host = options.host ?? '127.0.0.1';
   const lifecycle = newLifecycle();
   const server = createSandboxServer({ store, runner, limits, changes, log, lifecycle, ...(rateLimiter ? { rateLimiter } : {}) }, options.tls);

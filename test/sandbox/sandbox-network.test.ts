@@ -238,17 +238,17 @@ describe('sandbox network edges', function () {
     it('refills evenly up to a minute of requests, and says how long to wait', () => {
       let now = 0;
       const limiter = new RateLimiter(6, () => now);
-      for (let i = 0; i < 6; i++) assert.equal(limiter.take('a'), undefined, `request ${i + 1} of the burst`);
-      assert.equal(limiter.take('a'), 10, 'one request every 10 s at 6 a minute');
-      assert.equal(limiter.take('b'), undefined, 'another client has its own allowance');
+      for (let i = 0; i < 6; i++) assert.equal(limiter.takeNow('a'), undefined, `request ${i + 1} of the burst`);
+      assert.equal(limiter.takeNow('a'), 10, 'one request every 10 s at 6 a minute');
+      assert.equal(limiter.takeNow('b'), undefined, 'another client has its own allowance');
       now += 5_000;
-      assert.equal(limiter.take('a'), 5);
+      assert.equal(limiter.takeNow('a'), 5);
       now += 5_000;
-      assert.equal(limiter.take('a'), undefined);
-      assert.equal(limiter.take('a'), 10);
+      assert.equal(limiter.takeNow('a'), undefined);
+      assert.equal(limiter.takeNow('a'), 10);
       now += 10 * 60_000;
-      for (let i = 0; i < 6; i++) assert.equal(limiter.take('a'), undefined, 'a long pause refills to the burst, no more');
-      assert.equal(limiter.take('a'), 10);
+      for (let i = 0; i < 6; i++) assert.equal(limiter.takeNow('a'), undefined, 'a long pause refills to the burst, no more');
+      assert.equal(limiter.takeNow('a'), 10);
     });
 
     it('answers 429 with Retry-After per key, and per address for requests without a known key', async () => {

@@ -25,7 +25,7 @@ import { listEvents } from './events';
 import { clientOf, etagOf, expectedFrom } from './preconditions';
 import { HttpProblem, notFound, sendProblem } from './problem';
 import { sendEmpty, sendJson, sendJsonText } from './respond';
-import { addressClient, keyClient, type RateLimiter } from './rateLimit';
+import { addressClient, keyClient, type RateLimit } from './rateLimit';
 import { type Match, route } from './router';
 
 export interface ServerContext {
@@ -35,7 +35,7 @@ export interface ServerContext {
   changes: Changes;
   log: (message: string) => void;
   /** Absent: no rate limit (the local sandbox of one developer). */
-  rateLimiter?: RateLimiter;
+  rateLimiter?: RateLimit;
   /** Set by the sandbox's close; requests in flight are tracked so a stop lets them finish. */
   lifecycle?: Lifecycle;
 }
@@ -84,13 +84,13 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
     try {
       match = route(req.method ?? 'GET', url.pathname);
     } catch (error) {
-      limitRate(ctx, req, addressClient(req.socket.remoteAddress));
+      await limitRate(ctx, req, addressClient(req.socket.remoteAddress));
       throw error;
     }
     // A load balancer asks often and holds no key: the health check is not counted against a rate.
     if (match.name === 'health') return await health(ctx, res);
     if (match.name === 'index') {
-      limitRate(ctx, req, addressClient(req.socket.remoteAddress));
+      await limitRate(ctx, req, addressClient(req.socket.remoteAddress));
       return sendJson(res, 200, capabilityIndex(ctx.limits));
     }
     const applicationId = await authenticate(ctx, req);
@@ -118,10 +118,10 @@ async function authenticate(ctx: ServerContext, req: IncomingMessage): Promise<s
   const token = bearerToken(header);
   const applicationId = token ? await ctx.store.applicationOfKey(token) : undefined;
   if (applicationId) {
-    limitRate(ctx, req, keyClient(token!));
+    await limitRate(ctx, req, keyClient(token!));
     return applicationId;
   }
-  limitRate(ctx, req, addressClient(req.socket.remoteAddress));
+  await limitRate(ctx, req, addressClient(req.socket.remoteAddress));
   // Answer before the body arrives; the connection closes so an unread body does not linger.
   req.resume();
   throw new HttpProblem(401, 'unauthorized', header ? 'the API key is not known' : 'send Authorization: Bearer <key>', undefined, {
@@ -130,8 +130,8 @@ async function authenticate(ctx: ServerContext, req: IncomingMessage): Promise<s
 }
 
 /** Refuses the request with 429 when its client has used up its allowance (ctx.rateLimiter). */
-function limitRate(ctx: ServerContext, req: IncomingMessage, client: string): void {
-  const waitSeconds = ctx.rateLimiter?.take(client);
+async function limitRate(ctx: ServerContext, req: IncomingMessage, client: string): Promise<void> {
+  const waitSeconds = await ctx.rateLimiter?.take(client);
   if (waitSeconds === undefined) return;
   req.resume();
   throw new HttpProblem(

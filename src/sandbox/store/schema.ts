@@ -2,7 +2,7 @@
  * The sandbox's tables. Bump SCHEMA_VERSION with any change: it names the cached template data
  * directory, so a stale template is never copied.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS sandbox_meta (
@@ -62,6 +62,14 @@ CREATE TABLE IF NOT EXISTS action_versions (
   client text,
   created_at double precision NOT NULL,
   PRIMARY KEY (action_id, kind, version)
+);
+-- Schema 3: the rate limit's token buckets, shared by the processes of a team on one PostgreSQL
+-- database (http/rateLimit.ts). A client is a key's hash or an address, never a key.
+CREATE TABLE IF NOT EXISTS rate_limits (
+  client text PRIMARY KEY,
+  tokens double precision NOT NULL,
+  at timestamptz NOT NULL,
+  taken boolean NOT NULL
 );
 INSERT INTO sandbox_meta (name, value) VALUES ('schema_version', '${SCHEMA_VERSION}')
   ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value WHERE sandbox_meta.value::int < EXCLUDED.value::int;
