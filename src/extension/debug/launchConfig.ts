@@ -15,6 +15,21 @@ export interface HarnessLaunch {
   readonly runtimeExecutable: string;
 }
 
+/** What a debugged run keeps of the extension host's environment: where programs and the temporary folder are. */
+const KEPT = new Set(['PATH', 'Path', 'SystemRoot', 'TMPDIR', 'TMP', 'TEMP']);
+
+/**
+ * The program's environment: the JavaScript debugger starts it with its own process's environment
+ * (the extension host's: whatever VS Code was started with, tokens and keys included) under the
+ * launch's `env`, where null removes a variable. Every variable but KEPT is removed; the debugger then
+ * adds what it needs itself (NODE_OPTIONS with its bootloader, VSCODE_INSPECTOR_OPTIONS).
+ */
+export function debuggeeEnvironment(runtimeEnv: Readonly<Record<string, string>>, from: NodeJS.ProcessEnv = process.env): Record<string, string | null> {
+  const env: Record<string, string | null> = {};
+  for (const name of Object.keys(from)) if (!KEPT.has(name)) env[name] = null;
+  return { ...env, ...runtimeEnv };
+}
+
 /**
  * The launch configuration VS Code's own JavaScript debugger runs: Node on the harness. By default
  * the extension host's runtime; in desktop VS Code that is Electron, which behaves as Node with
@@ -31,7 +46,7 @@ export function harnessLaunchConfig(h: HarnessLaunch): vscode.DebugConfiguration
     args: [h.requestFile, h.outcomeFile],
     cwd: h.cwd,
     runtimeExecutable: runtime.command,
-    ...(Object.keys(runtime.env).length > 0 ? { env: runtime.env } : {}),
+    env: debuggeeEnvironment(runtime.env),
     console: 'internalConsole',
     outputCapture: 'std',
     outFiles: [],

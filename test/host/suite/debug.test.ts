@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { type DebugRun } from '../../../src/extension/debug/localDebug';
 import { createDebugAction, type DebugAction, StopTracker, topFrame } from '../debugAction';
@@ -100,6 +101,45 @@ describe('Debug: a real run locally under the JavaScript debugger', function () 
       assert.equal(outcome.result, 6);
     } finally {
       await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+  });
+
+  it('starts the debugged process with none of the extension host’s environment but where programs and the temporary folder are', async function () {
+    if (process.platform !== 'linux') this.skip();
+    vscode.debug.addBreakpoints([new vscode.SourceBreakpoint(new vscode.Location(main, new vscode.Position(2, 0)))]);
+    const seen = tracker.stops.length;
+    try {
+      const run = await vscode.commands.executeCommand<DebugRun | undefined>('customActions.debugMain', main, { n: 2, mode: 'ok' });
+      assert.ok(run);
+      const stop = await tracker.next(seen);
+      // Paused in main: the process the debugger started, found by its program, read from outside it.
+      const debuggees = readdirSync('/proc')
+        .filter((pid) => /^\d+$/.test(pid))
+        .map((pid) => {
+          try {
+            const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+            if (!argv.some((a) => a.endsWith('run-local.js'))) return undefined;
+            return readFileSync(`/proc/${pid}/environ`, 'utf8')
+              .split('\0')
+              .filter(Boolean)
+              .map((e) => e.slice(0, e.indexOf('=')));
+          } catch {
+            return undefined;
+          }
+        })
+        .filter((names): names is string[] => names !== undefined);
+      assert.ok(debuggees.length > 0, 'the debugged process');
+      const allowed = new Set(['PATH', 'TMPDIR', 'TMP', 'TEMP', 'NODE_OPTIONS', 'VSCODE_INSPECTOR_OPTIONS', 'ELECTRON_RUN_AS_NODE']);
+      for (const names of debuggees)
+        assert.deepEqual(
+          names.filter((n) => !allowed.has(n)),
+          [],
+          'variables of the extension host’s environment',
+        );
+      await stop.session.customRequest('continue', { threadId: stop.threadId });
+      assert.equal((await run.done)?.ok, true);
+    } finally {
+      vscode.debug.removeBreakpoints(vscode.debug.breakpoints);
     }
   });
 
