@@ -26,11 +26,33 @@ export const ApplicationEntrySchema = z.looseObject({
   ),
 });
 
+/** The name of the target the file's own `baseUrl` and application ids make (docs/environments.md). */
+export const DEFAULT_TARGET = 'default';
+
+/** A target's name: it goes into variable names (`CUSTOM_ACTIONS_KEY_<TARGET>_…`) and on command lines. */
+export const TARGET_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,39}$/;
+
+const baseUrlSchema = (what: string) =>
+  z.union([z.literal(LOCAL_SANDBOX), z.url({ ...HTTP_URL, error: `must be an http(s) URL or "${LOCAL_SANDBOX}"` })]).check(z.describe(what));
+
+const targetName = z.string().check(z.regex(TARGET_NAME, 'must start with a letter and hold only letters, digits, _ and - (at most 40)'));
+
+export const TargetEntrySchema = z.looseObject({
+  baseUrl: baseUrlSchema(`This target's server: its base URL, or "${LOCAL_SANDBOX}".`),
+  applications: z.optional(
+    z
+      .record(z.string(), text(200))
+      .check(z.describe('The application ids on this server, by the id the applications list gives them; an application left out keeps that id.')),
+  ),
+  default: z.optional(z.boolean().check(z.describe('The target a command uses when nothing names another (at most one target says so).'))),
+  protected: z.optional(z.boolean().check(z.describe('Nothing writes to this target without a confirmation or --yes (production).'))),
+});
+
 export const ProjectFileSchema = z
   .looseObject({
-    baseUrl: z
-      .union([z.literal(LOCAL_SANDBOX), z.url({ ...HTTP_URL, error: `must be an http(s) URL or "${LOCAL_SANDBOX}"` })])
-      .check(z.describe(`The platform's base URL, or "${LOCAL_SANDBOX}" for the sandbox the extension starts.`)),
+    baseUrl: baseUrlSchema(
+      `The platform's base URL, or "${LOCAL_SANDBOX}" for the sandbox the extension starts: with the applications' ids, the target named "${DEFAULT_TARGET}".`,
+    ),
     sandbox: z.optional(
       z
         .looseObject({ demo: z.optional(z.boolean().check(z.describe('Load the demo applications and actions into the sandbox.'))) })
@@ -46,7 +68,53 @@ export const ProjectFileSchema = z
       }),
       z.describe('The applications this workspace holds.'),
     ),
+    targets: z.optional(
+      z
+        .record(targetName, TargetEntrySchema)
+        .check(
+          z.describe(
+            `Named targets (staging, production, …), each a server and the application ids on it; "${DEFAULT_TARGET}" is the file's own baseUrl and ids.`,
+          ),
+        ),
+    ),
+    branches: z.optional(
+      z
+        .record(z.string().check(z.minLength(1, 'must not be empty')), targetName)
+        .check(
+          z.describe(
+            "Which target a branch deploys to in CI: a branch's name, or a pattern where * stands for any characters ('release/*', '*'). An exact name comes first, then the patterns in this order.",
+          ),
+        ),
+    ),
   })
+  .check(
+    z.superRefine((file, ctx) => {
+      const targets = file.targets ?? {};
+      if (DEFAULT_TARGET in targets)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['targets', DEFAULT_TARGET],
+          message: `"${DEFAULT_TARGET}" is the name of the file's own baseUrl and ids`,
+          input: DEFAULT_TARGET,
+        });
+      const defaults = Object.keys(targets).filter((name) => targets[name]!.default === true);
+      for (const name of defaults.slice(1))
+        ctx.addIssue({ code: 'custom', path: ['targets', name, 'default'], message: `only one target can be the default (${defaults[0]} is)`, input: true });
+      const ids = new Set(file.applications.map((a) => a.id));
+      for (const [name, target] of Object.entries(targets))
+        for (const app of Object.keys(target.applications ?? {}))
+          if (!ids.has(app))
+            ctx.addIssue({
+              code: 'custom',
+              path: ['targets', name, 'applications', app],
+              message: `no application "${app}" in the applications list`,
+              input: app,
+            });
+      for (const [branch, name] of Object.entries(file.branches ?? {}))
+        if (name !== DEFAULT_TARGET && !(name in targets))
+          ctx.addIssue({ code: 'custom', path: ['branches', branch], message: `no target "${name}" in targets`, input: name });
+    }),
+  )
   .check(
     z.meta({
       title: 'Custom Actions project file',
@@ -55,6 +123,7 @@ export const ProjectFileSchema = z
   );
 
 export type ApplicationEntry = z.infer<typeof ApplicationEntrySchema>;
+export type TargetEntry = z.infer<typeof TargetEntrySchema>;
 export type ProjectFile = z.infer<typeof ProjectFileSchema>;
 
 /** An application as a command line names it, `id` or `id:name` (the sandbox's --ensure-app, init's -a). */

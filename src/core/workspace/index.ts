@@ -6,3 +6,4 @@ export * from './projectFile';
 export * from './template';
 export * from './actionFolder';
 export * from './writeGuard';
+export * from './targets';
