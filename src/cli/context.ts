@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { ApiError, createClient, type CustomActionsClient } from '../core/client';
 import type * as Analysis from '../core/analysis';
-import { LOCAL_SANDBOX } from '../core/schema';
+import { LOCAL_SANDBOX, type ProjectFile } from '../core/schema';
+import { ciBranch, describeTargetChoice, hasNamedTargets, inCi, type TargetAsk, targetChoiceJson } from '../core/workspace';
+import { gitBranch } from './gitBranch';
 import { CheckThread, type CheckThreadHooks } from './checkThread';
 import { CHECK_WORKER_SCRIPT, endEarlyThread } from './earlyThread';
 import { threadsWorthIt } from './threadsWorthIt';
@@ -10,7 +12,7 @@ import { CliError, EXIT, type ExitCode } from './exitCodes';
 import { type CliIo } from './io';
 import { KeySource } from './keys';
 import { Output } from './output';
-import { type CliApplication, type CliProject, loadProject } from './project';
+import { type CliApplication, type CliProject, loadProject, projectOnTarget } from './project';
 import { cliHint, plainHttpWarning } from './hints';
 import { VERSION } from './version';
 
@@ -22,6 +24,10 @@ export interface GlobalOptions {
   readonly json?: boolean;
   readonly color?: boolean;
   readonly timeout?: string;
+  /** The target to work on (docs/environments.md); also CUSTOM_ACTIONS_TARGET. */
+  readonly target?: string;
+  /** Yes to every confirmation: a protected target is written without asking. */
+  readonly yes?: boolean;
 }
 
 /** What a command works with; everything is made on first use, so `--help` and usage errors cost nothing. */
@@ -33,6 +39,7 @@ export class CommandContext {
   private analysisLoad?: CachedLoad<typeof Analysis>;
   private thread?: CheckThread;
   private projectRoot?: string;
+  private choosesTarget = true;
 
   constructor(
     readonly io: CliIo,
@@ -56,11 +63,45 @@ export class CommandContext {
     return this.options.baseUrl ?? nonEmpty(this.io.env.CUSTOM_ACTIONS_BASE_URL);
   }
 
+  /**
+   * The project on the target this command works on. When the file names targets, which one and why
+   * is said on stderr, and carried by the JSON result.
+   */
   loadProject(): Promise<CliProject> {
-    return (this.project ??= loadProject(this.startFolder, this.baseUrlOverride).then((project) => {
+    return (this.project ??= loadProject(this.startFolder, this.baseUrlOverride, (file) => this.targetAsk(file)).then((project) => {
       this.projectRoot = project.root;
+      if (this.choosesTarget && hasNamedTargets(project.file)) {
+        this.out.info(`Target ${describeTargetChoice(project.target)}`);
+        this.out.annotate({ target: targetChoiceJson(project.target) });
+      }
       return project;
     }));
+  }
+
+  /**
+   * For a command that names its targets itself (promote's --from and --to): no target is chosen by
+   * --target, the variable or the branch, and none is announced. Called before loadProject.
+   */
+  namesItsTargets(): void {
+    if (this.options.target !== undefined) throw new CliError(EXIT.usage, 'This command names its targets with --from and --to, not --target.');
+    this.choosesTarget = false;
+  }
+
+  /** The same project on another target by name (promote's --from and --to). */
+  async projectOn(name: string, flag: string): Promise<CliProject> {
+    return projectOnTarget(await this.loadProject(), name, flag);
+  }
+
+  /** What chooses the target: --target, CUSTOM_ACTIONS_TARGET, and in CI the branch (its variables, else git's). */
+  private targetAsk(file: ProjectFile): TargetAsk {
+    if (!this.choosesTarget) return {};
+    const env = this.io.env;
+    const wantsBranch = inCi(env) && Object.keys(file.branches ?? {}).length > 0;
+    return {
+      given: this.options.target,
+      env,
+      branch: wantsBranch ? (ciBranch(env) ?? gitBranch(this.startFolder)) : undefined,
+    };
   }
 
   private keySource(): Promise<KeySource> {
@@ -73,37 +114,41 @@ export class CommandContext {
    */
   async client(app: CliApplication): Promise<CustomActionsClient> {
     const project = await this.loadProject();
-    if (project.baseUrl === LOCAL_SANDBOX)
+    // The chosen target's server (or --base-url); another target's (promote) is its own.
+    const baseUrl = app.target.name === project.target.target.name ? project.baseUrl : app.target.baseUrl;
+    if (baseUrl === LOCAL_SANDBOX)
       throw new CliError(
         EXIT.usage,
         'customactions.yaml names the local sandbox, which only the editor starts by itself.',
         'Start one (custom-actions sandbox start) and pass the URL it prints with --base-url or CUSTOM_ACTIONS_BASE_URL.',
       );
     const keys = await this.keySource();
-    const key = keys.keyFor(app.id);
-    if (key === undefined) throw new CliError(EXIT.auth, `No key for application ${app.label}.`, keys.missingKeyHint(app.id));
+    const key = keys.keyFor(app.id, app.target);
+    const on = app.target.name === project.target.target.name ? '' : ` on target ${app.target.name}`;
+    if (key === undefined) throw new CliError(EXIT.auth, `No key for application ${app.label}${on}.`, keys.missingKeyHint(app.id, app.target));
     this.out.addSecret(key);
-    let client = this.clients.get(app.id);
+    const clientKey = `${app.target.name}\u0000${app.id}`;
+    let client = this.clients.get(clientKey);
     if (!client) {
-      const warning = this.clients.size === 0 ? plainHttpWarning(project.baseUrl) : undefined;
+      const warning = [...this.clients.keys()].some((k) => k.startsWith(`${app.target.name}\u0000`)) ? undefined : plainHttpWarning(baseUrl);
       if (warning) this.out.warn(warning);
       client = createClient({
-        baseUrl: project.baseUrl,
+        baseUrl,
         getKey: () => Promise.resolve(key),
         timeoutMs: this.timeoutMs(),
         userAgent: `custom-actions-cli/${VERSION}`,
       });
-      this.clients.set(app.id, client);
+      this.clients.set(clientKey, client);
     }
     return client;
   }
 
-  /** The applications named (by id), or all of them. */
-  async applications(ids?: readonly string[]): Promise<CliApplication[]> {
-    const project = await this.loadProject();
+  /** The applications named (by their id on the target, or the applications list's), or all of them. */
+  async applications(ids?: readonly string[], on?: CliProject): Promise<CliApplication[]> {
+    const project = on ?? (await this.loadProject());
     if (!ids || ids.length === 0) return [...project.applications];
     return ids.map((id) => {
-      const app = project.applications.find((a) => a.id === id);
+      const app = project.applications.find((a) => a.id === id) ?? project.applications.find((a) => a.projectId === id);
       if (!app) throw new CliError(EXIT.usage, `customactions.yaml has no application "${id}".`);
       return app;
     });

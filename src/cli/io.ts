@@ -8,6 +8,8 @@ export interface CliIo {
   readonly stdinIsTTY: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
+  /** Asks a person at the terminal and reads the line they answer; absent where no one can answer. */
+  readonly ask?: (question: string) => Promise<string>;
 }
 
 export interface Stream {
@@ -34,5 +36,21 @@ export function processIo(): CliIo {
       },
     };
   };
-  return { stdout: stream(process.stdout), stderr: stream(process.stderr), stdinIsTTY: process.stdin.isTTY === true, env: process.env, cwd: process.cwd() };
+  return {
+    stdout: stream(process.stdout),
+    stderr: stream(process.stderr),
+    stdinIsTTY: process.stdin.isTTY === true,
+    env: process.env,
+    cwd: process.cwd(),
+    ask: async (question) => {
+      // Loaded only when a question is asked: a command that asks nothing never reads stdin.
+      const readline = await import('node:readline/promises');
+      const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        return await rl.question(question);
+      } finally {
+        rl.close();
+      }
+    },
+  };
 }

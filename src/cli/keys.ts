@@ -1,5 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import { type ProjectTarget } from '../core/workspace';
 import { CliError, EXIT } from './exitCodes';
+
+/** What a key is looked up for: a target's name, and whether it is the default target (which today's names serve). */
+export type KeyTarget = Pick<ProjectTarget, 'name' | 'isDefault'>;
 
 /** The environment variable of the key that serves every application without one of its own. */
 export const DEFAULT_KEY_VARIABLE = 'CUSTOM_ACTIONS_KEY';
@@ -10,7 +14,26 @@ export const DEFAULT_KEY_VARIABLE = 'CUSTOM_ACTIONS_KEY';
  * `CUSTOM_ACTIONS_KEY_BILLING_EU`).
  */
 export function applicationKeyVariable(applicationId: string): string {
-  return `${DEFAULT_KEY_VARIABLE}_${applicationId.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+  return `${DEFAULT_KEY_VARIABLE}_${variablePart(applicationId)}`;
+}
+
+/**
+ * The variables of one application's key on a target, most particular first (docs/environments.md,
+ * *Keys*): `CUSTOM_ACTIONS_KEY_<TARGET>_<APP>`, then `CUSTOM_ACTIONS_KEY_<TARGET>` (every application
+ * of the target; the file's own baseUrl is the target `default`); and for the default target only,
+ * today's `CUSTOM_ACTIONS_KEY_<APP>` and `CUSTOM_ACTIONS_KEY`. A target that is not the default never
+ * takes today's names, so a key meant for one server is never sent to another (promote holds two
+ * targets' keys in one process). `<APP>` is the application's id on that target.
+ */
+export function keyVariables(applicationId: string, target?: KeyTarget): string[] {
+  const own = target
+    ? [`${DEFAULT_KEY_VARIABLE}_${variablePart(target.name)}_${variablePart(applicationId)}`, `${DEFAULT_KEY_VARIABLE}_${variablePart(target.name)}`]
+    : [];
+  return target === undefined || target.isDefault ? [...own, applicationKeyVariable(applicationId), DEFAULT_KEY_VARIABLE] : own;
+}
+
+function variablePart(name: string): string {
+  return name.toUpperCase().replace(/[^A-Z0-9]/g, '_');
 }
 
 /**
@@ -39,21 +62,30 @@ export class KeySource {
     return new KeySource(env, parseKeyFile(text, keyFile), keyFile);
   }
 
-  /** The key of an application, or undefined. */
-  keyFor(applicationId: string): string | undefined {
-    const own = applicationKeyVariable(applicationId);
-    return this.file.get(own) ?? nonEmpty(this.env[own]) ?? this.file.get(DEFAULT_KEY_VARIABLE) ?? nonEmpty(this.env[DEFAULT_KEY_VARIABLE]);
+  /**
+   * The key of an application on a target (without one, as a file of one server), or undefined: the
+   * names of keyVariables in their order, at each the file (named on purpose) before the environment.
+   */
+  keyFor(applicationId: string, target?: KeyTarget): string | undefined {
+    for (const name of keyVariables(applicationId, target)) {
+      const key = this.file.get(name) ?? nonEmpty(this.env[name]);
+      if (key !== undefined) return key;
+    }
+    return undefined;
   }
 
   /** Every key this source holds for the applications named, so output can be scrubbed of them. */
-  keysOf(applicationIds: readonly string[]): string[] {
-    return applicationIds.map((id) => this.keyFor(id)).filter((k): k is string => k !== undefined);
+  keysOf(applicationIds: readonly string[], target?: KeyTarget): string[] {
+    return applicationIds.map((id) => this.keyFor(id, target)).filter((k): k is string => k !== undefined);
   }
 
   /** Where to put a key for this application, for the error that says none was found. */
-  missingKeyHint(applicationId: string): string {
+  missingKeyHint(applicationId: string, target?: KeyTarget): string {
     const where = this.fileName ? `in ${this.fileName} or in the environment` : 'in the environment, or in a file named by --key-file';
-    return `Set ${applicationKeyVariable(applicationId)} (this application's key) or ${DEFAULT_KEY_VARIABLE} (a key for every application) ${where}.`;
+    if (target === undefined || target.isDefault)
+      return `Set ${applicationKeyVariable(applicationId)} (this application's key) or ${DEFAULT_KEY_VARIABLE} (a key for every application) ${where}.`;
+    const [own, every] = keyVariables(applicationId, target);
+    return `Set ${own} (this application's key on target ${target.name}) or ${every} (a key for every application of it) ${where}.`;
   }
 }
 

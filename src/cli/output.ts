@@ -122,6 +122,7 @@ export class Output {
   private readonly io: GuardedIo;
   private readonly guard: TerminalGuard;
   private progressShown = false;
+  private annotations: Record<string, unknown> = {};
 
   constructor(
     io: CliIo,
@@ -146,10 +147,16 @@ export class Output {
     this.io.stdout.write(text + '\n');
   }
 
+  /** Fields every JSON result of this command carries besides its own (the target it worked on). */
+  annotate(fields: Record<string, unknown>): void {
+    this.annotations = { ...this.annotations, ...fields };
+  }
+
   /** The one JSON document of a command run with --json, on stdout. */
   result(value: unknown): void {
     if (!this.json) return;
-    this.io.stdout.write(terminalSafeJson(JSON.stringify(value, null, 2)) + '\n');
+    const document = typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value, ...this.annotations } : value;
+    this.io.stdout.write(terminalSafeJson(JSON.stringify(document, null, 2)) + '\n');
   }
 
   /** One JSON line on stdout (for commands that stream, such as a follow of events). */

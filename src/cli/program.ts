@@ -22,7 +22,8 @@ Exit codes:
   130  interrupted (Ctrl+C, or SIGTERM); a deploy records what went through
 
 Keys come from the environment (${DEFAULT_KEY_VARIABLE}, or ${DEFAULT_KEY_VARIABLE}_<APPLICATION_ID> for one
-application) or from a file named by --key-file; never from an argument.
+application) or from a file named by --key-file; never from an argument. A named target's keys are
+${DEFAULT_KEY_VARIABLE}_<TARGET>_<APPLICATION_ID> and ${DEFAULT_KEY_VARIABLE}_<TARGET> (docs/environments.md).
 Colour only on a terminal (NO_COLOR, FORCE_COLOR and --no-color decide too).
 More: docs/cli.md in ${REPOSITORY}`;
 
@@ -71,9 +72,11 @@ function buildProgram(io: CliIo, setExit: (code: ExitCode) => void): Command {
     .description('Custom Actions from the command line: the workspace of customactions.yaml checked, deployed and pulled, as the editor does.')
     .version(VERSION, '-V, --version')
     .option('-C, --project <dir>', 'the project folder (holding customactions.yaml, or below it); default: the current folder')
-    .option('--base-url <url>', "the server to use instead of customactions.yaml's baseUrl (also CUSTOM_ACTIONS_BASE_URL)")
+    .option('-t, --target <name>', "the target of customactions.yaml to work on (also CUSTOM_ACTIONS_TARGET; in CI, else the branch's)")
+    .option('--base-url <url>', "the server to use instead of the target's baseUrl (also CUSTOM_ACTIONS_BASE_URL)")
     .option('--key-file <file>', `a file of keys: NAME=key lines (${DEFAULT_KEY_VARIABLE}, ${DEFAULT_KEY_VARIABLE}_<APP>) or one bare key`)
     .option('--json', 'print the result as JSON on stdout (messages stay on stderr)')
+    .option('-y, --yes', 'yes to confirmations: write to a protected target without asking')
     .option('--no-color', 'no colour, even on a terminal (also NO_COLOR)')
     .addOption(new Option('--timeout <seconds>', 'how long one request may take').default('30'))
     .addHelpText('after', EXIT_HELP)

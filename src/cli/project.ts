@@ -2,13 +2,33 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type ApplicationEntry, type ActionMetadata, formatProblem, isHttpUrl, type ProjectFile } from '../core/schema';
-import { ACTION_FILE, folderAction, MAIN_FILE, parseProjectFile, type PositionedProblem, PROJECT_FILE } from '../core/workspace';
+import {
+  ACTION_FILE,
+  applicationsOn,
+  chooseTarget,
+  findTarget,
+  folderAction,
+  isTargetProblem,
+  MAIN_FILE,
+  parseProjectFile,
+  type PositionedProblem,
+  PROJECT_FILE,
+  type ProjectTarget,
+  type TargetAsk,
+  type TargetChoice,
+} from '../core/workspace';
 import { CliError, EXIT } from './exitCodes';
 
-/** An application of customactions.yaml, with its folder as a path of this machine. */
+/**
+ * An application of customactions.yaml on the target a command works on: `id` is its id on that
+ * target's server, `projectId` the id the applications list gives it; its folder as a path of this machine.
+ */
 export interface CliApplication extends ApplicationEntry {
+  readonly projectId: string;
   readonly label: string;
   readonly folderPath: string;
+  /** The target it is on (its keys are that target's: keys.ts). */
+  readonly target: ProjectTarget;
 }
 
 export interface CliProject {
@@ -21,6 +41,8 @@ export interface CliProject {
    */
   readonly baseUrl: string;
   readonly applications: readonly CliApplication[];
+  /** The target the command works on, and why it was chosen (docs/environments.md). */
+  readonly target: TargetChoice;
 }
 
 /**
@@ -28,7 +50,7 @@ export interface CliProject {
  * and checked by the same core code as the extension. An invalid file is a usage error that names
  * each problem as `file:line:column`.
  */
-export async function loadProject(start: string, baseUrlOverride: string | undefined): Promise<CliProject> {
+export async function loadProject(start: string, baseUrlOverride: string | undefined, ask: (file: ProjectFile) => TargetAsk = () => ({})): Promise<CliProject> {
   const root = findProjectRoot(start);
   if (root === undefined)
     throw new CliError(
@@ -44,19 +66,35 @@ export async function loadProject(start: string, baseUrlOverride: string | undef
     throw new CliError(EXIT.usage, `${PROJECT_FILE} is invalid:\n${parsed.problems.map((p) => `  ${problemAt(where, p)}`).join('\n')}`);
   }
   const project = parsed.project;
-  const baseUrl = baseUrlOverride ?? project.baseUrl;
   if (baseUrlOverride !== undefined && !isHttpUrl(baseUrlOverride))
     throw new CliError(EXIT.usage, `--base-url must be an http(s) URL, not "${baseUrlOverride}".`);
+  const choice = chooseTarget(project, ask(project));
+  if (isTargetProblem(choice)) throw new CliError(EXIT.usage, `${choice.problem}.`, `Its targets: ${choice.known.join(', ')}.`);
+  return projectOn(root, project, choice, baseUrlOverride);
+}
+
+/** The project as it is on one target: its server (or the one given on the command line) and the ids there. */
+export function projectOn(root: string, file: ProjectFile, choice: TargetChoice, baseUrlOverride?: string): CliProject {
+  const target = choice.target;
   return {
     root,
-    file: project,
-    baseUrl,
-    applications: project.applications.map((app) => ({
+    file,
+    baseUrl: baseUrlOverride ?? target.baseUrl,
+    target: choice,
+    applications: applicationsOn(target, file.applications).map((app) => ({
       ...app,
       label: app.name ?? app.id,
       folderPath: path.join(root, ...app.folder.split(/[\\/]/).filter(Boolean)),
+      target,
     })),
   };
+}
+
+/** The same project on the target named `name` (promote's --from and --to): a usage error when the file has none. */
+export function projectOnTarget(project: CliProject, name: string, flag: string): CliProject {
+  const target = findTarget(project.file, name);
+  if (!target) throw new CliError(EXIT.usage, `${flag} names the target "${name}", which ${PROJECT_FILE} does not have.`);
+  return projectOn(project.root, project.file, { target, why: { source: 'flag' } });
 }
 
 function findProjectRoot(start: string): string | undefined {

@@ -4,6 +4,7 @@ import { CodeChecks, differsFromBase } from '../../core/deploy/checks';
 import { type ActionOutcome } from '../../core/deploy/outcome';
 import { count } from '../../core/text';
 import { deployAction, mapLimited } from '../../core/deploy/pipeline';
+import { confirmTargetWrite } from '../confirm';
 import { type CommandContext } from '../context';
 import { EXIT, type ExitCode, worstExit } from '../exitCodes';
 import { onInterrupt } from '../interrupt';
@@ -41,6 +42,7 @@ Examples:
     const concurrency = parseConcurrency(options.concurrency);
     const dryRun = options.dryRun === true;
     const project = await context.loadProject();
+    if (!dryRun) await confirmTargetWrite(context, project.target.target, 'This deploy writes every action that differs (--dry-run shows which).');
     const lock = await readLock(project.root);
     // The checks in this thread, made once the targets are known: the check thread falls back to
     // them, and they are the checks where there is no thread (one core).

@@ -4,6 +4,7 @@ import { type Command, Option } from 'commander';
 import { formatDuration } from '../../core/events';
 import { count } from '../../core/text';
 import { localActions } from '../actions';
+import { confirmTargetWrite } from '../confirm';
 import { type CommandContext } from '../context';
 import { CliError, EXIT, type ExitCode, worstExit } from '../exitCodes';
 import { onInterrupt } from '../interrupt';
@@ -41,6 +42,8 @@ Examples:
     if (options.reporter === 'junit' && !output && !context.out.json)
       throw new CliError(EXIT.usage, '--reporter junit needs --output <file>.', 'The terminal gets the summary; the XML goes to the file CI reads.');
     const project = await context.loadProject();
+    if (where === 'test')
+      await confirmTargetWrite(context, project.target.target, "The Test environment runs main.ts as pushed: each action's code is deployed first.");
     const actions = await localActions(context, operands, options.application as string[] | undefined);
     const cases = await readCases(actions, project.root);
     const started = new Date();
