@@ -9,8 +9,9 @@ import { pull } from './pull';
 import { status } from './status';
 import { events } from './events';
 import { init } from './init';
+import { promote } from './promote';
 import { run } from './run';
 import { sandbox } from './sandbox';
 import { test } from './test';
 
-export const COMMANDS: readonly CommandDefinition[] = [init, status, deploy, pull, check, test, events, run, sandbox];
+export const COMMANDS: readonly CommandDefinition[] = [init, status, deploy, promote, pull, check, test, events, run, sandbox];

@@ -1,0 +1,164 @@
+import { type Command, Option } from 'commander';
+import { sameServer } from '../../core/client';
+import { CodeChecks } from '../../core/deploy/checks';
+import { unifiedDiff } from '../../core/deploy/lineDiff';
+import { type ActionOutcome, settled } from '../../core/deploy/outcome';
+import { deployAction, deployTargets, type DeployTarget, mapLimited } from '../../core/deploy/pipeline';
+import { metadataFields } from '../../core/deploy/base';
+import { type PromoteSourceClient, sourceAction } from '../../core/deploy/promote';
+import { serverText, count } from '../../core/text';
+import { serializeActionYaml } from '../../core/workspace';
+import { confirm } from '../confirm';
+import { type CommandContext } from '../context';
+import { CliError, EXIT, type ExitCode, worstExit } from '../exitCodes';
+import { applyOutcomes, readLock, writeLock } from '../lockFile';
+import { exitOfOutcome, outcomeJson, outcomeLines, verdictOf } from '../render';
+import { ActionSelection } from '../workspace';
+import { type CommandDefinition } from './command';
+import { parseConcurrency } from './targets';
+
+export const promote: CommandDefinition = {
+  name: 'promote',
+  summary: "send what one target's server runs to another (staging to production), never over a change made there",
+  configure(command: Command) {
+    command
+      .argument('[actions...]', 'actions by key, or <application-id>/<key>; default: every action of the source')
+      .requiredOption('--from <target>', 'the target whose server holds what goes (its code and metadata, not the working copy)')
+      .requiredOption('--to <target>', 'the target it goes to')
+      .option('-a, --application <id...>', 'only these applications')
+      .option('--dry-run', 'print the plan and the diff, write nothing')
+      .addOption(new Option('--concurrency <n>', 'actions read and sent at once').default('8'))
+      .addHelpText(
+        'after',
+        `
+Reads each action from the source target's server, plans it against the destination's base in
+customactions.lock.json (as deploy does the working copy), prints the plan and the diff, then asks
+(or takes --yes) before writing. A part changed at the destination since its base holds the whole
+promote: nothing is written, and the part is named (exit code 4). The destination's lock records
+what it now runs.
+
+Examples:
+  custom-actions promote --from staging --to production --dry-run
+  custom-actions promote --from staging --to production greet --yes`,
+      );
+  },
+  async run(context: CommandContext, operands, options): Promise<ExitCode> {
+    const concurrency = parseConcurrency(options.concurrency);
+    const dryRun = options.dryRun === true;
+    context.namesItsTargets();
+    const from = await context.projectOn(String(options.from), '--from');
+    const to = await context.projectOn(String(options.to), '--to');
+    const source = from.target.target;
+    const destination = to.target.target;
+    if (source.name === destination.name) throw new CliError(EXIT.usage, '--from and --to name the same target.');
+    const destinations = await context.applications(options.application as string[] | undefined, to);
+    const pairs = destinations.map((dst) => ({ src: from.applications.find((a) => a.projectId === dst.projectId)!, dst }));
+    for (const { src, dst } of pairs)
+      if (sameServer(source.baseUrl, destination.baseUrl) && src.id === dst.id)
+        throw new CliError(
+          EXIT.usage,
+          `Targets ${source.name} and ${destination.name} are the same application ${dst.id} on the same server: nothing to promote.`,
+        );
+    context.out.info(`Promote from ${source.name} (${source.baseUrl}) to ${destination.name} (${destination.baseUrl}).`);
+    context.out.annotate({ from: { name: source.name, baseUrl: source.baseUrl }, to: { name: destination.name, baseUrl: destination.baseUrl } });
+    // Every key of both sides is found before anything is read.
+    const clients = await Promise.all(pairs.map(async ({ src, dst }) => ({ src: await context.client(src), dst: await context.client(dst) })));
+    const lock = await readLock(to.root);
+    const selection = new ActionSelection(operands);
+
+    // What the source runs, read into the shape of a workspace's actions, planned against the destination.
+    const work: { target: DeployTarget; client: (typeof clients)[number]['dst']; before?: { code?: string; yaml?: string } }[] = [];
+    for (const [i, { src, dst }] of pairs.entries()) {
+      const { src: srcClient, dst: dstClient } = clients[i]!;
+      const [srcListed, dstListed] = await Promise.all([srcClient.listActions(src.id), dstClient.listActions(dst.id)]);
+      const chosen = srcListed.filter((l) => selection.includes(dst.projectId, l.key) || (dst.projectId !== dst.id && selection.includes(dst.id, l.key)));
+      const actions = await mapLimited(chosen, concurrency, (l) => sourceAction(srcClient, l, `${source.name}:${src.id}`));
+      const targets = deployTargets(dst.id, actions, dstListed, (key) => lock.get(to.baseUrl, dst.id, key)).filter((t) => t.local !== undefined);
+      work.push(...targets.map((target) => ({ target, client: dstClient })));
+    }
+    selection.checkAllUsed();
+    if (work.length === 0) {
+      context.out.info(`Target ${source.name} runs no action to promote.`);
+      context.out.result({ ok: true, dryRun, actions: [] });
+      return EXIT.ok;
+    }
+
+    // The plan: the deploy pipeline in a dry run, which reads the destination where its base does not decide.
+    const checks = new CodeChecks(() => context.analysis(), []);
+    const options0 = { force: false, delete: false, checkCode: checks.problemsOf };
+    const plan = await mapLimited(work, concurrency, ({ client, target }) => deployAction(client, target, { ...options0, dryRun: true }));
+    for (const [i, outcome] of plan.entries()) {
+      for (const line of outcomeLines(outcome, context.out.color)) context.out.line(line);
+      if (verdictOf(outcome) === 'created' || verdictOf(outcome) === 'updated') await printDiff(context, work[i]!, source.name, destination.name);
+    }
+    const blocked = plan.filter((o) => !settled(o));
+    const sending = plan.filter((o) => verdictOf(o) === 'created' || verdictOf(o) === 'updated');
+    if (blocked.length > 0) {
+      context.out.info(
+        `Promote held, nothing written: ${count(blocked.length, 'action')} cannot go as ${source.name} runs ${blocked.length === 1 ? 'it' : 'them'} (named above).` +
+          (blocked.some((o) => verdictOf(o) === 'held')
+            ? ` A held action changed on ${destination.name} since its base: take that change into ${source.name} first, or deploy it to ${destination.name} on purpose.`
+            : ''),
+      );
+      context.out.result({ ok: false, dryRun: true, held: true, actions: plan.map(outcomeJson) });
+      return worstExit(plan.map(exitOfOutcome));
+    }
+    if (sending.length === 0) {
+      context.out.info(`Nothing to promote: ${destination.name} runs what ${source.name} runs.`);
+      context.out.result({ ok: true, dryRun, actions: plan.map(outcomeJson) });
+      return EXIT.ok;
+    }
+    if (dryRun) {
+      context.out.info(`Dry run, nothing written: ${count(sending.length, 'action')} would go from ${source.name} to ${destination.name}.`);
+      context.out.result({ ok: true, dryRun, actions: plan.map(outcomeJson) });
+      return EXIT.ok;
+    }
+    await confirm(
+      context,
+      `${count(sending.length, 'action')} of ${source.name} will be written to ${destination.name} (${destination.baseUrl})${destination.protected ? ', a protected target' : ''}.`,
+      `Nothing promoted to ${destination.name}`,
+    );
+
+    // Carried out: each part written against the base the plan read (the server checks it again), so a
+    // change made at the destination meanwhile is held, not overwritten.
+    const outcomes: ActionOutcome[] = await mapLimited(work, concurrency, ({ client, target }) => deployAction(client, target, { ...options0, dryRun: false }));
+    await writeLock(to.root, lock, applyOutcomes(lock, to.baseUrl, outcomes));
+    for (const outcome of outcomes) if (verdictOf(outcome) !== 'unchanged') for (const line of outcomeLines(outcome, context.out.color)) context.out.line(line);
+    const exit = worstExit(outcomes.map(exitOfOutcome));
+    const done = outcomes.filter((o) => verdictOf(o) === 'created' || verdictOf(o) === 'updated').length;
+    context.out.info(`Promoted ${count(done, 'action')} from ${source.name} to ${destination.name}${exit === EXIT.ok ? '' : '; the others are named above'}.`);
+    context.out.result({ ok: exit === EXIT.ok, dryRun: false, actions: outcomes.map(outcomeJson) });
+    return exit;
+  },
+};
+
+/** What would change at the destination: its code and metadata as it runs them, against the source's. */
+async function printDiff(
+  context: CommandContext,
+  item: { readonly target: DeployTarget; readonly client: PromoteSourceClient },
+  from: string,
+  to: string,
+): Promise<void> {
+  const { target, client } = item;
+  const local = target.local!;
+  const name = `${target.application}/${target.key}`;
+  let yaml = '';
+  let code = '';
+  if (target.listed) {
+    const [{ action }, implementation] = await Promise.all([client.getActionVersioned(target.listed.id), client.getImplementationVersioned(target.listed.id)]);
+    yaml = serializeActionYaml(metadataFields(action));
+    code = implementation.code ?? '';
+  }
+  const lines = [
+    ...unifiedDiff(yaml, local.metadata ? serializeActionYaml(local.metadata) : '', {
+      before: `${to}:${name}/action.yaml`,
+      after: `${from}:${name}/action.yaml`,
+    }),
+    ...unifiedDiff(code, local.code ?? '', { before: `${to}:${name}/main.ts`, after: `${from}:${name}/main.ts` }),
+  ];
+  const c = context.out.color;
+  for (const line of lines)
+    context.out.line(
+      `  ${line.startsWith('+') ? c.green(serverText(line, 2000)) : line.startsWith('-') ? c.red(serverText(line, 2000)) : serverText(line, 2000)}`,
+    );
+}
