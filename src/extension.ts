@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { setDefaultTransport } from './core/client';
-import { createNodeTransport } from './core/client/nodeTransport';
 import { activateExtension } from './extension/activate';
+import { useNetworkSettings } from './extension/network';
 import { type Services } from './extension/services';
 
 export interface TestApi {
@@ -12,8 +11,8 @@ export interface TestApi {
 
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
   const started = performance.now();
-  // Requests go through undici's pools, loaded on the first one.
-  setDefaultTransport(createNodeTransport());
+  // Requests go through undici, loaded on the first one, by VS Code's proxy and certificate settings.
+  useNetworkSettings(context);
   try {
     const services = activateExtension(context);
     // Internals (the key store among them) are handed out only to the extension's own test runs.

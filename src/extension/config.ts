@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { type NetworkConfig } from './networkOptions';
 
 /** Every setting of the extension, read in one place and checked at run time. */
 export const SETTINGS = {
@@ -49,6 +50,43 @@ export function readConfig(scope?: vscode.ConfigurationScope): Config {
 
 export function affectsConfig(event: vscode.ConfigurationChangeEvent): boolean {
   return Object.values(SETTINGS).some((key) => event.affectsConfiguration(key));
+}
+
+/** VS Code's own network settings, which the extension's requests follow as VS Code's do (networkOptions.ts). */
+export const NETWORK_SETTINGS = {
+  proxy: 'http.proxy',
+  noProxy: 'http.noProxy',
+  proxyStrictSSL: 'http.proxyStrictSSL',
+  proxySupport: 'http.proxySupport',
+  systemCertificates: 'http.systemCertificates',
+} as const;
+
+/**
+ * The user's own values (else VS Code's defaults), never a workspace's: a cloned repository's
+ * .vscode/settings.json must not route the key through a proxy of its choosing or turn certificate
+ * checks off, whatever scope VS Code gives these settings.
+ */
+export function readNetworkConfig(): NetworkConfig {
+  const c = vscode.workspace.getConfiguration();
+  const user = (key: string): unknown => {
+    const values = c.inspect(key);
+    return values?.globalValue ?? values?.defaultValue;
+  };
+  return {
+    proxy: text(user(NETWORK_SETTINGS.proxy)),
+    noProxy: stringList(user(NETWORK_SETTINGS.noProxy)),
+    proxyStrictSSL: bool(user(NETWORK_SETTINGS.proxyStrictSSL), true),
+    proxySupport: text(user(NETWORK_SETTINGS.proxySupport)) || 'override',
+    systemCertificates: bool(user(NETWORK_SETTINGS.systemCertificates), true),
+  };
+}
+
+export function affectsNetworkConfig(event: vscode.ConfigurationChangeEvent): boolean {
+  return Object.values(NETWORK_SETTINGS).some((key) => event.affectsConfiguration(key));
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim()) : [];
 }
 
 function bool(value: unknown, fallback: boolean): boolean {

@@ -1,3 +1,4 @@
+import type * as Tls from 'node:tls';
 import type * as Undici from 'undici';
 import { hasProxy, ProxySettingError, proxyFor, type ProxySettings, shownProxy } from './proxy';
 import { TRANSPORT_ERROR, TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport';
@@ -51,7 +52,9 @@ export interface NodeTransportOptions {
 export function createNodeTransport(options: NodeTransportOptions = {}): Transport {
   const connections = options.connections ?? 8;
   const keepAliveTimeout = options.keepAliveTimeoutMs ?? 10_000;
-  const tls = options.ca ? { ca: [...options.ca] } : undefined;
+  // One context for every connection: given as `ca`, each TLS connection would parse every authority again.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:tls only when authorities are given: not at every start of the command line
+  const tls = options.ca ? { secureContext: (require('node:tls') as typeof Tls).createSecureContext({ ca: [...options.ca] }) } : undefined;
   const proxy = options.proxy && hasProxy(options.proxy) ? options.proxy : undefined;
   const pools = new Map<string, Undici.Pool>();
   const agents = new Map<string, Undici.ProxyAgent>();
