@@ -19,6 +19,15 @@ module.exports = {
       severity: 'error',
       scope: 'folder',
       from: { path: '^src/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'no-cycle',
+      comment:
+        'A module imports a module that imports it, through any number of steps, type-only imports included. Let the feature declare the ' +
+        'small interface it uses (its own type, or `Pick<…>` of a type that imports nothing back); docs/architecture.md, *Feature folders*.',
+      severity: 'error',
+      from: { path: '^src/' },
       to: { circular: true },
     },
     {
@@ -28,14 +37,14 @@ module.exports = {
         '(on demand) hands out, or add it there. Type imports are free. docs/architecture.md, *Feature folders*.',
       severity: 'error',
       from: { path: '^src/extension/([^/]+)/' },
-      to: { path: '^src/extension/[^/]+/', pathNot: ['^src/extension/$1/', ...DOORS] },
+      to: { path: '^src/extension/[^/]+/', pathNot: ['^src/extension/$1/', ...DOORS], dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'feature-door-from-top',
       comment: 'A file of src/extension outside the feature folders (activate.ts and friends) imports a feature through its doors only.',
       severity: 'error',
       from: { path: '^src/extension/[^/]+\\.ts$' },
-      to: { path: '^src/extension/[^/]+/', pathNot: DOORS },
+      to: { path: '^src/extension/[^/]+/', pathNot: DOORS, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'core-stands-alone',
@@ -59,7 +68,7 @@ module.exports = {
   options: {
     // Dependencies as the JavaScript TypeScript emits has them: a type-only import is no dependency at
     // run time, and it is not counted (a folder may name another's types both ways).
-    tsPreCompilationDeps: false,
+    tsPreCompilationDeps: 'specify',
     tsConfig: { fileName: 'tsconfig.json' },
     includeOnly: '^src/',
     // The entry of dist/on-demand.js is a bundle's root, like src/extension.ts: it imports every

@@ -4,7 +4,7 @@ import { type ActionRow } from '../store/store';
 import { changeKey } from './changes';
 import { HttpProblem } from './problem';
 import { sendEmpty, sendJson } from './respond';
-import { type ServerContext } from './server';
+import { type ServerContext } from './context';
 
 interface EventsQuery {
   limit: number;

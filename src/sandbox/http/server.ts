@@ -11,46 +11,28 @@ import {
   validateMetadata,
 } from '../../core/schema';
 import { bearerToken } from '../keys';
-import { type SandboxLimits } from '../limits';
 import { compile } from '../runner/compile';
 import { checkInputs } from '../runner/inputs';
 import { toEvent } from '../runner/event';
-import { type ActionRunner } from '../runner/types';
-import { type ActionRow, type Store, StoreConflict } from '../store/store';
+import { type ActionRow, StoreConflict } from '../store/store';
 import { type VersionKind } from '../store/versions';
 import { contentType, decodeText, readBody, readJson } from './body';
 import { capabilityIndex } from './capabilities';
-import { changeKey, type Changes } from './changes';
+import { changeKey } from './changes';
 import { listEvents } from './events';
 import { clientOf, etagOf, expectedFrom } from './preconditions';
 import { HttpProblem, notFound, sendProblem } from './problem';
 import { sendEmpty, sendJson, sendJsonText } from './respond';
-import { addressClient, keyClient, type RateLimit } from './rateLimit';
+import { addressClient, keyClient } from './rateLimit';
+import { type Lifecycle, type ServerContext } from './context';
 import { type Match, route } from './router';
 
-export interface ServerContext {
-  store: Store;
-  runner: ActionRunner;
-  limits: SandboxLimits;
-  changes: Changes;
-  log: (message: string) => void;
-  /** Absent: no rate limit (the local sandbox of one developer). */
-  rateLimiter?: RateLimit;
-  /** Set by the sandbox's close; requests in flight are tracked so a stop lets them finish. */
-  lifecycle?: Lifecycle;
-}
+export { type Lifecycle, type ServerContext } from './context';
 
 /** A certificate chain and its private key, PEM: the sandbox then speaks HTTPS itself. */
 export interface TlsFiles {
   cert: string | Buffer;
   key: string | Buffer;
-}
-
-export interface Lifecycle {
-  /** Once set: the health endpoint says so (a load balancer stops sending), long polls answer at once, connections close after their answer. */
-  stopping: boolean;
-  /** The requests being handled, each settled when its handler is done (its writes included). */
-  readonly inflight: Set<Promise<void>>;
 }
 
 export function newLifecycle(): Lifecycle {
