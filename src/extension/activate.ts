@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { closeDefaultTransport } from '../core/client';
 import { registerCommands } from './commands';
 import { registerDebug } from './debug';
-import { onDemand } from './onDemand/load';
+import { onDemand } from './loadOnDemand';
+import type * as OnDemandEntry from './onDemand/index';
 import { DeployFeature } from './deploy';
 import { affectsConfig, readConfig, type Config } from './config';
 import { Connections } from './connections';
@@ -54,7 +55,10 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   const events = own(context, new EventWatchers(connections, getConfig));
   // The History rows list deploy's history, read in the on-demand bundle with the services (below) when a
   // row is expanded, after activate has returned.
-  const tree = own(context, new ActionsTreeProvider(project, model, events, keys, trust, (action) => onDemand(context).treeHistory(services, action)));
+  const tree = own(
+    context,
+    new ActionsTreeProvider(project, model, events, keys, trust, (action) => onDemand<typeof OnDemandEntry>(context).treeHistory(services, action)),
+  );
   const treeView = own(context, vscode.window.createTreeView(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }));
   const eventDocuments = own(context, new EventDocuments());
   const statusBar = own(context, new TargetStatusBar(project, sandbox));
@@ -69,10 +73,13 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     { dispose: () => void closeDefaultTransport() },
   );
   // Then the features. Local debugging is made on its first use: its code is in the on-demand bundle.
-  const debug = once(() => own(context, onDemand(context).localDebug({ context, trust, config: getConfig, runResults })));
+  const debug = once(() => own(context, onDemand<typeof OnDemandEntry>(context).localDebug({ context, trust, config: getConfig, runResults })));
   const deploy = own(context, new DeployFeature({ config: getConfig, connections, context, events, log, model, project, serverVersions, tree, trust }));
   // The Testing view's runs are made by the first run, in the on-demand bundle, with the services (below).
-  const testing = own(context, new TestingFeature(model, (testTree, diagnostics) => onDemand(context).testRuns(services, testTree, diagnostics)));
+  const testing = own(
+    context,
+    new TestingFeature(model, (testTree, diagnostics) => onDemand<typeof OnDemandEntry>(context).testRuns(services, testTree, diagnostics)),
+  );
   const services: Services = {
     context,
     log,
@@ -96,7 +103,11 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
       return debug();
     },
   };
-  context.subscriptions.push(...registerCommands(services), ...registerEvents(services), ...registerDebug(services));
+  context.subscriptions.push(
+    ...registerCommands(services, () => onDemand<typeof OnDemandEntry>(context).COMMANDS),
+    ...registerEvents(services),
+    ...registerDebug(services),
+  );
   context.subscriptions.push(registerMetadataEditor(services));
   // Shows the status bar item for a workspace that has a project file; reading one small file is cheap.
   void project.get();

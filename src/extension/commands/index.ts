@@ -1,24 +1,27 @@
 import * as vscode from 'vscode';
 import { ApiError } from '../../core/client';
+import { type Parts } from '../parts';
 import { errorMessage } from '../connections';
-import { onDemand } from '../onDemand/load';
-import { type Services } from '../services';
 import { explainUntrusted, UntrustedWorkspaceError } from '../trust';
 
 /** How a command finds what it was run on: a row, a file, or a quick pick. */
 export { isNode, pickAction, pickApplication } from './pick';
 
 /**
- * Registers every command package.json contributes. What a command does is in the table of
- * handlers/table.ts, which is in the on-demand bundle: it is loaded by the first command run, not at
- * activation. The failures of every command are reported here, once.
+ * Registers every command package.json contributes. What a command does is in the table `handlers`
+ * hands over (handlers/table.ts, in the on-demand bundle: activation passes a function that loads it on
+ * the first command run, not at activation), called with `s`, which only activation knows whole.
+ * The failures of every command are reported here, once.
  */
-export function registerCommands(s: Services): vscode.Disposable[] {
+export function registerCommands<S extends Pick<Parts, 'context' | 'log'>>(
+  s: S,
+  handlers: () => Readonly<Record<string, (s: S, ...args: unknown[]) => unknown>>,
+): vscode.Disposable[] {
   const manifest = s.context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } };
   return (manifest.contributes?.commands ?? []).map(({ command: id }) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
-        const handler = onDemand(s.context).COMMANDS[id];
+        const handler = handlers()[id];
         if (!handler) throw new Error(`The command ${id} has no handler in this build of the extension.`);
         return await handler(s, ...args);
       } catch (error) {

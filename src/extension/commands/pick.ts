@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import { serverText } from '../../core/text';
 import { type Application } from '../project';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
 import { type ActionEntry } from '../model';
 import { type TreeNode } from '../tree/nodes';
 
 /** The application a command acts on: the node it was invoked on, else the only one, else the user's pick. */
-export async function pickApplication(s: Pick<Services, 'project'>, node: unknown, placeHolder = 'Application'): Promise<Application | undefined> {
+export async function pickApplication(s: Pick<Parts, 'project'>, node: unknown, placeHolder = 'Application'): Promise<Application | undefined> {
   const fromNode = applicationOf(node);
   if (fromNode) return fromNode;
   const state = await s.project.require();
@@ -26,7 +26,7 @@ export async function pickApplication(s: Pick<Services, 'project'>, node: unknow
 
 /** The action a command acts on: the tree node, or the action folder of the given file or the active editor, or a pick. */
 export async function pickAction(
-  s: Pick<Services, 'model' | 'project'>,
+  s: Pick<Parts, 'model' | 'project'>,
   node: unknown,
   filter: (a: ActionEntry) => boolean = () => true,
 ): Promise<ActionEntry | undefined> {

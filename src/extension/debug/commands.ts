@@ -6,7 +6,8 @@ import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { askInputs, doesNotFit, type InputsOwner, lastInputs, listInputSets, readInputSet, rememberInputs, saveInputSet } from '../events/commands';
 import { type LocalAction } from '../localActions';
-import { type Services } from '../services';
+import { type LocalDebug } from './localDebug';
+import { type Parts } from '../parts';
 import { type EventSource, eventSource } from './eventSource';
 import { type DebugRun } from './localDebug';
 
@@ -22,13 +23,13 @@ export const DEBUG_COMMANDS = {
   'customActions.saveEventAsInputSet': saveEventAsInputSet,
   'customActions.openLocalRunResult': openLocalRunResult,
   'customActions.compareLocalRunWithRecorded': compareLocalRunWithRecorded,
-} satisfies Record<string, (s: Services, ...args: never[]) => unknown>;
+} satisfies Record<string, (s: never, ...args: never[]) => unknown>;
 
 const ENTER_INPUTS = 'Enter Inputs…';
 
 /** Debug above `main` (or on the active main.ts): inputs from a saved set or the form, or `inputs` from the caller. */
 export async function debugMain(
-  s: Pick<Services, 'context' | 'debug' | 'model' | 'project' | 'trust'>,
+  s: Pick<Parts, 'context' | 'model' | 'project' | 'trust'> & { readonly debug: LocalDebug },
   uri?: unknown,
   inputs?: unknown,
 ): Promise<DebugRun | undefined> {
@@ -49,7 +50,7 @@ export async function debugMain(
 }
 
 /** Debug above an input set file. */
-export async function debugInputSet(s: Pick<Services, 'debug' | 'model' | 'trust'>, uri?: unknown): Promise<DebugRun | undefined> {
+export async function debugInputSet(s: Pick<Parts, 'model' | 'trust'> & { readonly debug: LocalDebug }, uri?: unknown): Promise<DebugRun | undefined> {
   s.trust.require('Debugging an action');
   const file = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
   const local = file && (await s.model.inputSetAt(file))?.action;
@@ -64,7 +65,7 @@ export async function debugInputSet(s: Pick<Services, 'debug' | 'model' | 'trust
 
 /** Replays an event's inputs under the debugger, on main.ts as it is in the editor, and compares with what was recorded. */
 export async function debugEvent(
-  s: Pick<Services, 'context' | 'debug' | 'eventDocuments' | 'model' | 'project' | 'trust'>,
+  s: Pick<Parts, 'context' | 'eventDocuments' | 'model' | 'project' | 'trust'> & { readonly debug: LocalDebug },
   arg?: unknown,
 ): Promise<DebugRun | undefined> {
   s.trust.require('Debugging an action');
@@ -91,19 +92,19 @@ export async function debugEvent(
 }
 
 /** The result of the last local run, after its notification closed. */
-export async function openLocalRunResult(s: Pick<Services, 'debug'>): Promise<void> {
+export async function openLocalRunResult(s: { readonly debug: LocalDebug }): Promise<void> {
   if (!(await s.debug.openLastResult()))
     void vscode.window.showInformationMessage('No local run has ended yet: Debug an action, an input set or an event first.');
 }
 
 /** The last local run beside the recorded event it replayed, after its notification closed. */
-export async function compareLocalRunWithRecorded(s: Pick<Services, 'debug'>): Promise<void> {
+export async function compareLocalRunWithRecorded(s: { readonly debug: LocalDebug }): Promise<void> {
   if (!(await s.debug.compareLastWithRecorded()))
     void vscode.window.showInformationMessage('The last local run replayed no recorded event: Debug Event compares a run with the event it replays.');
 }
 
 /** Saves the inputs of an event as an input set of its action. */
-export async function saveEventAsInputSet(s: Pick<Services, 'eventDocuments' | 'model'>, arg?: unknown): Promise<vscode.Uri | undefined> {
+export async function saveEventAsInputSet(s: Pick<Parts, 'eventDocuments' | 'model'>, arg?: unknown): Promise<vscode.Uri | undefined> {
   const kept = await eventToKeep(s, arg);
   if (!kept) return undefined;
   const saved = await saveInputSet(kept.local.folder, kept.inputs);
@@ -113,7 +114,7 @@ export async function saveEventAsInputSet(s: Pick<Services, 'eventDocuments' | '
 
 /** An event whose inputs can be kept in its action's folder (Save as Input Set, Pin as Test); else says why not. */
 export async function eventToKeep(
-  s: Pick<Services, 'eventDocuments' | 'model'>,
+  s: Pick<Parts, 'eventDocuments' | 'model'>,
   arg: unknown,
 ): Promise<(EventSource & { local: LocalAction; inputs: Record<string, unknown> }) | undefined> {
   const source = await eventSource(s, arg);
@@ -152,7 +153,7 @@ export async function eventToKeep(
 }
 
 /** The server's id of the action holding `file`, through the model; undefined when it has none or the server cannot say. */
-function remoteIdOf(s: Pick<Services, 'model'>, file: vscode.Uri): Promise<string | undefined> {
+function remoteIdOf(s: Pick<Parts, 'model'>, file: vscode.Uri): Promise<string | undefined> {
   return s.model.actionAt(file).then(
     (entry) => entry?.remote?.id,
     () => undefined,
@@ -171,7 +172,7 @@ function metadataOf(local: LocalAction): NonNullable<LocalAction['metadata']> {
 
 /** A saved set, or the typed input form (prefilled with the inputs last entered for the action). */
 async function chooseInputs(
-  s: Pick<Services, 'context' | 'project'>,
+  s: Pick<Parts, 'context' | 'project'>,
   local: LocalAction,
   parameters: Parameter[],
   owner: InputsOwner,
@@ -196,7 +197,7 @@ async function chooseInputs(
 
 /** The typed input form, starting from the inputs last entered for the action (in Run or Debug), which it remembers. */
 async function askRemembered(
-  s: Pick<Services, 'context' | 'project'>,
+  s: Pick<Parts, 'context' | 'project'>,
   title: string,
   parameters: Parameter[],
   owner: InputsOwner,

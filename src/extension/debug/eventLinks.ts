@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { mainFrames } from '../../core/events';
 import { MAIN_FILE } from '../../core/workspace';
 import { EVENT_SCHEME, type EventDocuments } from '../eventDocuments';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
 
 /**
  * Stack frames of an event that point into main.ts become links to those lines of THAT action's
@@ -11,7 +11,7 @@ import { type Services } from '../services';
  */
 export class EventStackLinks implements vscode.DocumentLinkProvider {
   constructor(
-    private readonly s: Pick<Services, 'model'>,
+    private readonly s: Pick<Parts, 'model'>,
     private readonly documents: EventDocuments,
   ) {}
 

@@ -3,7 +3,7 @@ import { normalizeEvent } from '../../core/client';
 import { EVENT_SCHEME } from '../eventDocuments';
 import { isNode } from '../commands';
 import { type LocalAction } from '../localActions';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
 import { isLensEvent } from './mainLens';
 import { type Recorded } from './outcome';
 
@@ -19,7 +19,7 @@ export interface EventSource {
   readonly raw: unknown;
 }
 
-export async function eventSource(s: Pick<Services, 'eventDocuments' | 'model'>, arg: unknown): Promise<EventSource | undefined> {
+export async function eventSource(s: Pick<Parts, 'eventDocuments' | 'model'>, arg: unknown): Promise<EventSource | undefined> {
   let where: { appId: string; key: string; actionId?: string; raw: unknown } | undefined;
   if (isLensEvent(arg)) {
     where = { appId: arg.appId, key: arg.key, actionId: arg.actionId, raw: arg.raw };

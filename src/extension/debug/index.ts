@@ -1,7 +1,10 @@
 import * as vscode from 'vscode';
 import { EVENT_SCHEME } from '../eventDocuments';
-import { onDemand, type OnDemandModule } from '../onDemand/load';
-import { type Services } from '../services';
+import { onDemand } from '../loadOnDemand';
+import { type debugConfigurations } from './provider';
+import { type Parts } from '../parts';
+import { type LocalDebug } from './localDebug';
+import { type Events } from '../events';
 import { EventStackLinks } from './eventLinks';
 import { ASKED, DEBUG_TYPE } from './configType';
 import { MainCodeLens } from './mainLens';
@@ -12,10 +15,17 @@ export { type DebugRun, type DebugTarget, type LocalDebug } from './localDebug';
  * Debug: the launch configuration type, the lenses above `main` and input sets, links in event
  * documents. What resolves a configuration and runs it (provider.ts, localDebug.ts) loads on first use.
  */
-export function registerDebug(s: Pick<Services, 'context' | 'debug' | 'eventDocuments' | 'events' | 'model' | 'trust'>): vscode.Disposable[] {
+/** What debug's eager part takes from the on-demand bundle. */
+export interface DebugOnDemand {
+  readonly debugConfigurations: typeof debugConfigurations;
+}
+
+export function registerDebug(
+  s: Pick<Parts, 'context' | 'eventDocuments' | 'model' | 'trust'> & { readonly debug: LocalDebug } & { readonly events: Events },
+): vscode.Disposable[] {
   const lens = new MainCodeLens(s);
-  let resolvers: ReturnType<OnDemandModule['debugConfigurations']> | undefined;
-  const resolve = () => (resolvers ??= onDemand(s.context).debugConfigurations(s));
+  let resolvers: ReturnType<typeof debugConfigurations> | undefined;
+  const resolve = () => (resolvers ??= onDemand<DebugOnDemand>(s.context).debugConfigurations(s));
   return [
     lens,
     vscode.languages.registerCodeLensProvider({ scheme: 'file', pattern: '**/main.ts' }, lens),

@@ -9,7 +9,7 @@ import { type LocalOutcome } from '../../sandbox/runner/local/localRun';
 import { type Config } from '../config';
 import { type HeldTexts } from '../heldTexts';
 import { Disposable } from '../lifecycle';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
 import { type WorkspaceTrust } from '../trust';
 import { consoleEchoTracker } from './consoleEcho';
 import { harnessLaunchConfig, RUN_ID } from './launchConfig';
@@ -51,7 +51,7 @@ interface Pending {
 }
 
 /** Services.debug, made on its first use. */
-export const localDebug = (s: Pick<Services, 'config' | 'context' | 'runResults' | 'trust'>): LocalDebug =>
+export const localDebug = (s: Pick<Parts, 'config' | 'context' | 'runResults' | 'trust'>): LocalDebug =>
   new LocalDebug(s.context.extensionUri, s.trust, s.config, s.runResults);
 
 /**

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { type NormalizedEvent } from '../../core/client';
 import { serverText } from '../../core/text';
 import { Disposable } from '../lifecycle';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
+import { type Events } from '../events';
 
 /** `export function main`, `export async function main`, `export const main`: where the lenses go. */
 const MAIN_DECLARATION = /^[ \t]*export[ \t]+(?:async[ \t]+function|function|const|let)[ \t*]*main\b/m;
@@ -28,7 +29,7 @@ export class MainCodeLens extends Disposable implements vscode.CodeLensProvider 
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.changed.event;
 
-  constructor(private readonly s: Pick<Services, 'events' | 'model'>) {
+  constructor(private readonly s: Pick<Parts, 'model'> & { readonly events: Events }) {
     super();
     this.register(s.events.onDidChangeEvents(() => this.changed.fire()));
   }

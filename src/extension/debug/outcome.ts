@@ -3,7 +3,6 @@ import { errorText } from '../../core/client';
 import { serverText } from '../../core/text';
 import { type LocalOutcome } from '../../sandbox/runner/local/localRun';
 import { type HeldTexts } from '../heldTexts';
-import { type DebugTarget } from './localDebug';
 
 /** What the server's event said of the same inputs: the local run is compared with it. */
 export type Recorded =
@@ -13,6 +12,12 @@ export type Recorded =
 /** A read-only document of a run's outcome, for Open Result and the diff. */
 function runDocument(results: HeldTexts, name: string, value: unknown): vscode.Uri {
   return results.hold(`/${name.replace(/[/\\]/g, '_')}.json`, JSON.stringify(value, null, 2) + '\n');
+}
+
+/** What the outcome of a run is told of the run: the action's key and what the server recorded, when replayed from an event (a `DebugTarget` is one). */
+export interface DebugTarget {
+  readonly key: string;
+  readonly recorded?: Recorded;
 }
 
 /**

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { askInputs, doesNotFit, readInputSet } from '../events/commands';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
+import { type LocalDebug } from './localDebug';
 import { explainUntrusted, UntrustedWorkspaceError } from '../trust';
 import { ASKED, DEBUG_TYPE } from './configType';
 import { RUN_ID } from './launchConfig';
@@ -25,7 +26,7 @@ interface Asked {
  * inputs and fills the run in.
  */
 export class ActionDebugConfigurations implements vscode.DebugConfigurationProvider {
-  constructor(private readonly s: Pick<Services, 'debug' | 'trust'>) {}
+  constructor(private readonly s: Pick<Parts, 'trust'> & { readonly debug: LocalDebug }) {}
 
   provideDebugConfigurations(): vscode.DebugConfiguration[] {
     return [{ type: DEBUG_TYPE, request: 'launch', name: 'Debug action', action: '${fileDirname}' }];
@@ -51,14 +52,14 @@ export class ActionDebugConfigurations implements vscode.DebugConfigurationProvi
 }
 
 /** Both steps, built when a `customActions` configuration is first resolved. */
-export const debugConfigurations = (s: Pick<Services, 'debug' | 'model' | 'trust'>) => ({
+export const debugConfigurations = (s: Pick<Parts, 'model' | 'trust'> & { readonly debug: LocalDebug }) => ({
   configurations: new ActionDebugConfigurations(s),
   runs: new ActionDebugRuns(s),
 });
 
 /** The `*` step: only configurations this extension made (they carry ASKED) are touched. */
 export class ActionDebugRuns implements vscode.DebugConfigurationProvider {
-  constructor(private readonly s: Pick<Services, 'debug' | 'model'>) {}
+  constructor(private readonly s: Pick<Parts, 'model'> & { readonly debug: LocalDebug }) {}
 
   async resolveDebugConfigurationWithSubstitutedVariables(
     folder: vscode.WorkspaceFolder | undefined,

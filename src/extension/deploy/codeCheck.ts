@@ -4,7 +4,7 @@ import { codeProblems, placeOf } from '../../core/deploy/checks';
 import { type ActionMetadata } from '../../core/schema';
 import { parseActionYaml, type ParsedAction } from '../../core/workspace';
 import { localActionFromText } from '../localActions';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
 import { loadAnalysis } from './analysisLoader';
 import { toRange } from '../ranges';
 import { type ActionFile, actionYamlOf, isCodeFile, openDocument, readActionYaml } from './locate';
@@ -38,7 +38,7 @@ const REUSE_MS = 10_000;
 export class CodeChecks {
   private readonly ahead = new Map<string, { readonly text: string; readonly until: number; readonly check: Promise<CodeCheck> }>();
 
-  constructor(private readonly s: Pick<Services, 'context' | 'model'>) {}
+  constructor(private readonly s: Pick<Parts, 'context' | 'model'>) {}
 
   /** Starts checking `text` as the code of `uri`, its problems included when the push will refuse on them. */
   begin(uri: vscode.Uri, text: string, withProblems: boolean): void {

@@ -8,7 +8,8 @@ import { PUSH_NOW, TAKE_INTO_EDITOR } from './deployer';
 import { localFileOf } from './serverCopy';
 import { pullAction } from '../pull';
 import { PULLED_SCHEME } from '../heldTexts';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
+import { type DeployFeature } from './index';
 import { deployHistory, openHistoryVersion } from './historyView';
 
 /** Safe deploy's commands (docs/deploy.md, *Changes on the server*). */
@@ -22,10 +23,10 @@ export const DEPLOY_COMMANDS = {
   'customActions.resolveConflict': resolveConflict,
   'customActions.heldSaveChoices': heldSaveChoices,
   'customActions.refusedSaveChoices': refusedSaveChoices,
-} satisfies Record<string, (s: Services, ...args: never[]) => unknown>;
+} satisfies Record<string, (s: never, ...args: never[]) => unknown>;
 
 /** What a command on an action's parts takes: the action picked, and deploy's door. */
-type Picked = Pick<Services, 'deploy' | 'model' | 'project'>;
+type Picked = Pick<Parts, 'model' | 'project'> & { readonly deploy: DeployFeature };
 
 /**
  * Compare with Server: the action's code and metadata as the server holds them now ↔ the local files,
@@ -107,7 +108,7 @@ export async function resolveConflict(s: Picked, folder?: unknown, kind?: unknow
 }
 
 /** The status bar item of a file held from auto-save, clicked: its choices, in a quick pick. */
-export async function heldSaveChoices(s: Pick<Services, 'deploy'>, folder?: unknown, kind?: unknown): Promise<string | undefined> {
+export async function heldSaveChoices(s: { readonly deploy: DeployFeature }, folder?: unknown, kind?: unknown): Promise<string | undefined> {
   if (typeof folder !== 'string' || (kind !== 'code' && kind !== 'metadata')) return undefined;
   const file = localFileOf(vscode.Uri.parse(folder), kind === 'code' ? 'implementation' : 'metadata');
   const choices = s.deploy.heldChoices(file);
@@ -126,7 +127,7 @@ export async function heldSaveChoices(s: Pick<Services, 'deploy'>, folder?: unkn
 }
 
 /** The status bar item of a save by hand refused on errors, clicked: its notification's choices, in a quick pick. */
-export async function refusedSaveChoices(s: Pick<Services, 'deploy'>, file?: unknown): Promise<string | undefined> {
+export async function refusedSaveChoices(s: { readonly deploy: DeployFeature }, file?: unknown): Promise<string | undefined> {
   if (typeof file !== 'string') return undefined;
   const uri = vscode.Uri.parse(file);
   const picked = await vscode.window.showQuickPick(

@@ -6,7 +6,7 @@ import { mergeTexts, trustedBase } from '../../core/deploy/merge';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { type Application } from '../project';
 import { assertInsideWorkspace, replaceDocumentText } from '../files';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
 import { type LockStore } from './lockStore';
 import { currentText } from './locate';
 import { type ServerCopy, localFileOf, readBaseCopy, readServerCopy } from './serverCopy';
@@ -44,7 +44,7 @@ export type MergeOutcome =
  */
 export class Conflicts {
   constructor(
-    private readonly s: Pick<Services, 'connections' | 'log' | 'serverVersions'>,
+    private readonly s: Pick<Parts, 'connections' | 'log' | 'serverVersions'>,
     private readonly bases: LockStore,
     /** Pushes the file as it is now (a push by hand), through the same conflict check. */
     private readonly push: (file: vscode.Uri, part: VersionedResource) => Promise<unknown>,

@@ -6,7 +6,7 @@ import { abortOn } from '../cancellation';
 import { errorMessage } from '../connections';
 import { exists } from '../files';
 import { type Application } from '../project';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
 import { type PushResult } from './deployer';
 
 /** What creating an action needs of deploy: its bases recorded, then its code pushed by hand. */
@@ -24,7 +24,7 @@ export interface CreateDeploy {
  * action, and a run of it fails until it does. The server's id is remembered as a link, never as configuration.
  */
 export async function createOnServer(
-  s: Pick<Services, 'connections' | 'model'>,
+  s: Pick<Parts, 'connections' | 'model'>,
   deploy: CreateDeploy,
   app: Application,
   folder: vscode.Uri,

@@ -10,7 +10,8 @@ import { Disposable } from '../lifecycle';
 import { localActionFromText } from '../localActions';
 import { type Application } from '../project';
 import { replaceDocumentText } from '../files';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
+import { type Events } from '../events';
 import { type LockStore } from './lockStore';
 import { type DeployHistoryStore } from './historyStore';
 import { CodeChecks } from './codeCheck';
@@ -64,7 +65,7 @@ export class Deployer extends Disposable {
   readonly conflicts: Conflicts;
 
   constructor(
-    private readonly s: Pick<Services, 'config' | 'connections' | 'context' | 'events' | 'log' | 'model' | 'serverVersions'>,
+    private readonly s: Pick<Parts, 'config' | 'connections' | 'context' | 'log' | 'model' | 'serverVersions'> & { readonly events: Events },
     status: DeployStatusItem,
     private readonly bases: LockStore,
     private readonly history: DeployHistoryStore,

@@ -5,7 +5,7 @@ import { type ActionMetadata } from '../../core/schema/metadata';
 import { isInside } from '../../core/workspace/writeGuard';
 import { Disposable } from '../lifecycle';
 import { toRange } from '../ranges';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
 import { type AnalysisModule, loadAnalysis } from './analysisLoader';
 import { type ActionFile, currentText, isCodeFile, isMetadataFile, mainOf, readActionYaml, sameUri } from './locate';
 import { DIAGNOSTIC_SOURCE } from '../diagnosticSource';
@@ -33,7 +33,7 @@ export class CodeDiagnostics extends Disposable {
   private readonly latest = new Map<string, number>();
   private tickets = 0;
 
-  constructor(private readonly s: Pick<Services, 'context' | 'log' | 'model'>) {
+  constructor(private readonly s: Pick<Parts, 'context' | 'log' | 'model'>) {
     super();
     // A deleted action, or a file gone from disk whose editor closed: its problems go with it, though
     // VS Code may keep its document a while after the tab closes, and no close event comes for a file

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { type VersionedResource } from '../../core/client';
 import { errorMessage } from '../connections';
 import { Disposable } from '../lifecycle';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
 import { codeHash, metadataHash } from '../../core/deploy/base';
 import { type Part } from '../../core/deploy/decide';
 import { type Application } from '../project';
@@ -31,7 +31,7 @@ export class DriftWatch extends Disposable {
   private readonly checked = new Map<string, number>();
 
   constructor(
-    private readonly s: Pick<Services, 'connections' | 'context' | 'log' | 'model' | 'trust'>,
+    private readonly s: Pick<Parts, 'connections' | 'context' | 'log' | 'model' | 'trust'>,
     private readonly bases: LockStore,
     private readonly status: DeployStatusItem,
   ) {

@@ -3,7 +3,7 @@ import { type SaveOutcome } from '../../core/deploy/savePush';
 import { LOCK_FILE } from '../../core/deploy/lock';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { errorMessage } from '../connections';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
 import { COMPARE, type Conflict, MERGE, OVERWRITE } from './conflicts';
 import { type ActionFile } from './locate';
 import { Notices } from './notices';
@@ -36,7 +36,7 @@ export class SaveFeedback {
   private readonly notices: Notices;
 
   constructor(
-    private readonly s: Pick<Services, 'log'>,
+    private readonly s: Pick<Parts, 'log'>,
     private readonly status: DeployStatusItem,
   ) {
     this.notices = new Notices(s.log);

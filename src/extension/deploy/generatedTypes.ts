@@ -4,7 +4,7 @@ import { generateTypes } from '../../core/typegen';
 import { ACTION_FILE, GENERATED_FILE, parseActionYaml } from '../../core/workspace';
 import { exists, OutsideWorkspaceError, writeInsideWorkspace } from '../files';
 import { Disposable } from '../lifecycle';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
 import { isMetadataFile, openDocument, savedText } from './locate';
 import { PerFileDebounce } from '../perFileDebounce';
 
@@ -27,7 +27,7 @@ export class GeneratedTypes extends Disposable {
   /** Fires with the action folder after its generated types were rewritten. */
   readonly onDidWrite = this.written.event;
 
-  constructor(private readonly s: Pick<Services, 'log' | 'model'>) {
+  constructor(private readonly s: Pick<Parts, 'log' | 'model'>) {
     super();
     this.register(
       vscode.workspace.onDidChangeTextDocument((e) => {

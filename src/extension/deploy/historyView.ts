@@ -7,30 +7,21 @@ import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { isNode, pickAction } from '../commands';
 import { type ActionEntry } from '../model';
 import { currentServer } from '../project';
-import { type Services } from '../services';
-import { type VersionNode } from '../tree/nodes';
+import { type DeployFeature } from './index';
+import { type Parts } from '../parts';
+import { type HistoryItem, type VersionNode } from '../tree/nodes';
+
+export { type HistoryItem } from '../tree/nodes';
 import { replaceDocumentText } from '../files';
 import { localFileOf, metadataText } from './serverCopy';
 
 export const REDEPLOY = 'Redeploy This Version';
 export const RESTORE = 'Restore to Editor';
 
-/** One version of an action's code or metadata: pushed from here (local) or kept by the server. */
-export interface HistoryItem extends vscode.QuickPickItem {
-  readonly source: 'local' | 'server';
-  readonly part: VersionedResource;
-  /** ISO 8601, when known. */
-  readonly time: string | undefined;
-  /** For the tree's row: the file (main.ts or action.yaml), then when and where from, which a narrow view may cut. */
-  readonly row: { readonly label: string; readonly description: string };
-  /** The version as pushed: code, or metadata as JSON. */
-  content(): Promise<string>;
-}
-
 /** What listing an action's versions reads: the local history through deploy's door, and the server's kept versions. */
-type ListParts = Pick<Services, 'connections' | 'deploy' | 'log' | 'project'>;
+type ListParts = Pick<Parts, 'connections' | 'log' | 'project'> & { readonly deploy: DeployFeature };
 /** What opening a version uses: the diff's left side, and deploy's door for Redeploy. */
-type OpenParts = Pick<Services, 'deploy' | 'serverVersions'>;
+type OpenParts = Pick<Parts, 'serverVersions'> & { readonly deploy: DeployFeature };
 
 interface Located {
   readonly action: ActionEntry & { readonly local: NonNullable<ActionEntry['local']>; readonly remote: NonNullable<ActionEntry['remote']> };
@@ -43,7 +34,7 @@ interface Located {
  * the current file, and can be redeployed or restored into the editor.
  */
 export async function deployHistory(
-  s: ListParts & OpenParts & Pick<Services, 'model'>,
+  s: ListParts & OpenParts & Pick<Parts, 'model'>,
   arg?: unknown,
 ): Promise<{ item: HistoryItem; choice: string | undefined } | undefined> {
   const located = await locate(s, arg);
@@ -80,7 +71,7 @@ function isVersionNode(node: unknown): node is VersionNode {
   return isNode(node) && node.kind === 'version';
 }
 
-async function locate(s: Pick<Services, 'model' | 'project'>, arg: unknown): Promise<Located | undefined> {
+async function locate(s: Pick<Parts, 'model' | 'project'>, arg: unknown): Promise<Located | undefined> {
   const action = await pickAction(s, arg, (a) => a.local !== undefined && a.remote !== undefined);
   if (!action?.local || !action.remote) return undefined;
   const file = arg instanceof vscode.Uri ? arg : undefined;
@@ -175,7 +166,12 @@ export async function openHistoryItem(s: OpenParts, { action }: Located, item: H
 }
 
 /** Redeploy This Version: through the same queue and conflict check as a save. */
-export async function redeploy(s: Pick<Services, 'deploy'>, action: Located['action'], part: VersionedResource, content: string): Promise<PushOutcome> {
+export async function redeploy(
+  s: { readonly deploy: DeployFeature },
+  action: Located['action'],
+  part: VersionedResource,
+  content: string,
+): Promise<PushOutcome> {
   return s.deploy.redeploy(action.app, action.local.folder, action.remote.id, action.key, part, content);
 }
 

@@ -3,8 +3,10 @@ import { ACTION_FILE } from '../../core/workspace';
 import { isNode, pickAction } from '../commands';
 import { errorMessage } from '../connections';
 import { Disposable } from '../lifecycle';
-import { type Services } from '../services';
-import { onDemand } from '../onDemand/load';
+import { type Parts } from '../parts';
+import { type Events } from '../events';
+import { type ActionsTreeProvider } from '../tree/provider';
+import { onDemand } from '../loadOnDemand';
 import { type PushOptions, type PushResult, type Deployer } from './deployer';
 import { type VersionedResource } from '../../core/client';
 import { type BaseVersion } from '../../core/deploy/base';
@@ -28,7 +30,14 @@ import { SavedTexts } from './savedTexts';
 import { DeployStatusItem } from './statusItem';
 
 /** The parts deploy is built from: activation has them before it builds the feature. */
-export type DeployParts = Pick<Services, 'config' | 'connections' | 'context' | 'events' | 'log' | 'model' | 'project' | 'serverVersions' | 'tree' | 'trust'>;
+export type DeployParts = Pick<Parts, 'config' | 'connections' | 'context' | 'log' | 'model' | 'project' | 'serverVersions' | 'trust'> & {
+  readonly events: Events;
+} & { readonly tree: ActionsTreeProvider };
+
+/** What deploy's eager part takes from the on-demand bundle: the push pipeline of a save. */
+export interface DeployOnDemand {
+  readonly Deployer: typeof Deployer;
+}
 
 /**
  * Save to deploy: a save the user made in an editor pushes the code or the metadata of its action;
@@ -81,7 +90,7 @@ export class DeployFeature extends Disposable {
    */
   private get deployer(): Deployer {
     if (!this.made) {
-      const { Deployer } = onDemand(this.s.context);
+      const { Deployer } = onDemand<DeployOnDemand>(this.s.context);
       this.made = this.register(
         new Deployer(this.s, this.status, this.bases, this.history, (app, folder, metadata) => this.createOnServer(app, folder, metadata)),
       );

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { minimalReplacement } from '../../core/webview/formState';
 import { updateActionYaml } from '../../core/workspace';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
 import { loadAnalysis } from './analysisLoader';
 import { DIAGNOSTIC_SOURCE } from '../diagnosticSource';
 import { actionYamlOf, isCodeFile, openDocument, readActionYaml } from './locate';
@@ -13,7 +13,7 @@ export const FROM_METADATA = 'Update the signature from action.yaml';
 export class MetadataQuickFixes implements vscode.CodeActionProvider {
   static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
 
-  constructor(private readonly s: Pick<Services, 'context' | 'model'>) {}
+  constructor(private readonly s: Pick<Parts, 'context' | 'model'>) {}
 
   async provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): Promise<vscode.CodeAction[]> {
     const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && d.code !== 'missing-main');

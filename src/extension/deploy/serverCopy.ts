@@ -3,7 +3,7 @@ import { type VersionedResource } from '../../core/client';
 import { codeHash, metadataFields, metadataHash } from '../../core/deploy/base';
 import { serializeActionYaml, updateActionYaml } from '../../core/workspace';
 import { type Application } from '../project';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
 import { actionYamlOf, currentText, mainOf } from './locate';
 
 /** What the server holds of one part of an action now, as the text of the local file it corresponds to. */
@@ -23,7 +23,7 @@ export function localFileOf(folder: vscode.Uri, part: VersionedResource): vscode
  * no code, or cannot return it (no GET of the code or the action).
  */
 export async function readServerCopy(
-  s: Pick<Services, 'connections'>,
+  s: Pick<Parts, 'connections'>,
   app: Application,
   folder: vscode.Uri,
   id: string,
@@ -48,7 +48,7 @@ export async function readServerCopy(
  * it; else undefined. Nothing here trusts it: Merge compares the hash with the base's (trustedBase).
  */
 export async function readBaseCopy(
-  s: Pick<Services, 'connections'>,
+  s: Pick<Parts, 'connections'>,
   app: Application,
   folder: vscode.Uri,
   id: string,

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { serverText } from '../../core/text';
 import { isNode } from '../commands';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
+import { type Events } from './index';
 import { runAction, runInputSet } from './run';
 import { pickEnvironment, pickTarget, targetsOf } from './targets';
 
@@ -19,10 +20,14 @@ export const EVENT_COMMANDS = {
   'customActions.stopAllWatching': stopAllWatching,
   'customActions.runAction': runAction,
   'customActions.runInputSet': runInputSet,
-} satisfies Record<string, (s: Services, ...args: never[]) => unknown>;
+} satisfies Record<string, (s: never, ...args: never[]) => unknown>;
 
 /** Watches an environment node's events, or both environments of an action. */
-export async function showEvents(s: Pick<Services, 'events' | 'model' | 'project' | 'trust'>, node?: unknown, environment?: unknown): Promise<void> {
+export async function showEvents(
+  s: Pick<Parts, 'model' | 'project' | 'trust'> & { readonly events: Events },
+  node?: unknown,
+  environment?: unknown,
+): Promise<void> {
   // A watch polls the server the workspace names, with the key.
   s.trust.require('Watching events');
   const picked = await pickTarget(s, node, environment);
@@ -35,7 +40,7 @@ export async function showEvents(s: Pick<Services, 'events' | 'model' | 'project
   s.events.showChannel(true);
 }
 
-export async function stopWatching(s: Pick<Services, 'events' | 'model' | 'project'>, node?: unknown): Promise<void> {
+export async function stopWatching(s: Pick<Parts, 'model' | 'project'> & { readonly events: Events }, node?: unknown): Promise<void> {
   const watches = s.events.list();
   if (watches.length === 0) {
     void vscode.window.showInformationMessage('No events are being watched.');
@@ -54,6 +59,6 @@ export async function stopWatching(s: Pick<Services, 'events' | 'model' | 'proje
   for (const item of chosen ?? []) await s.events.unwatch(item.id);
 }
 
-export async function stopAllWatching(s: Pick<Services, 'events'>): Promise<void> {
+export async function stopAllWatching(s: { readonly events: Events }): Promise<void> {
   await s.events.unwatchAll();
 }

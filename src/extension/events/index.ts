@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { type NormalizedEvent } from '../../core/client';
 import { type Application } from '../project';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
 import { InputSetCodeLens } from './inputSetLens';
 import { type EventsChange, type Watch, type WatchTarget } from './watchers';
 
@@ -30,7 +30,7 @@ export interface Events {
 }
 
 /** What the events feature needs beyond its commands: the CodeLens over input sets, and an end to watches with the sandbox. */
-export function registerEvents(s: Pick<Services, 'events' | 'model' | 'sandbox'>): vscode.Disposable[] {
+export function registerEvents(s: Pick<Parts, 'model' | 'sandbox'> & { readonly events: Events }): vscode.Disposable[] {
   return [
     vscode.languages.registerCodeLensProvider({ pattern: '**/inputs/*.json' }, new InputSetCodeLens(s.model)),
     // Polling a stopped sandbox would start it again (connections start it on demand): its watches end with it.

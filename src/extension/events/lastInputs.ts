@@ -1,6 +1,6 @@
 import { type Scope, scopedKey, scopedRecord } from '../../core/deploy/scope';
 import { currentServer } from '../project';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
 
 const LAST_INPUTS = 'customActions.lastRunInputs.v2';
 /** Inputs remembered before they named their server: dropped, never offered (docs/security.md). */
@@ -18,21 +18,21 @@ export interface InputsOwner {
  * action's id on a server names one application's action; an action not on the server yet is known by
  * its key only. Undefined without a project: nothing is offered or kept.
  */
-function slot(s: Pick<Services, 'project'>, owner: InputsOwner): { scope: Scope; id: string } | undefined {
+function slot(s: Pick<Parts, 'project'>, owner: InputsOwner): { scope: Scope; id: string } | undefined {
   const server = currentServer(s.project);
   if (server === undefined) return undefined;
   return { scope: { server, appId: '' }, id: owner.remoteId !== undefined ? `id:${owner.remoteId}` : `key:${owner.key}` };
 }
 
 /** The inputs last entered in the form for this action (Run or Debug), to prefill it again; empty when none. */
-export function lastInputs(s: Pick<Services, 'context' | 'project'>, owner: InputsOwner): Record<string, unknown> {
+export function lastInputs(s: Pick<Parts, 'context' | 'project'>, owner: InputsOwner): Record<string, unknown> {
   const at = slot(s, owner);
   if (at === undefined) return {};
   // Kept under another spelling of the same server before servers had one identity: read all the same.
   return scopedRecord(s.context.workspaceState.get<Record<string, Record<string, unknown>>>(LAST_INPUTS, {}), at.scope, at.id) ?? {};
 }
 
-export async function rememberInputs(s: Pick<Services, 'context' | 'project'>, owner: InputsOwner, values: Record<string, unknown>): Promise<void> {
+export async function rememberInputs(s: Pick<Parts, 'context' | 'project'>, owner: InputsOwner, values: Record<string, unknown>): Promise<void> {
   const at = slot(s, owner);
   if (at === undefined) return;
   const key = scopedKey(at.scope, at.id);

@@ -5,7 +5,8 @@ import { type Environment, type Parameter, validateMetadata } from '../../core/s
 import { serverText } from '../../core/text';
 import { pickAction } from '../commands';
 import { readLocalAction } from '../localActions';
-import { type Services } from '../services';
+import { type Events } from './index';
+import { type Parts } from '../parts';
 import { type ActionEntry } from '../model';
 import { askInputs } from './inputForm';
 import { lastInputs, rememberInputs } from './lastInputs';
@@ -20,7 +21,7 @@ const BASELINE_WAIT_MS = 10_000;
  * (`inputs` as an argument). Only servers with the run extra can; elsewhere runs happen on the platform.
  */
 export async function runAction(
-  s: Pick<Services, 'connections' | 'context' | 'events' | 'model' | 'project'>,
+  s: Pick<Parts, 'connections' | 'context' | 'model' | 'project'> & { readonly events: Events },
   node?: unknown,
   environment?: unknown,
   inputs?: unknown,
@@ -46,7 +47,7 @@ export async function runAction(
 
 /** Runs the input set of an inputs/*.json file (the CodeLens above it, or the active editor). */
 export async function runInputSet(
-  s: Pick<Services, 'connections' | 'events' | 'model' | 'project'>,
+  s: Pick<Parts, 'connections' | 'model' | 'project'> & { readonly events: Events },
   uri?: unknown,
   environment?: unknown,
 ): Promise<NormalizedEvent | undefined> {
@@ -68,7 +69,7 @@ export async function runInputSet(
   return execute(s, action, env, set.inputs as Record<string, unknown>, false);
 }
 
-async function offersRuns(s: Pick<Services, 'connections' | 'events'>, action: ActionEntry): Promise<boolean> {
+async function offersRuns(s: Pick<Parts, 'connections'> & { readonly events: Events }, action: ActionEntry): Promise<boolean> {
   const app = action.app;
   const capabilities = await s.connections.call(app, (client) => client.capabilities());
   if (capabilities.run) return true;
@@ -82,7 +83,7 @@ async function offersRuns(s: Pick<Services, 'connections' | 'events'>, action: A
 }
 
 /** The declared parameters: from the local action.yaml, else from the server where it can say. */
-async function parametersOf(s: Pick<Services, 'connections'>, action: ActionEntry): Promise<Parameter[] | undefined> {
+async function parametersOf(s: Pick<Parts, 'connections'>, action: ActionEntry): Promise<Parameter[] | undefined> {
   if (action.local) {
     const local = await readLocalAction(action.local.folder);
     if (local?.metadata) return local.metadata.parameters;
@@ -98,7 +99,7 @@ async function parametersOf(s: Pick<Services, 'connections'>, action: ActionEntr
 }
 
 async function chooseInputs(
-  s: Pick<Services, 'context' | 'project'>,
+  s: Pick<Parts, 'context' | 'project'>,
   action: ActionEntry,
   env: Environment,
   parameters: Parameter[] | undefined,
@@ -154,7 +155,7 @@ async function askJson(title: string, previous: Record<string, unknown>): Promis
 }
 
 async function execute(
-  s: Pick<Services, 'connections' | 'events'>,
+  s: Pick<Parts, 'connections'> & { readonly events: Events },
   action: ActionEntry,
   env: Environment,
   inputs: Record<string, unknown> | unknown[],
@@ -175,7 +176,7 @@ async function execute(
 }
 
 async function announce(
-  s: Pick<Services, 'events'>,
+  s: { readonly events: Events },
   action: ActionEntry,
   env: Environment,
   event: NormalizedEvent,

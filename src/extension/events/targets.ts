@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { ENVIRONMENTS, type Environment } from '../../core/schema';
 import { serverText } from '../../core/text';
 import { isNode, pickAction } from '../commands';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
 import { type ActionEntry } from '../model';
 import { type WatchTarget } from './watchers';
 
@@ -18,7 +18,7 @@ export function targetsOf(action: ActionEntry, only?: Environment): WatchTarget[
 
 /** The action a command is about, and the environment when the node says (a Test/Live node, or an argument). */
 export async function pickTarget(
-  s: Pick<Services, 'model' | 'project'>,
+  s: Pick<Parts, 'model' | 'project'>,
   node: unknown,
   environment?: unknown,
 ): Promise<{ action: ActionEntry; environment: Environment | undefined } | undefined> {

@@ -7,7 +7,6 @@ import { type Config } from '../config';
 import { type Connections, errorMessage, NoKeyError } from '../connections';
 import { Disposable } from '../lifecycle';
 import { type Application } from '../project';
-import { type Events } from './index';
 import { EventsChannel } from './channel';
 
 /** One environment of one action, as the watcher addresses it. */
@@ -42,7 +41,7 @@ export interface EventsChange {
  * The tree's Test/Live nodes read from the same pollers, so a watched environment costs one polling
  * loop, and an unwatched one costs one request when its node is expanded, never a loop.
  */
-export class EventWatchers extends Disposable implements Events {
+export class EventWatchers extends Disposable {
   private readonly watches = new Map<string, Watch>();
   private readonly channel = this.register(new EventsChannel());
   private readonly changed = this.register(new vscode.EventEmitter<EventsChange>());

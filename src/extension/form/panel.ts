@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
 import { formHtml, formResourceRoots } from './html';
 import { FormSession } from './session';
 import { METADATA_EDITOR_VIEW_TYPE } from './viewType';
 
 /** The form in a panel VS Code opened on an action.yaml: its page, and the session that keeps it and the document in step. */
-export function openMetadataForm(services: Pick<Services, 'context' | 'log'>, document: vscode.TextDocument, panel: vscode.WebviewPanel): void {
+export function openMetadataForm(services: Pick<Parts, 'context' | 'log'>, document: vscode.TextDocument, panel: vscode.WebviewPanel): void {
   const extensionUri = services.context.extensionUri;
   panel.webview.options = { enableScripts: true, localResourceRoots: formResourceRoots(extensionUri) };
   panel.webview.html = formHtml(panel.webview, extensionUri, vscode.workspace.asRelativePath(document.uri));

@@ -7,14 +7,16 @@ import { abortOn } from '../cancellation';
 import { assertInsideWorkspace, createFolderInsideWorkspace, exists, writeInsideWorkspace } from '../files';
 import { readLocalAction } from '../localActions';
 import { offerPull } from '../pull';
-import { type Services } from '../services';
+import { type DeployFeature } from '../deploy';
+import { type Events } from '../events';
+import { type Parts } from '../parts';
 import { isNode, pickAction, pickApplication } from '../commands';
 import { closeEditorsIn, removeActionFolder } from './removeFolder';
 
 const LAST_EMAIL = 'customActions.lastDeveloperEmail';
 
 /** What Create on Server and the offer to pull take: their own parameters, as narrow as deploy and pull make them. */
-type CreateParts = Pick<Services, 'deploy'>;
+type CreateParts = { readonly deploy: DeployFeature };
 type OfferPullParts = Parameters<typeof offerPull>[0];
 
 /** What New Action asks for; given as the command's second argument (a keybinding, another extension), it asks nothing. */
@@ -24,7 +26,7 @@ export interface NewActionArgs {
   readonly developerEmail: string;
 }
 
-export async function newAction(s: Pick<Services, 'context' | 'project'> & CreateParts, node?: unknown, args?: unknown): Promise<void> {
+export async function newAction(s: Pick<Parts, 'context' | 'project'> & CreateParts, node?: unknown, args?: unknown): Promise<void> {
   const app = await pickApplication(s, node, 'New action in which application');
   if (!app) return;
   const given = readNewActionArgs(args);
@@ -72,7 +74,7 @@ export async function newAction(s: Pick<Services, 'context' | 'project'> & Creat
   await s.deploy.createOnServer(app, folder, metadata);
 }
 
-export async function createOnServerCommand(s: Pick<Services, 'model' | 'project'> & CreateParts, node?: unknown): Promise<void> {
+export async function createOnServerCommand(s: Pick<Parts, 'model' | 'project'> & CreateParts, node?: unknown): Promise<void> {
   const action = await pickAction(s, node, (a) => a.state === 'local');
   if (!action?.local) return;
   const local = await readLocalAction(action.local.folder);
@@ -87,13 +89,13 @@ export async function createOnServerCommand(s: Pick<Services, 'model' | 'project
   await s.deploy.createOnServer(action.app, action.local.folder, local.metadata);
 }
 
-export async function openCode(s: Pick<Services, 'model' | 'project'> & OfferPullParts, node?: unknown): Promise<void> {
+export async function openCode(s: Pick<Parts, 'model' | 'project'> & OfferPullParts, node?: unknown): Promise<void> {
   const action = await pickAction(s, node, (a) => a.local !== undefined);
   if (!action?.local) return offerPull(s, action);
   await vscode.window.showTextDocument(vscode.Uri.joinPath(action.local.folder, MAIN_FILE), { preview: false });
 }
 
-export async function editMetadata(s: Pick<Services, 'model' | 'project'> & OfferPullParts, node?: unknown): Promise<void> {
+export async function editMetadata(s: Pick<Parts, 'model' | 'project'> & OfferPullParts, node?: unknown): Promise<void> {
   const action = await pickAction(s, node, (a) => a.local !== undefined);
   if (!action?.local) return offerPull(s, action);
   await vscode.commands.executeCommand('vscode.openWith', action.local.file, 'customActions.metadataEditor');
@@ -106,7 +108,7 @@ const REMOVE_FOLDER_TOO = 'Delete and Remove Local Folder';
  * as the second argument skips the question for callers that asked already.
  */
 export async function deleteAction(
-  s: Pick<Services, 'connections' | 'deploy' | 'events' | 'log' | 'model' | 'project'>,
+  s: Pick<Parts, 'connections' | 'log' | 'model' | 'project'> & { readonly deploy: DeployFeature } & { readonly events: Events },
   node?: unknown,
   args?: unknown,
 ): Promise<void> {
@@ -159,14 +161,14 @@ export async function deleteAction(
   }
 }
 
-export async function copyActionId(s: Pick<Services, 'model' | 'project'>, node?: unknown): Promise<void> {
+export async function copyActionId(s: Pick<Parts, 'model' | 'project'>, node?: unknown): Promise<void> {
   const action = await pickAction(s, node, (a) => a.remote !== undefined);
   if (!action?.remote) return;
   await vscode.env.clipboard.writeText(action.remote.id);
   vscode.window.setStatusBarMessage(`Copied the id of ${serverText(action.key, 120)}`, 3000);
 }
 
-export async function copyEventsUrl(s: Pick<Services, 'model' | 'project'>, node?: unknown): Promise<void> {
+export async function copyEventsUrl(s: Pick<Parts, 'model' | 'project'>, node?: unknown): Promise<void> {
   if (isNode(node) && node.kind === 'environment') {
     await vscode.env.clipboard.writeText(node.eventsUrl);
     return;
@@ -181,7 +183,7 @@ export async function copyEventsUrl(s: Pick<Services, 'model' | 'project'>, node
   if (picked) await vscode.env.clipboard.writeText(picked.url);
 }
 
-export async function openEvent(s: Pick<Services, 'eventDocuments'>, node?: unknown): Promise<void> {
+export async function openEvent(s: Pick<Parts, 'eventDocuments'>, node?: unknown): Promise<void> {
   if (!isNode(node) || node.kind !== 'event') return;
   const env = node.parent;
   await s.eventDocuments.open([env.parent.app.id, env.parent.key, env.environment, node.event.id], node.event.raw);

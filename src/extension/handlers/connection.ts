@@ -7,10 +7,10 @@ import { assertInsideWorkspace, writeInsideWorkspace } from '../files';
 import { ANY_APPLICATION } from '../keyStore';
 import { requireProject } from '../project';
 import { mayReplaceFile } from '../replaceFile';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
 import { isNode, pickApplication } from '../commands';
 
-export async function signIn(s: Pick<Services, 'connections' | 'keys' | 'model' | 'project' | 'trust'>, node?: unknown): Promise<void> {
+export async function signIn(s: Pick<Parts, 'connections' | 'keys' | 'model' | 'project' | 'trust'>, node?: unknown): Promise<void> {
   // Before the key is typed: it would be checked against the server the workspace names.
   s.trust.require('Sign In');
   const state = await s.project.require();
@@ -32,7 +32,7 @@ export async function signIn(s: Pick<Services, 'connections' | 'keys' | 'model' 
   }
 }
 
-export async function signOut(s: Pick<Services, 'connections' | 'keys' | 'model' | 'project'>, node?: unknown): Promise<void> {
+export async function signOut(s: Pick<Parts, 'connections' | 'keys' | 'model' | 'project'>, node?: unknown): Promise<void> {
   const app = await pickApplication(s, node, 'Remove the key of which application');
   if (!app) return;
   const { logical } = await s.connections.baseUrl();
@@ -50,7 +50,7 @@ export async function signOut(s: Pick<Services, 'connections' | 'keys' | 'model'
   s.model.refresh();
 }
 
-export async function startSandbox(s: Pick<Services, 'model' | 'project' | 'sandbox' | 'trust'>): Promise<void> {
+export async function startSandbox(s: Pick<Parts, 'model' | 'project' | 'sandbox' | 'trust'>): Promise<void> {
   let state = await s.project.get();
   if (state.kind === 'none') {
     const target = s.project.defaultUri();
@@ -83,12 +83,12 @@ export async function startSandbox(s: Pick<Services, 'model' | 'project' | 'sand
   );
 }
 
-export async function stopSandbox(s: Pick<Services, 'model' | 'sandbox'>): Promise<void> {
+export async function stopSandbox(s: Pick<Parts, 'model' | 'sandbox'>): Promise<void> {
   await s.sandbox.stop();
   s.model.refresh();
 }
 
-export async function initProject(s: Pick<Services, 'project'>): Promise<void> {
+export async function initProject(s: Pick<Parts, 'project'>): Promise<void> {
   const target = s.project.defaultUri();
   if (!target) {
     void vscode.window.showWarningMessage('Open a folder first.');
@@ -119,7 +119,7 @@ export async function initProject(s: Pick<Services, 'project'>): Promise<void> {
   await vscode.window.showTextDocument(target);
 }
 
-export async function addApplicationCommand(s: Pick<Services, 'project'>): Promise<void> {
+export async function addApplicationCommand(s: Pick<Parts, 'project'>): Promise<void> {
   const state = await s.project.require();
   const id = await vscode.window.showInputBox({
     title: 'Add Application (1/3)',
@@ -142,7 +142,7 @@ export async function addApplicationCommand(s: Pick<Services, 'project'>): Promi
   await s.project.reload();
 }
 
-export async function removeApplicationCommand(s: Pick<Services, 'project'>, node?: unknown): Promise<void> {
+export async function removeApplicationCommand(s: Pick<Parts, 'project'>, node?: unknown): Promise<void> {
   const app = await pickApplication(s, node, 'Remove which application from this workspace');
   if (!app) return;
   const state = await s.project.get();
@@ -157,7 +157,7 @@ export async function removeApplicationCommand(s: Pick<Services, 'project'>, nod
   await s.project.reload();
 }
 
-export async function openProjectFile(s: Pick<Services, 'project'>): Promise<void> {
+export async function openProjectFile(s: Pick<Parts, 'project'>): Promise<void> {
   const state = await s.project.get();
   if (state.kind === 'none') return initProject(s);
   await vscode.window.showTextDocument(state.uri);

@@ -1,9 +1,17 @@
 // The entry of dist/on-demand.js: what the extension loads on first use rather than at activation
-// (load.ts). Whatever this reaches that activation also loads is taken from dist/extension.js.
+// (loadOnDemand.ts). Whatever this reaches that activation also loads is taken from dist/extension.js.
+import { type DebugOnDemand } from '../debug';
+import { debugConfigurations } from '../debug/provider';
+import { type DeployOnDemand } from '../deploy';
+import { Deployer } from '../deploy/deployer';
+import { type FormOnDemand } from '../form';
+import { openMetadataForm } from '../form/panel';
+
 export { COMMANDS } from '../handlers/table';
-export { openMetadataForm } from '../form/panel';
 export { testRuns } from '../testing/runs';
-export { debugConfigurations } from '../debug/provider';
 export { localDebug } from '../debug/localDebug';
 export { treeHistory } from '../deploy/historyView';
-export { Deployer } from '../deploy/deployer';
+export { debugConfigurations, Deployer, openMetadataForm };
+
+// Each eager caller of loadOnDemand.ts names what it takes from here; this is where that is checked.
+void ({ debugConfigurations, Deployer, openMetadataForm } satisfies DebugOnDemand & DeployOnDemand & FormOnDemand);

@@ -1,17 +1,28 @@
 import * as vscode from 'vscode';
+import { type BaseVersion } from '../../core/deploy/base';
 import { localChanges, PART_FILE, pulledBase, pulledFiles, serverMetadata } from '../../core/deploy/pull';
 import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { abortOn } from '../cancellation';
 import { pickAction } from '../commands';
 import { assertInsideWorkspace, createFolderInsideWorkspace, readText, writeInsideWorkspace } from '../files';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
 import { type ActionEntry } from '../model';
+import { type Application } from '../project';
 import { confirmReplace, type PlannedFile, readLocalFiles, unchangedSince } from './localFiles';
 import { pullTarget } from './target';
 
-/** What a pull uses: the picker, the server, the diff of a local change, and deploy's door for the bases it brought. */
-type PullParts = Pick<Services, 'connections' | 'deploy' | 'model' | 'project' | 'serverVersions'>;
+/** What a pull tells deploy (its door, `DeployFeature`, is one): the bases of what it brought. */
+export interface PullDeploy {
+  recordBases(
+    app: Application,
+    action: { readonly id: string; readonly key: string },
+    bases: { readonly metadata: BaseVersion; readonly implementation?: BaseVersion },
+  ): void;
+}
+
+/** What a pull uses: the picker, the server, the diff of a local change, and deploy for the bases it brought. */
+type PullParts = Pick<Parts, 'connections' | 'model' | 'project' | 'serverVersions'> & { readonly deploy: PullDeploy };
 
 /**
  * Pull: the server's metadata and code of an action into its folder. Everything the server says is

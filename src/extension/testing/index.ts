@@ -16,7 +16,7 @@ export interface Testing {
   readonly profiles: Readonly<Record<ProfileKind, vscode.TestRunProfile>>;
 }
 
-/** Makes the runs on first use: their code is in the on-demand bundle (onDemand/load.ts). */
+/** Makes the runs on first use: their code is in the on-demand bundle (loadOnDemand.ts). */
 export type TestRunsFactory = (tree: ActionTestTree, diagnostics: InputSetDiagnostics) => TestRuns;
 
 /**

@@ -3,14 +3,14 @@ import { normalizeEvent } from '../../core/client';
 import { serverText } from '../../core/text';
 import { eventToKeep } from '../debug/commands';
 import { saveInputSet } from '../events/commands';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
 
 /**
  * Pin as Test: an event (a Live failure included) becomes a test case of its action, with its inputs
  * and the result it should have had: a success's own result, to confirm; for a failure `null`,
  * selected in the editor for the user to replace with the right one. `name` (tests) skips the question.
  */
-export async function pinEventAsTest(s: Pick<Services, 'eventDocuments' | 'model'>, arg?: unknown, name?: unknown): Promise<vscode.Uri | undefined> {
+export async function pinEventAsTest(s: Pick<Parts, 'eventDocuments' | 'model'>, arg?: unknown, name?: unknown): Promise<vscode.Uri | undefined> {
   const kept = await eventToKeep(s, arg);
   if (!kept) return undefined;
   const event = normalizeEvent(kept.raw);

@@ -4,7 +4,8 @@ import { serverText } from '../../core/text';
 import { errorMessage } from '../connections';
 import { localRunRequest } from '../debug/commands';
 import { readLocalAction } from '../localActions';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
+import { type LocalDebug } from '../debug/localDebug';
 import { readCase } from './cases';
 import { type ActionTestTree } from './controller';
 import { type InputSetDiagnostics } from './diagnostics';
@@ -15,7 +16,7 @@ import { HarnessPool, harnessParallelism, LOCAL_CASE_TIMEOUT_MS } from '../../sa
 export type ProfileKind = 'local' | 'server' | 'debug';
 
 /** What the runs use: their own parts, and what the Test environment's runs take (serverRun.ts). */
-export type TestRunParts = Pick<Services, 'config' | 'context' | 'debug' | 'trust'> & Parameters<typeof runOnServer>[0];
+export type TestRunParts = Pick<Parts, 'config' | 'context' | 'trust'> & { readonly debug: LocalDebug } & Parameters<typeof runOnServer>[0];
 
 export const testRuns = (s: TestRunParts, tree: ActionTestTree, diagnostics: InputSetDiagnostics): TestRuns => new TestRuns(s, tree, diagnostics);
 

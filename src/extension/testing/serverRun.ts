@@ -5,7 +5,9 @@ import { serverText } from '../../core/text';
 import { errorMessage } from '../connections';
 import { currentMainText } from '../debug/commands';
 import { targetsOf } from '../events/commands';
-import { type Services } from '../services';
+import { type Parts } from '../parts';
+import { type DeployFeature } from '../deploy';
+import { type Events } from '../events';
 import { outputLines, type PreparedCase, reportOutcome } from './report';
 
 /** Runs at once per action on the server: each is an event of its own, so they do not share state. */
@@ -17,7 +19,7 @@ const SERVER_PARALLEL = 4;
  * without the run extra cannot start runs: the cases say so.
  */
 export async function runOnServer(
-  s: Pick<Services, 'connections' | 'deploy' | 'events' | 'model'>,
+  s: Pick<Parts, 'connections' | 'model'> & { readonly deploy: DeployFeature } & { readonly events: Events },
   run: vscode.TestRun,
   cases: readonly PreparedCase[],
   token: vscode.CancellationToken,
@@ -63,10 +65,10 @@ export async function runOnServer(
 
 /** The action on the server, able to run, with the editor's code pushed; or why its cases cannot run there. */
 async function prepareAction(
-  s: Pick<Services, 'connections' | 'deploy' | 'model'>,
+  s: Pick<Parts, 'connections' | 'model'> & { readonly deploy: DeployFeature },
   run: vscode.TestRun,
   first: PreparedCase,
-): Promise<{ app: Parameters<Services['connections']['call']>[0]; actionId: string; eventsUrl: string } | string> {
+): Promise<{ app: Parameters<Parts['connections']['call']>[0]; actionId: string; eventsUrl: string } | string> {
   const key = serverText(first.key, 120);
   try {
     const entry = await s.model.actionAt(first.main);

@@ -1,9 +1,20 @@
 import type * as vscode from 'vscode';
-import { type NormalizedEvent } from '../../core/client';
+import { type NormalizedEvent, type VersionedResource } from '../../core/client';
 import { type Environment } from '../../core/schema';
-import { type HistoryItem } from '../deploy/historyView';
 import { type ActionEntry } from '../model';
 import { type Application } from '../project';
+
+/** One version of an action's code or metadata: pushed from here (local) or kept by the server. */
+export interface HistoryItem extends vscode.QuickPickItem {
+  readonly source: 'local' | 'server';
+  readonly part: VersionedResource;
+  /** ISO 8601, when known. */
+  readonly time: string | undefined;
+  /** For the tree's row: the file (main.ts or action.yaml), then when and where from, which a narrow view may cut. */
+  readonly row: { readonly label: string; readonly description: string };
+  /** The version as pushed: code, or metadata as JSON. */
+  content(): Promise<string>;
+}
 
 export interface ApplicationNode {
   readonly kind: 'application';

@@ -9,14 +9,14 @@ import { type ActionsModel } from '../model';
 import { type ProjectModel, type Application } from '../project';
 import { type WorkspaceTrust } from '../trust';
 import { toTreeItem } from './items';
-import { type HistoryItem } from '../deploy/historyView';
-import { type EventsChange } from '../events/watchers';
+import { type HistoryItem } from './nodes';
 import { type ActionNode, actionNode, type ApplicationNode, type EnvironmentNode, type HistoryNode, type MessageNode, type TreeNode } from './nodes';
 
 /** Where the Test and Live nodes get their recent events and hear of new ones: the events watchers, so there is one fetcher. */
 export interface RecentEventsSource {
   recent(app: Application, eventsUrl: string): Promise<NormalizedEvent[]>;
-  readonly onDidChangeEvents: vscode.Event<EventsChange>;
+  /** What changed: events `arrived` in an environment, or its watch began or ended (the events watchers' signal). */
+  readonly onDidChangeEvents: vscode.Event<{ readonly app: Application; readonly eventsUrl: string; readonly kind: 'arrived' | 'watched' | 'unwatched' }>;
 }
 
 /** How long refreshes of everything are gathered into one. */
