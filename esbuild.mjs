@@ -8,6 +8,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { EXTENSION_ENTRY, ON_DEMAND_ENTRY } from './scripts/build/onDemandModules.mjs';
 import { buildSplit } from './scripts/build/onDemandSplit.mjs';
+import { browserBundleOptions } from './scripts/build/browserBundle.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -152,6 +153,9 @@ const configs = [
     define: { __CLI_VERSION__: JSON.stringify(PACKAGE_VERSION) },
     plugins: [problemMatcher, cliOnDemand],
   },
+  // dist/browser.js, package.json's `browser`: the extension in VS Code for the Web, one bundle from the
+  // same sources, Node-only modules replaced by their .browser.ts twins (scripts/build/browserBundle.mjs).
+  { ...browserBundleOptions({ root, production }), plugins: [...browserBundleOptions({ root, production }).plugins, problemMatcher] },
   {
     bundle: true,
     platform: 'browser',

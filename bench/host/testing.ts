@@ -65,7 +65,9 @@ export async function localCases(s: Services): Promise<void> {
     for (let round = 0; round <= ROUNDS; round++) {
       passed = 0;
       const started = performance.now();
-      await profiles.local.runHandler(new vscode.TestRunRequest([action], undefined, profiles.local), new vscode.CancellationTokenSource().token);
+      const local = profiles.local;
+    if (!local) throw new Error('no Local profile');
+    await local.runHandler(new vscode.TestRunRequest([action], undefined, local), new vscode.CancellationTokenSource().token);
       const ms = performance.now() - started;
       if (passed !== CASES) throw new Error(`${passed} of ${CASES} cases passed`);
       if (round === 0) first = ms;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { closeDefaultTransport } from '../core/client';
+import { NO_PROCESSES, PLATFORM } from './platform';
 import { registerCommands } from './commands';
 import { registerDebug } from './debug';
 import { onDemand } from './loadOnDemand';
@@ -37,6 +38,11 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     // A listener or a dispose that throws is caught so the others still run; its error is logged here.
     onUnexpectedError((error, where) => log.error(`Unexpected error in ${where}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)),
   );
+  if (!PLATFORM.processes) {
+    // VS Code for the Web: the menus and welcome views that start a process are hidden (package.json's `!customActions.web`).
+    void vscode.commands.executeCommand('setContext', 'customActions.web', true);
+    log.info(NO_PROCESSES);
+  }
   let config: Config = readConfig();
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {

@@ -1,15 +1,16 @@
-import { lstat, readFile, realpath } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { judgeWrite, type PathFact, pathsToCheck } from '../core/workspace';
+import { localFiles } from './localFiles';
 
 /**
  * The text of a file on disk. Files of the `file` scheme are read straight from the file system the
  * extension host runs on: going through `workspace.fs` crosses to the workbench and back, which costs
  * milliseconds per read in a remote or browser-served window and sits on the path of every save.
- * Other schemes (virtual workspaces) go through `workspace.fs`. Throws when the file cannot be read.
+ * Other schemes (virtual workspaces), and every file in a browser (no file system of its own), go
+ * through `workspace.fs`. Throws when the file cannot be read.
  */
 export async function readText(uri: vscode.Uri): Promise<string> {
-  if (uri.scheme === 'file') return readFile(uri.fsPath, 'utf8');
+  if (uri.scheme === 'file' && localFiles) return localFiles.readText(uri.fsPath);
   return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
 }
 
@@ -48,10 +49,10 @@ export async function assertInsideWorkspace(uri: vscode.Uri, done: 'written' | '
   const folder = vscode.workspace.getWorkspaceFolder(uri);
   const paths = folder && pathsToCheck(folder.uri.path, uri.path);
   if (!folder || !paths) throw new OutsideWorkspaceError(uri, 'it is not inside a folder of the workspace', done);
-  const check =
-    uri.scheme === 'file'
-      ? judgeWrite(folder.uri.path, await realpath(folder.uri.fsPath), await Promise.all(paths.map((p) => localFact(uri.with({ path: p })))), isWindows())
-      : judgeWrite(folder.uri.path, folder.uri.path, await Promise.all(paths.map((p) => remoteFact(uri.with({ path: p })))));
+  const local = uri.scheme === 'file' ? localFiles : undefined;
+  const check = local
+    ? judgeWrite(folder.uri.path, await local.realpath(folder.uri.fsPath), await Promise.all(paths.map((p) => local.fact(uri.with({ path: p })))), local.isWindows)
+    : judgeWrite(folder.uri.path, folder.uri.path, await Promise.all(paths.map((p) => remoteFact(uri.with({ path: p })))));
   if (!check.ok) throw new OutsideWorkspaceError(uri, check.reason, done);
 }
 
@@ -80,23 +81,6 @@ export async function createFolderInsideWorkspace(uri: vscode.Uri): Promise<void
   await vscode.workspace.fs.createDirectory(uri);
 }
 
-async function localFact(uri: vscode.Uri): Promise<PathFact> {
-  const path = uri.path;
-  try {
-    await lstat(uri.fsPath);
-  } catch (error) {
-    if (isMissing(error)) return { path, state: 'absent' };
-    throw error;
-  }
-  try {
-    return { path, state: 'present', real: await realpath(uri.fsPath) };
-  } catch (error) {
-    // There (lstat saw it) but not resolvable: a link to nothing, or a loop of links.
-    if (isMissing(error) || (error as NodeJS.ErrnoException).code === 'ELOOP') return { path, state: 'dangling' };
-    throw error;
-  }
-}
-
 /** On a file system the extension host cannot read directly, a link cannot be resolved: none is written through. */
 async function remoteFact(uri: vscode.Uri): Promise<PathFact> {
   try {
@@ -105,13 +89,4 @@ async function remoteFact(uri: vscode.Uri): Promise<PathFact> {
   } catch {
     return { path: uri.path, state: 'absent' };
   }
-}
-
-function isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
-
-function isWindows(): boolean {
-  return process.platform === 'win32';
 }

@@ -3,7 +3,7 @@
  * names them with every version it reads and every write it makes; deploy compares them with its base.
  * A folder of its own because both of those folders need it, and deploy also uses the client.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from './sha256';
 
 /**
  * Fields the server adds to an action's resource (GET /api/actions/{id}) that are not metadata, so
@@ -59,5 +59,5 @@ export function canonicalJson(value: unknown, depth = 0): string {
 }
 
 function sha256(text: string): string {
-  return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+  return `sha256:${sha256Hex(text)}`;
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../contentHash/sha256';
 
 /** How one push ended. Only `accepted` means the server holds the content. */
 export type PushOutcome =
@@ -176,5 +176,5 @@ export class PushQueue {
 }
 
 function sha256(content: string): string {
-  return createHash('sha256').update(content).digest('hex');
+  return sha256Hex(content);
 }

@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import { patternMatches } from './pattern';
 
 /** What an input set says its run should give. */
@@ -47,7 +46,7 @@ export function judge(expectation: Expectation | undefined, outcome: RunOutcome)
   }
   if (!outcome.ok) return { pass: false, message: `main threw ${describeError(outcome.error)}` };
   if (expectation.kind === 'result') {
-    return isDeepStrictEqual(toJson(outcome.result), toJson(expectation.value))
+    return jsonEqual(toJson(outcome.result), toJson(expectation.value))
       ? { pass: true }
       : { pass: false, message: 'the result differs from the expected one', expected: expectation.value, actual: outcome.result };
   }
@@ -68,7 +67,7 @@ function firstMismatch(expected: unknown, actual: unknown, path: string): string
     }
     return undefined;
   }
-  return isDeepStrictEqual(expected, actual) ? undefined : `${path} is ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`;
+  return jsonEqual(expected, actual) ? undefined : `${path} is ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -82,4 +81,18 @@ function toJson(value: unknown): unknown {
 
 function describeError(error: { name?: string; message: string }): string {
   return `${error.name ?? 'Error'}: ${error.message}`;
+}
+
+/**
+ * Whether two JSON values are the same, as node:util's isDeepStrictEqual says of them (object keys in
+ * any order, arrays in order, 0 and -0 apart), without node:util: it runs in a browser's worker too.
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return Object.is(a, b);
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left);
+  return keys.length === Object.keys(right).length && keys.every((key) => Object.hasOwn(right, key) && jsonEqual(left[key], right[key]));
 }

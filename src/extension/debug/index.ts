@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { EVENT_SCHEME } from '../eventDocuments';
+import { PLATFORM } from '../platform';
 import { onDemand } from '../loadOnDemand';
 import { type debugConfigurations } from './provider';
 import { type Parts } from '../parts';
@@ -26,6 +27,8 @@ export function registerDebug(
   const lens = new MainCodeLens(s);
   let resolvers: ReturnType<typeof debugConfigurations> | undefined;
   const resolve = () => (resolvers ??= onDemand<DebugOnDemand>(s.context).debugConfigurations(s));
+  // VS Code for the Web starts no process to debug in: the lens offers Run alone, and no launch type is resolved.
+  if (!PLATFORM.processes) return [lens, vscode.languages.registerCodeLensProvider({ pattern: '**/main.ts' }, lens)];
   return [
     lens,
     vscode.languages.registerCodeLensProvider({ scheme: 'file', pattern: '**/main.ts' }, lens),

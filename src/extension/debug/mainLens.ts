@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { type NormalizedEvent } from '../../core/client';
 import { serverText } from '../../core/text';
 import { Disposable } from '../lifecycle';
+import { PLATFORM } from '../platform';
 import { type Parts } from '../parts';
 import { type Events } from '../events';
 
@@ -45,8 +46,10 @@ export class MainCodeLens extends Disposable implements vscode.CodeLensProvider 
       new vscode.CodeLens(range, { title: '$(play) Run', command: 'customActions.runAction', arguments: [document.uri] }),
       new vscode.CodeLens(range, { title: '$(debug-alt) Debug', command: 'customActions.debugMain', arguments: [document.uri] }),
     ];
+    // VS Code for the Web starts no process to debug in (platform.ts).
+    if (!PLATFORM.processes) lenses.pop();
     const failure = this.lastFailure(found.app.id, found.action.key);
-    if (failure) {
+    if (failure && PLATFORM.processes) {
       const message = serverText(failure.event.error?.message ?? 'no reason given', 80);
       lenses.push(
         new vscode.CodeLens(range, {

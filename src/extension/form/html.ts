@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 
 /** What the webview may load: the form's bundle and its stylesheet, nothing else. */
@@ -11,7 +10,7 @@ export function formResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
  * own files (the elements' shadow styles are constructed sheets, which need no inline allowance).
  */
 export function formHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
-  const nonce = randomBytes(16).toString('base64');
+  const nonce = newNonce();
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'form.js'));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'form', 'form.css'));
   const csp = ["default-src 'none'", `style-src ${webview.cspSource}`, `img-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
@@ -33,4 +32,10 @@ export function formHtml(webview: vscode.Webview, extensionUri: vscode.Uri, titl
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** 16 random bytes in base64, by the Web Crypto both Node and a browser's worker have. */
+function newNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes));
 }

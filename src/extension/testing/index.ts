@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
+import { PLATFORM } from '../platform';
 import { type ActionsModel } from '../model';
 import { ActionTestTree } from './controller';
 import { InputSetDiagnostics } from './diagnostics';
@@ -13,7 +14,8 @@ export { type ProfileKind } from './runs';
  */
 export interface Testing {
   readonly controller: vscode.TestController;
-  readonly profiles: Readonly<Record<ProfileKind, vscode.TestRunProfile>>;
+  /** Local and Debug need a process: not offered in VS Code for the Web (platform.ts). */
+  readonly profiles: Readonly<Partial<Record<ProfileKind, vscode.TestRunProfile>>>;
 }
 
 /** Makes the runs on first use: their code is in the on-demand bundle (loadOnDemand.ts). */
@@ -21,11 +23,11 @@ export type TestRunsFactory = (tree: ActionTestTree, diagnostics: InputSetDiagno
 
 /**
  * Input sets as tests in VS Code's Testing view: the tree of cases, their problems in the editor, and
- * three run profiles (Local, Test environment, Debug).
+ * three run profiles (Local, Test environment, Debug; in VS Code for the Web only Test environment).
  */
 export class TestingFeature extends Disposable implements Testing {
   readonly controller: vscode.TestController;
-  readonly profiles: Record<ProfileKind, vscode.TestRunProfile>;
+  readonly profiles: Partial<Record<ProfileKind, vscode.TestRunProfile>>;
   private readonly diagnostics: InputSetDiagnostics;
   private readonly tree: ActionTestTree;
   /** What the profiles run: made by the first run. */
@@ -41,11 +43,13 @@ export class TestingFeature extends Disposable implements Testing {
     this.controller = this.tree.controller;
     const profile = (kind: ProfileKind, label: string, type: vscode.TestRunProfileKind, isDefault: boolean) =>
       this.register(this.controller.createRunProfile(label, type, (request, token) => this.runs().run(kind, request, token), isDefault));
-    this.profiles = {
-      local: profile('local', 'Local', vscode.TestRunProfileKind.Run, true),
-      server: profile('server', 'Test environment', vscode.TestRunProfileKind.Run, false),
-      debug: profile('debug', 'Debug', vscode.TestRunProfileKind.Debug, true),
-    };
+    this.profiles = PLATFORM.processes
+      ? {
+          local: profile('local', 'Local', vscode.TestRunProfileKind.Run, true),
+          server: profile('server', 'Test environment', vscode.TestRunProfileKind.Run, false),
+          debug: profile('debug', 'Debug', vscode.TestRunProfileKind.Debug, true),
+        }
+      : { server: profile('server', 'Test environment', vscode.TestRunProfileKind.Run, true) };
   }
 
   private runs(): TestRuns {

@@ -11,7 +11,7 @@ import { type ActionTestTree } from './controller';
 import { type InputSetDiagnostics } from './diagnostics';
 import { outputLines, type PreparedCase, reportOutcome, reportProblems } from './report';
 import { runOnServer } from './serverRun';
-import { HarnessPool, harnessParallelism, LOCAL_CASE_TIMEOUT_MS } from '../../sandbox/runner/local/harnessPool';
+import { HarnessPool, harnessParallelism, LOCAL_CASE_TIMEOUT_MS } from './localPool';
 
 export type ProfileKind = 'local' | 'server' | 'debug';
 

@@ -123,7 +123,9 @@ describe('Testing view: input sets as tests of their action', function () {
   async function run(kind: ProfileKind, items: vscode.TestItem[], token = new vscode.CancellationTokenSource().token): Promise<RecordedRun> {
     const { profiles } = await testing();
     const before = recorder.runs.length;
-    await profiles[kind].runHandler(new vscode.TestRunRequest(items, undefined, profiles[kind]), token);
+    const profile = profiles[kind];
+    assert.ok(profile, `the ${kind} profile is offered`);
+    await profile.runHandler(new vscode.TestRunRequest(items, undefined, profile), token);
     const recorded = recorder.runs[before];
     assert.ok(recorded?.ended, 'the run ended');
     return recorded;
