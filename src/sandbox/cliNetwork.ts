@@ -4,6 +4,7 @@
  * a container); the flag wins. The extension starts its sandbox with none of these variables.
  */
 import { readFileSync } from 'node:fs';
+import { DEFAULT_CORS_ORIGINS, parseCorsOrigins } from './http/cors';
 import { type SandboxLimits } from './limits';
 import { type SandboxOptions } from './index';
 
@@ -14,6 +15,7 @@ export const NETWORK_FLAGS = {
   'rate-limit': { type: 'string' },
   'max-json-bytes': { type: 'string' },
   'max-code-bytes': { type: 'string' },
+  'cors-origins': { type: 'string' },
 } as const;
 
 export const NETWORK_USAGE = `  --host ADDR           listen on ADDR (default 127.0.0.1; 0.0.0.0 or :: for every interface)
@@ -22,9 +24,12 @@ export const NETWORK_USAGE = `  --host ADDR           listen on ADDR (default 12
   --rate-limit N        at most N requests a minute per key (per address without one); 0: no limit
   --max-json-bytes N    largest JSON request body (default 262144)
   --max-code-bytes N    largest implementation (default 524288)
+  --cors-origins LIST   origins a browser may call from, comma-separated: an origin, https://*.domain,
+                        loopback (localhost, 127.0.0.1, [::1] at any port), * or none; default:
+                        ${DEFAULT_CORS_ORIGINS.join(',')} (VS Code for the Web)
   Each can come from the environment instead (the flag wins): CUSTOM_ACTIONS_SANDBOX_HOST,
   CUSTOM_ACTIONS_SANDBOX_TLS_CERT, CUSTOM_ACTIONS_SANDBOX_TLS_KEY, CUSTOM_ACTIONS_SANDBOX_RATE_LIMIT,
-  CUSTOM_ACTIONS_SANDBOX_MAX_JSON_BYTES, CUSTOM_ACTIONS_SANDBOX_MAX_CODE_BYTES`;
+  CUSTOM_ACTIONS_SANDBOX_MAX_JSON_BYTES, CUSTOM_ACTIONS_SANDBOX_MAX_CODE_BYTES, CUSTOM_ACTIONS_SANDBOX_CORS_ORIGINS`;
 
 type Flag = keyof typeof NETWORK_FLAGS;
 const ENV_PREFIX = 'CUSTOM_ACTIONS_SANDBOX_';
@@ -34,7 +39,7 @@ const envName = (flag: Flag) => ENV_PREFIX + flag.toUpperCase().replace(/-/g, '_
 export function networkOptions(
   values: Partial<Record<Flag, string | undefined>>,
   env: NodeJS.ProcessEnv,
-): Pick<SandboxOptions, 'host' | 'tls'> & { limits: Partial<SandboxLimits> } {
+): Pick<SandboxOptions, 'host' | 'tls' | 'corsOrigins'> & { limits: Partial<SandboxLimits> } {
   const get = (flag: Flag): { value: string; from: string } | undefined => {
     if (values[flag] !== undefined) return { value: values[flag], from: `--${flag}` };
     const value = env[envName(flag)];
@@ -69,5 +74,12 @@ export function networkOptions(
   if (json !== undefined) Object.assign(limits, { jsonBodyBytes: json });
   const code = count('max-code-bytes', 1024);
   if (code !== undefined) Object.assign(limits, { codeBytes: code });
-  return { ...(host ? { host } : {}), ...(cert && key ? { tls: { cert, key } } : {}), limits };
+  const cors = get('cors-origins');
+  let corsOrigins: string[] | undefined;
+  try {
+    corsOrigins = cors ? parseCorsOrigins(cors.value) : undefined;
+  } catch (error) {
+    throw new Error(`${cors!.from}${(error as Error).message.replace(/^--cors-origins/, '')}`);
+  }
+  return { ...(host ? { host } : {}), ...(cert && key ? { tls: { cert, key } } : {}), ...(corsOrigins ? { corsOrigins } : {}), limits };
 }

@@ -6,6 +6,7 @@
  */
 import { type AddressInfo } from 'node:net';
 import { Changes } from './http/changes';
+import { DEFAULT_CORS_ORIGINS } from './http/cors';
 import { RateLimiter, SharedRateLimiter } from './http/rateLimit';
 import { createSandboxServer, newLifecycle, type TlsFiles } from './http/server';
 import { isLoopback, urlHost } from './network';
@@ -43,6 +44,11 @@ export interface SandboxOptions {
   /** Applications to create or rename; each gets a freshly minted key. */
   applications?: { id: string; name: string }[];
   limits?: Partial<SandboxLimits>;
+  /**
+   * The origins a browser may call the sandbox from (http/cors.ts): absent, VS Code for the Web's
+   * (DEFAULT_CORS_ORIGINS); empty, none.
+   */
+  corsOrigins?: readonly string[];
   /** Diagnostics (unexpected errors); stderr by default. */
   log?: (message: string) => void;
 }
@@ -113,7 +119,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         : new RateLimiter(limits.requestsPerMinute);
   const host = options.host ?? '127.0.0.1';
   const lifecycle = newLifecycle();
-  const server = createSandboxServer({ store, runner, limits, changes, log, lifecycle, ...(rateLimiter ? { rateLimiter } : {}) }, options.tls);
+  const corsOrigins = options.corsOrigins ?? DEFAULT_CORS_ORIGINS;
+  const server = createSandboxServer({ store, runner, limits, changes, log, lifecycle, corsOrigins, ...(rateLimiter ? { rateLimiter } : {}) }, options.tls);
   const closeAll = async () => {
     changes.notifyAll();
     await listener?.close();

@@ -29,6 +29,7 @@ export const sandbox: CommandDefinition = {
       .option('--data <dir>', 'keep the data in this folder (default: in memory, gone when it stops)')
       .option('--ensure-app <app...>', "create these applications, each id or id:name (or rename them), with a new key each; default: customactions.yaml's")
       .option('--demo', 'create the demo applications, with example actions and events')
+      .option('--cors-origins <list>', "origins a browser may call it from (default: VS Code for the Web's and loopback; none: no CORS)")
       .addHelpText(
         'after',
         `
@@ -52,6 +53,7 @@ Examples:
     }
     if (options.data !== undefined) args.push('--data', path.resolve(context.io.cwd, String(options.data)));
     if (options.demo) args.push('--demo');
+    if (options.corsOrigins !== undefined) args.push('--cors-origins', String(options.corsOrigins));
     const ensure = (options.ensureApp as string[] | undefined) ?? (options.demo ? [] : await projectApplications(context));
     if (ensure.length === 0 && !options.demo)
       throw new CliError(EXIT.usage, 'The sandbox would have no application: name one with --ensure-app <id>, or start it in a project.');
@@ -75,7 +77,7 @@ async function projectApplications(context: CommandContext): Promise<string[]> {
 function serve(context: CommandContext, args: string[]): Promise<ExitCode> {
   // Only what the sandbox needs of this environment (no keys of the pipeline), as the extension starts it.
   const env: Record<string, string> = {};
-  for (const name of ['TMPDIR', 'TMP', 'TEMP', 'SystemRoot']) {
+  for (const name of ['TMPDIR', 'TMP', 'TEMP', 'SystemRoot', 'CUSTOM_ACTIONS_SANDBOX_CORS_ORIGINS']) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }

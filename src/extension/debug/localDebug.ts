@@ -202,7 +202,7 @@ export class LocalDebug extends Disposable {
 }
 
 /** The session's name: the action, and where its inputs come from. */
-export function sessionName(target: Pick<DebugTarget, 'key' | 'label'>): string {
+function sessionName(target: Pick<DebugTarget, 'key' | 'label'>): string {
   return target.label ? `${target.key} (${target.label})` : target.key;
 }
 

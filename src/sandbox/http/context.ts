@@ -15,6 +15,8 @@ export interface ServerContext {
   rateLimiter?: RateLimit;
   /** Set by the sandbox's close; requests in flight are tracked so a stop lets them finish. */
   lifecycle?: Lifecycle;
+  /** The origins a browser may call from (cors.ts); absent or empty: no CORS header at all. */
+  corsOrigins?: readonly string[];
 }
 
 export interface Lifecycle {

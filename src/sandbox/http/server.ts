@@ -17,6 +17,7 @@ import { toEvent } from '../runner/event';
 import { type ActionRow, StoreConflict } from '../store/store';
 import { type VersionKind } from '../store/versions';
 import { contentType, decodeText, readBody, readJson } from './body';
+import { applyCors } from './cors';
 import { capabilityIndex } from './capabilities';
 import { changeKey } from './changes';
 import { listEvents } from './events';
@@ -61,6 +62,8 @@ export function createSandboxServer(ctx: ServerContext, tls?: TlsFiles): Server 
 
 async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
+    // First: every answer after this, errors included, carries the CORS headers of an allowed origin.
+    if (applyCors(ctx.corsOrigins ?? [], req, res)) return;
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     let match: Match;
     try {
