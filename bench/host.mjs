@@ -35,6 +35,13 @@ if (!only || only.split(',').includes('activation')) {
     note: 'dist/on-demand.js: commands, the form, debugging, test runs; loaded on first use',
   });
   emit({ bench: 'activation', metric: 'analysis_bundle_kb', value: kb('analysis.js'), unit: 'KB', note: 'loaded on the first analysis of a main.ts' });
+  emit({
+    bench: 'activation',
+    metric: 'browser_bundle_kb',
+    value: kb('browser.js'),
+    unit: 'KB',
+    note: 'dist/browser.js, minified: the extension in VS Code for the Web, one bundle with the on-demand part and the compiler (evaluated on first use)',
+  });
 }
 
 const { result, output } = await runInExtensionHost({

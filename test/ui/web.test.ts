@@ -12,8 +12,10 @@ import type { Page } from 'playwright-core';
 import { createClient } from '../../src/core/client';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { eventually } from '../support/eventually';
+import { statusItem } from './support/gestures';
+import { notification } from './support/notifications';
 import { greetWorkspace, signInToUiApp } from './support/standIn';
-import { openCustomActionsView, openWorkbench, screenshot, treeRow, type Workbench } from './support/workbench';
+import { openCustomActionsView, openWorkbench, paletteRows, runCommand, screenshot, treeRow, type Workbench } from './support/workbench';
 
 const EXTENSION_ID = 'custom-actions.custom-actions-vscode';
 
@@ -36,10 +38,13 @@ async function recordingProxy(target: string): Promise<Recorder> {
   const to = new URL(target);
   const server: Server = createServer((req, res) => {
     seen.push({ method: req.method ?? '', path: req.url ?? '', origin: req.headers.origin });
-    const forward = httpRequest({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const forward = httpRequest(
+      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
@@ -62,11 +67,32 @@ describe('VS Code for the Web: the extension in the browser’s worker host', fu
   let wb: Workbench;
   let page: Page;
   let key: string;
+  let id: string;
+  let colleague: ReturnType<typeof createClient>;
+  const editor = () => page.locator('.editor-instance .monaco-editor').first();
+  const serverHolds = (text: string, what: string) =>
+    eventually(async () => ((await colleague.getImplementation(id))?.includes(text) ? true : undefined), what, 60_000);
+
+  /** Opens main.ts and types `text` over its line 2, as a user does; auto-save follows. */
+  async function retypeReturn(text: string): Promise<void> {
+    await runCommand(page, 'View: Close All Editors');
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill('main.ts');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'main.ts' }).first().click({ timeout: 30_000 });
+    await editor().locator('.view-lines', { hasText: 'return' }).waitFor({ timeout: 30_000 });
+    await editor().locator('.view-lines').click();
+    await page.keyboard.press('Control+G');
+    await page.locator('.quick-input-widget input').fill(':2');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Shift+End');
+    await page.keyboard.type(text);
+  }
 
   before(async () => {
     sandbox = await startSandbox({ applications: [{ id: 'ui-app', name: 'UI App' }], log: () => undefined });
     key = sandbox.applications[0]!.key;
-    const colleague = createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve(key) });
+    colleague = createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve(key) });
     const created = await colleague.createAction('ui-app', {
       key: 'greet',
       name: 'Greet',
@@ -75,6 +101,7 @@ describe('VS Code for the Web: the extension in the browser’s worker host', fu
       parameters: [{ name: 'times', type: 'number' }],
       result: { type: 'text' },
     });
+    id = created.id;
     await colleague.putImplementation(created.id, "export function main(times: number): string {\n  return 'hello';\n}\n");
     proxy = await recordingProxy(sandbox.url);
     fixture = greetWorkspace('web', Number(new URL(proxy.url).port));
@@ -112,5 +139,51 @@ describe('VS Code for the Web: the extension in the browser’s worker host', fu
     );
     assert.deepEqual([...new Set(api.map((r) => r.origin))], [origin], JSON.stringify(api));
     await eventually(() => (proxy.seen.some((r) => r.method === 'GET' && r.path.includes('/api/application/ui-app/actions')) ? true : undefined), 'the list');
+  });
+
+  it('a save pushes through fetch, and a change made on the server since is held and shown', async () => {
+    await retypeReturn("return 'from the web';");
+    await serverHolds('from the web', 'the auto-saved code pushed');
+    await colleague.putImplementation(id, "export function main(times: number): string {\n  return 'theirs';\n}\n");
+    await retypeReturn("return 'mine again';");
+    await statusItem(page, /greet changed on the server/).waitFor({ timeout: 60_000 });
+    await eventually(() => notification(page, /greet changed on the server/, 1_000), 'the held push told', 60_000);
+    assert.equal(
+      await colleague.getImplementation(id),
+      "export function main(times: number): string {\n  return 'theirs';\n}\n",
+      'the held push overwrote the server',
+    );
+    await screenshot(page, 'web-conflict-held');
+  });
+
+  it('events of a run appear under the environment', async () => {
+    const [listed] = await colleague.listActions('ui-app');
+    await colleague.runAction(listed!.eventsUrls, 'Test', { times: 2 });
+    await runCommand(page, 'View: Close All Editors');
+    await openCustomActionsView(page);
+    const greet = treeRow(page, 'Greet').first();
+    if ((await greet.getAttribute('aria-expanded')) !== 'true') await greet.locator('.monaco-tl-twistie').click();
+    const test = treeRow(page, 'Test').first();
+    await test.waitFor({ timeout: 30_000 });
+    if ((await test.getAttribute('aria-expanded')) !== 'true') await test.locator('.monaco-tl-twistie').click();
+    await eventually(
+      async () => ((await page.locator('.pane-body .monaco-list-row', { hasText: /\d\d:\d\d/ }).count()) > 0 ? true : undefined),
+      'an event row',
+      60_000,
+    );
+    await screenshot(page, 'web-events');
+  });
+
+  it('offers neither the local sandbox nor Debug, and the log says why', async () => {
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>Custom Actions: ');
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
+    const rows = await paletteRows(page);
+    await page.keyboard.press('Escape');
+    assert.ok(rows.length > 0);
+    for (const row of rows) assert.doesNotMatch(row, /Debug|Local Sandbox/, `offered in the web: ${row}`);
+    await runCommand(page, 'Custom Actions: Show Log');
+    await page.locator('.output-view .view-lines', { hasText: 'runs no process' }).first().waitFor({ state: 'attached', timeout: 30_000 });
+    await screenshot(page, 'web-log');
   });
 });

@@ -12,7 +12,12 @@ let loaded: AnalysisModule | undefined;
  * Code's lib folder is not on a file system the worker can read.
  */
 export function loadAnalysis(_extensionUri: vscode.Uri): AnalysisModule {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  loaded ??= require('../../core/analysis') as AnalysisModule;
+  if (!loaded) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const module = require('../../core/analysis') as AnalysisModule;
+    // No lib folder on disk: the compiler would ask Node where its own is.
+    module.configureLibFolder(null);
+    loaded = module;
+  }
   return loaded;
 }
