@@ -144,7 +144,11 @@ describe('sandbox network edges', function () {
               ...(trust ? { NODE_EXTRA_CA_CERTS: path.join(dir, 'cert.pem') } : {}),
             };
             if (!trust) delete env.NODE_EXTRA_CA_CERTS;
-            const child = spawn(process.execPath, ['--require', 'tsx/cjs', '-e', script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+            const child = spawn(process.execPath, ['--require', 'tsx/cjs', '--require', './test/support/nodeTransport.ts', '-e', script], {
+              cwd: ROOT,
+              env,
+              stdio: ['ignore', 'pipe', 'inherit'],
+            });
             let out = '';
             child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
             child.once('exit', (code) => resolve({ code, out: out.trim() }));

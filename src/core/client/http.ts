@@ -79,9 +79,11 @@ export class Http {
     const timeoutMs = request.timeoutMs ?? this.options.timeoutMs;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+    // Outside the try: a process that set no transport is a programming error, not a network failure.
+    const transport = this.options.transport ?? defaultTransport();
     let response;
     try {
-      response = await (this.options.transport ?? defaultTransport()).request({
+      response = await transport.request({
         url,
         method: request.method,
         headers: {
