@@ -1,8 +1,9 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DeployLock, LOCK_FILE } from '../core/deploy/lock';
 import { type ActionOutcome } from '../core/deploy/outcome';
 import { CliError, EXIT } from './exitCodes';
+import { writeInProject } from './projectWrite';
 
 /** The project's lock (customactions.lock.json), or an empty one when the file does not exist yet. */
 export async function readLock(root: string): Promise<DeployLock> {
@@ -32,15 +33,12 @@ export function applyOutcomes(lock: DeployLock, baseUrl: string, outcomes: reado
 }
 
 /**
- * Writes the lock when its text changed, through a temporary file and a rename, so an interrupted
- * write leaves the old file whole rather than half a new one.
+ * Writes the lock when its text changed, through the write guard's temporary file and rename, so an
+ * interrupted write leaves the old file whole rather than half a new one, and a planted link is not followed.
  */
 export async function writeLock(root: string, before: DeployLock, after: DeployLock): Promise<boolean> {
   const text = after.serialize();
   if (text === before.serialize()) return false;
-  const file = path.join(root, LOCK_FILE);
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, text);
-  await rename(temporary, file);
+  await writeInProject(root, path.join(root, LOCK_FILE), text);
   return true;
 }

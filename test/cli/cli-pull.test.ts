@@ -88,7 +88,7 @@ describe('custom-actions pull', function () {
     symlinkSync(outside, path.join(dir, 'app-a'));
     const viaFolder = await runCli(['pull', 'pl-a'], { cwd: dir, env });
     assert.equal(viaFolder.code, 7, viaFolder.output);
-    assert.match(viaFolder.stdout, /leads outside the project through a symbolic link/);
+    assert.match(viaFolder.stdout, /app-a is a link to a place outside the project/);
     assert.ok(!existsSync(path.join(outside, 'pl-a')), 'written outside the project');
 
     const other = scratch.dir();

@@ -1,9 +1,9 @@
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Command } from 'commander';
 import { type ApplicationEntry, applicationSpec, formatProblem, type ProjectFile } from '../../core/schema';
 import { parseProjectFile, PROJECT_FILE, serializeProjectFile } from '../../core/workspace';
 import { type CommandContext } from '../context';
+import { writeInProject } from '../projectWrite';
 import { CliError, EXIT, type ExitCode } from '../exitCodes';
 import { applicationKeyVariable } from '../keys';
 import { type CommandDefinition } from './command';
@@ -47,8 +47,8 @@ Examples:
     if (problems.length > 0)
       throw new CliError(EXIT.usage, `That would not be a valid ${PROJECT_FILE}:\n${problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`);
     try {
-      // Created, never replaced: 'wx' fails on any file already there, a link included.
-      writeFileSync(file, text, { flag: 'wx' });
+      // Through the write guard, created, never replaced: 'wx' fails on any file already there, a link included.
+      await writeInProject(folder, file, text, { exclusive: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST')

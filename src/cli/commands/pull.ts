@@ -1,4 +1,3 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command } from 'commander';
 import { type ListedAction } from '../../core/client';
@@ -12,7 +11,7 @@ import { type CommandContext } from '../context';
 import { CliError, EXIT, type ExitCode, worstExit } from '../exitCodes';
 import { readLock, writeLock } from '../lockFile';
 import { type CliApplication, readOptional, scanApplication } from '../project';
-import { escapesRoot } from '../safePaths';
+import { writeInProject, writeRefusal } from '../projectWrite';
 import { ActionSelection } from '../workspace';
 import { type CommandDefinition } from './command';
 
@@ -88,7 +87,7 @@ was pulled.`,
           for (const f of files) if (!onDisk.has(f.name)) onDisk.set(f.name, readOptional(path.join(folder, f.name)));
           const derived: LockedAction = { id: listedAction.id, ...pulledBase(action, etag, implementation) };
           for (const f of files) {
-            const escape = await escapesRoot(project.root, path.join(folder, f.name));
+            const escape = await writeRefusal(project.root, path.join(folder, f.name));
             if (escape) return { app, listed: listedAction, folder, files, onDisk, base: derived, refusal: { exit: EXIT.failed, reason: escape } };
           }
           const lockBase = lock.get(project.baseUrl, app.id, listedAction.key);
@@ -139,13 +138,9 @@ was pulled.`,
     const results: { application: string; key: string; id: string; result: 'pulled' | 'unchanged'; files: string[] }[] = [];
     for (const p of plans) {
       const written: string[] = [];
-      await mkdir(p.folder, { recursive: true });
       for (const f of p.files) {
         if (p.onDisk.get(f.name) === f.text) continue;
-        const file = path.join(p.folder, f.name);
-        const temporary = `${file}.${process.pid}.tmp`;
-        await writeFile(temporary, f.text);
-        await rename(temporary, file);
+        await writeInProject(project.root, path.join(p.folder, f.name), f.text);
         written.push(f.name);
       }
       bases.push({ applicationId: p.app.id, key: p.listed.key, entry: p.base });

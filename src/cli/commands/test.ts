@@ -1,4 +1,3 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { formatDuration } from '../../core/events';
@@ -8,6 +7,7 @@ import { confirmTargetWrite } from '../confirm';
 import { type CommandContext } from '../context';
 import { CliError, EXIT, type ExitCode, worstExit } from '../exitCodes';
 import { onInterrupt } from '../interrupt';
+import { writeInProject } from '../projectWrite';
 import { readCases } from '../testing/cases';
 import { junitXml } from '../testing/junit';
 import { type CaseResult, totals } from '../testing/results';
@@ -71,8 +71,9 @@ Examples:
     const environment = where === 'local' ? 'Local' : 'Test';
     if (output) {
       const file = path.resolve(context.io.cwd, output);
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, junitXml(results, { name: 'custom-actions', timestamp: started, environment }));
+      // Inside the project, by the project's rule; elsewhere the folder named is the one the user chose.
+      const inside = !path.relative(project.root, file).startsWith('..') && !path.isAbsolute(path.relative(project.root, file));
+      await writeInProject(inside ? project.root : path.dirname(file), file, junitXml(results, { name: 'custom-actions', timestamp: started, environment }));
     }
     if (abort.signal.aborted) exits.push(EXIT.interrupted);
     const { errColor: c } = context.out;

@@ -38,16 +38,17 @@ export function pathsToCheck(root: string, target: string): string[] | undefined
 /**
  * Whether a write to the first path of `facts` (and the folders after it, as `pathsToCheck` lists them)
  * stays inside `rootReal`, the real path of the workspace folder. `caseInsensitive` for file systems that
- * compare names so (Windows). The reason names the path that leaves, relative to the workspace folder.
+ * compare names so (Windows). The reason names the path that leaves, relative to the workspace folder,
+ * and `place` says what that folder is to the reader (the command line's is "the project").
  */
-export function judgeWrite(root: string, rootReal: string, facts: readonly PathFact[], caseInsensitive = false): WriteCheck {
+export function judgeWrite(root: string, rootReal: string, facts: readonly PathFact[], caseInsensitive = false, place = 'the workspace folder'): WriteCheck {
   const name = (path: string) => trimSlash(path).slice(trimSlash(root).length + 1) || path;
   for (const fact of facts) {
     if (fact.state === 'absent') continue;
     if (fact.state === 'dangling') return { ok: false, reason: `${name(fact.path)} is a symbolic link that points to nothing` };
     if (fact.state === 'link') return { ok: false, reason: `${name(fact.path)} is a symbolic link` };
     if (!isInside(rootReal, fact.real, caseInsensitive)) {
-      return { ok: false, reason: `${name(fact.path)} is a link to a place outside the workspace folder` };
+      return { ok: false, reason: `${name(fact.path)} is a link to a place outside ${place}` };
     }
   }
   return { ok: true };
