@@ -147,12 +147,15 @@ export async function deleteAction(
       const hold = await s.deploy.holdWrites(action.local.folder);
       let removal;
       try {
+        // Closed before the files go, so no problem of theirs outlives them (removeFolder.ts).
+        await closeEditorsIn(action.local.folder);
         removal = await removeActionFolder(action.local.folder, action.key, s.log);
       } finally {
         hold.dispose();
       }
       if (removal === 'kept')
         void vscode.window.showInformationMessage(`${serverText(action.key, 120)} was deleted on the server; its folder stays in the workspace.`);
+      // Any editor opened on them meanwhile (while the user answered the question of the trash).
       else await closeEditorsIn(action.local.folder);
     }
   } finally {

@@ -33,16 +33,40 @@ export async function removeActionFolder(folder: vscode.Uri, key: string, log?: 
   }
 }
 
+/** How long the documents of closed tabs are waited for: VS Code closes them a moment after their tabs. */
+const DOCUMENTS_CLOSE_MS = 3_000;
+
 /**
- * Closes the editors of files inside a folder that was deleted, which would otherwise go on showing
- * them (the metadata form saying they can be pushed). An editor with unsaved changes stays: they are
- * the user's to keep or drop.
+ * Closes the editors of files inside a folder about to be deleted (or just deleted), which would
+ * otherwise go on showing them (the metadata form saying they can be pushed), and waits until their
+ * documents are closed. Closed before the files go, the TypeScript server hears that main.ts is
+ * closed while its generated types still exist: it reports nothing more for it, and drops what it
+ * had reported. Deleted while open, the files' vanishing makes it check main.ts again, and a result
+ * that arrives after the close is listed in the Problems panel for a file that no longer exists.
+ * An editor with unsaved changes stays: they are the user's to keep or drop.
  */
 export async function closeEditorsIn(folder: vscode.Uri): Promise<void> {
   const inside = (uri: vscode.Uri) =>
     uri.scheme === folder.scheme && uri.authority === folder.authority && uri.path.startsWith(`${folder.path.replace(/\/$/, '')}/`);
   const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => !tab.isDirty && urisOf(tab.input).some(inside));
-  if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
+  if (tabs.length === 0) return;
+  const closing = new Set(tabs.flatMap((tab) => urisOf(tab.input)).map((uri) => uri.toString()));
+  const stillOpen = () => vscode.workspace.textDocuments.some((d) => closing.has(d.uri.toString()) && !d.isDirty);
+  let closed: vscode.Disposable | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const documentsClosed = new Promise<void>((resolve) => {
+    closed = vscode.workspace.onDidCloseTextDocument(() => {
+      if (!stillOpen()) resolve();
+    });
+    timer = setTimeout(resolve, DOCUMENTS_CLOSE_MS);
+  });
+  try {
+    await vscode.window.tabGroups.close(tabs, true);
+    if (stillOpen()) await documentsClosed;
+  } finally {
+    closed?.dispose();
+    clearTimeout(timer);
+  }
 }
 
 function urisOf(input: unknown): vscode.Uri[] {
