@@ -146,17 +146,21 @@ export async function deleteAction(
       // A regeneration of its types scheduled a moment ago would write into the folder again.
       const hold = await s.deploy.holdWrites(action.local.folder);
       let removal;
+      let reopen: (() => Promise<void>) | undefined;
       try {
         // Closed before the files go, so no problem of theirs outlives them (removeFolder.ts).
-        await closeEditorsIn(action.local.folder);
+        reopen = await closeEditorsIn(action.local.folder);
         removal = await removeActionFolder(action.local.folder, action.key, s.log);
       } finally {
         hold.dispose();
       }
-      if (removal === 'kept')
+      if (removal === 'kept') {
+        await reopen();
         void vscode.window.showInformationMessage(`${serverText(action.key, 120)} was deleted on the server; its folder stays in the workspace.`);
-      // Any editor opened on them meanwhile (while the user answered the question of the trash).
-      else await closeEditorsIn(action.local.folder);
+      } else {
+        // Any editor opened on them meanwhile (while the user answered the question of the trash).
+        await closeEditorsIn(action.local.folder);
+      }
     }
   } finally {
     // Whatever became of the server's action and the folder, the row shows it: gone, or only in the workspace.

@@ -43,13 +43,21 @@ const DOCUMENTS_CLOSE_MS = 3_000;
  * closed while its generated types still exist: it reports nothing more for it, and drops what it
  * had reported. Deleted while open, the files' vanishing makes it check main.ts again, and a result
  * that arrives after the close is listed in the Problems panel for a file that no longer exists.
- * An editor with unsaved changes stays: they are the user's to keep or drop.
+ * An editor with unsaved changes stays: they are the user's to keep or drop. Resolves to what opens
+ * the closed editors again, should the folder stay after all.
  */
-export async function closeEditorsIn(folder: vscode.Uri): Promise<void> {
+export async function closeEditorsIn(folder: vscode.Uri): Promise<() => Promise<void>> {
   const inside = (uri: vscode.Uri) =>
     uri.scheme === folder.scheme && uri.authority === folder.authority && uri.path.startsWith(`${folder.path.replace(/\/$/, '')}/`);
   const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => !tab.isDirty && urisOf(tab.input).some(inside));
-  if (tabs.length === 0) return;
+  if (tabs.length === 0) return () => Promise.resolve();
+  const reopen = async () => {
+    for (const tab of tabs) {
+      if (tab.input instanceof vscode.TabInputCustom)
+        await vscode.commands.executeCommand('vscode.openWith', tab.input.uri, tab.input.viewType, { preview: false });
+      else if (tab.input instanceof vscode.TabInputText) await vscode.window.showTextDocument(tab.input.uri, { preview: false });
+    }
+  };
   const closing = new Set(tabs.flatMap((tab) => urisOf(tab.input)).map((uri) => uri.toString()));
   const stillOpen = () => vscode.workspace.textDocuments.some((d) => closing.has(d.uri.toString()) && !d.isDirty);
   let closed: vscode.Disposable | undefined;
@@ -67,6 +75,7 @@ export async function closeEditorsIn(folder: vscode.Uri): Promise<void> {
     closed?.dispose();
     clearTimeout(timer);
   }
+  return reopen;
 }
 
 function urisOf(input: unknown): vscode.Uri[] {
