@@ -11,7 +11,8 @@ import { type DeployFeature } from '../deploy';
 import { type Events } from '../events';
 import { type Parts } from '../parts';
 import { isNode, pickAction, pickApplication } from '../commands';
-import { closeEditorsIn, removeActionFolder } from './removeFolder';
+import { closeEditorsIn, dropStaleProblems, removeActionFolder } from './removeFolder';
+import { DIAGNOSTIC_SOURCE } from '../diagnosticSource';
 
 const LAST_EMAIL = 'customActions.lastDeveloperEmail';
 
@@ -160,6 +161,9 @@ export async function deleteAction(
       } else {
         // Any editor opened on them meanwhile (while the user answered the question of the trash).
         await closeEditorsIn(action.local.folder);
+        void dropStaleProblems(action.local.folder, DIAGNOSTIC_SOURCE, s.log).catch((error: unknown) =>
+          s.log.info(`The problems of the deleted folder of ${action.key} were not checked: ${String(error)}`),
+        );
       }
     }
   } finally {
