@@ -129,7 +129,7 @@ async function readProject(picked: string | undefined): Promise<ProjectState> {
       return {
         kind: 'invalid',
         uri,
-        message: `The editor's target: ${choice.problem} (its targets: ${choice.known.join(', ')}); run "Custom Actions: Switch Target"`,
+        message: `The editor's target: ${choice.problem} (its targets: ${choice.known.join(', ')}); pick one of them`,
       };
     const target = choice.target;
     const applications = applicationsOn(target, file.applications).map((app) => ({
