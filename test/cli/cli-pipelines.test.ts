@@ -1,22 +1,23 @@
 // The ready-to-copy pipelines of docs/cli.md: they parse, use only keys their CI system knows, call
-// the installed command (never `npx`, which would look the name up on the registry), and their
-// `custom-actions` steps, run in order as a runner would, all pass against a sandbox.
+// the installed command (never `npx`, which would look the name up on the registry), give the
+// platform's key to the deploy job of the protected main branch only, and their `custom-actions`
+// steps, run in order as a runner would, all pass: the branch's jobs with no key at all.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { actionMetadata } from '../support/metadata';
 import { writeInputSet } from './server';
-import { keyOf, ROOT, runCli, textMain, writeAction, writeProject, suiteSandbox } from './support';
+import { CLI, keyOf, ROOT, textMain, writeAction, writeProject, suiteSandbox } from './support';
 
 type Yaml = Record<string, unknown>;
 
-/** The YAML block that follows `caption` in docs/cli.md. */
-function pipeline(caption: string): Yaml {
-  const doc = readFileSync(path.join(ROOT, 'docs', 'cli.md'), 'utf8');
+/** The YAML block that follows `caption` in docs/cli.md (or another page of docs/). */
+function pipeline(caption: string, page = 'cli.md'): Yaml {
+  const doc = readFileSync(path.join(ROOT, 'docs', page), 'utf8');
   const at = doc.indexOf(caption);
-  assert.ok(at >= 0, `docs/cli.md has no "${caption}"`);
+  assert.ok(at >= 0, `docs/${page} has no "${caption}"`);
   const block = /```yaml\n([\s\S]*?)```/.exec(doc.slice(at));
   assert.ok(block, `no yaml block after "${caption}"`);
   return parse(block[1]!) as Yaml;
@@ -145,6 +146,130 @@ const GITLAB_ARTIFACTS = ['exclude', 'expire_in', 'expose_as', 'name', 'paths', 
 /** Without a `stages:` list, GitLab has these. */
 const GITLAB_DEFAULT_STAGES = ['.pre', 'build', 'test', 'deploy', '.post'];
 
+/** The name of a variable that holds a secret. */
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL/i;
+
+/**
+ * What of a job (or a workflow, or GitLab's defaults) hands it a secret: a variable set under `env:` or
+ * `variables:` whose name says secret, a `secrets:` or `id_tokens:` keyword, a GitHub `secrets.` expression,
+ * or a script that names the platform's key or the lock's push token.
+ */
+function secretsIn(value: unknown): string[] {
+  const found: string[] = [];
+  const walk = (v: unknown, parent: string | undefined): void => {
+    if (typeof v === 'string') {
+      const named = /\$\{\{\s*secrets\.\w+|CUSTOM_ACTIONS_KEY\w*|LOCK_PUSH_TOKEN/.exec(v);
+      if (named) found.push(named[0]);
+    } else if (Array.isArray(v)) {
+      v.forEach((x) => walk(x, undefined));
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if ((parent === 'env' || parent === 'variables') && SECRET_NAME.test(k)) found.push(k);
+        if (k === 'secrets' || k === 'id_tokens') found.push(k);
+        walk(x, k);
+      }
+    }
+  };
+  walk(value, undefined);
+  return found;
+}
+
+/** The conditions of a GitHub `if:` or GitLab `rules: - if:` that must all hold: none when it has an "or". */
+function conjuncts(condition: unknown): string[] {
+  const text = String(condition ?? '');
+  if (text === '' || text.includes('||')) return [];
+  return text.split('&&').map((c) => c.trim());
+}
+
+/** A shell step run as its CI system runs it (`bash -e`), without blocking the suite's sandbox in this process. */
+function runScript(script: string, cwd: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-e', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => (output += s));
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (output += s));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+/** A folder holding `custom-actions`, the built command, as `node_modules/.bin` holds the installed one. */
+function installedCommand(dir: string): string {
+  const bin = path.join(dir, 'bin');
+  mkdirSync(bin);
+  const command = path.join(bin, 'custom-actions');
+  writeFileSync(command, `#!/bin/sh\nexec '${process.execPath}' '${CLI}' "$@"\n`);
+  chmodSync(command, 0o755);
+  return bin;
+}
+
+/**
+ * GitHub's security guide, checked: no `pull_request_target`, a read-only token by default, actions pinned by
+ * commit, and a secret only in a job that runs for a push to main alone, in an environment (whose secrets
+ * GitHub hands only to the branches it allows), after another job. Returns the jobs.
+ */
+function githubLeastPrivilege(workflow: Yaml, page: string): Record<string, Yaml> {
+  const on = workflow.on;
+  const triggers = typeof on === 'string' ? [on] : Array.isArray(on) ? on.map(String) : Object.keys(on as Yaml);
+  assert.ok(!triggers.includes('pull_request_target'), `${page}: pull_request_target runs with the base repository's secrets: never`);
+  assert.deepEqual(workflow.permissions, { contents: 'read' }, `${page}: the workflow's token reads only, unless a job says otherwise`);
+  assert.deepEqual(secretsIn(workflow.env), [], `${page}: the workflow hands no secret to every job`);
+  const jobs = workflow.jobs as Record<string, Yaml>;
+  let holders = 0;
+  for (const [name, job] of Object.entries(jobs)) {
+    for (const step of job.steps as Yaml[]) {
+      if (step.uses !== undefined)
+        assert.match(String(step.uses), /^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/, `${page}, job ${name}: ${String(step.uses)} is pinned by commit`);
+    }
+    const held = secretsIn(job);
+    if (held.length === 0) continue;
+    holders++;
+    const when = conjuncts(job.if);
+    assert.ok(
+      when.includes("github.ref == 'refs/heads/main'") && when.includes("github.event_name == 'push'"),
+      `${page}: job ${name} holds ${held.join(', ')} but runs for more than a push to main (if: ${String(job.if)})`,
+    );
+    assert.ok(
+      typeof job.environment === 'string' && job.environment !== '',
+      `${page}: job ${name} holds ${held.join(', ')} outside an environment that keeps it`,
+    );
+    assert.ok(job.needs !== undefined, `${page}: job ${name} holds ${held.join(', ')} but does not wait for the tests`);
+  }
+  assert.ok(holders > 0, `${page}: some job deploys with a key`);
+  return jobs;
+}
+
+/**
+ * The same for GitLab, where keys are CI/CD variables, not YAML: none in the file's own variables, and every
+ * job that names an environment (whose scoped variables it then gets) or a secret runs only on the protected
+ * default branch, after another job.
+ */
+function gitlabLeastPrivilege(config: Yaml, page: string): void {
+  assert.deepEqual(secretsIn(config.variables), [], `${page}: no secret in the global variables`);
+  assert.deepEqual(secretsIn(config.default), [], `${page}: no secret in the defaults every job inherits`);
+  const jobs = Object.entries(config).filter(([key]) => !GITLAB_GLOBAL.includes(key)) as [string, Yaml][];
+  let holders = 0;
+  for (const [name, job] of jobs) {
+    const held = secretsIn(job);
+    if (held.length === 0 && job.environment === undefined) continue;
+    holders++;
+    const what = held.length > 0 ? held.join(', ') : `the variables of environment ${JSON.stringify(job.environment)}`;
+    const rules = job.rules as Yaml[] | undefined;
+    assert.ok(Array.isArray(rules) && rules.length > 0, `${page}: job ${name} holds ${what} but has no rules: it runs on every branch`);
+    for (const rule of rules) {
+      const when = conjuncts(rule.if);
+      assert.ok(
+        when.includes('$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH') && when.includes('$CI_COMMIT_REF_PROTECTED == "true"'),
+        `${page}: job ${name} holds ${what} but a rule lets it run off the protected default branch (if: ${String(rule.if)})`,
+      );
+    }
+    const environment = job.environment as Yaml | undefined;
+    assert.ok(environment && typeof environment.name === 'string', `${page}: job ${name} holds ${what} outside a protected environment`);
+    assert.ok(Array.isArray(job.needs) && job.needs.length > 0, `${page}: job ${name} holds ${what} but does not wait for the tests`);
+  }
+  assert.ok(holders > 0, `${page}: some job deploys`);
+}
+
 describe('custom-actions: the pipelines of docs/cli.md', function () {
   const fixture = suiteSandbox();
   const { scratch } = fixture;
@@ -194,6 +319,41 @@ describe('custom-actions: the pipelines of docs/cli.md', function () {
     }
     assert.equal(((config.check as Yaml).artifacts as Yaml).when, 'always');
     assert.deepEqual(((config.check as Yaml).artifacts as Yaml).reports, { junit: 'test-results.xml' });
+  });
+
+  it('GitHub Actions: no key in a job that a branch or pull request runs; only the deploy job has it, from main, in its environment, after the checks', () => {
+    const jobs = githubLeastPrivilege(github(), 'docs/cli.md');
+    assert.deepEqual(secretsIn(jobs.check), [], 'the check job, which runs every branch and pull request, has no key');
+    assert.equal(jobs.deploy!.environment, 'production');
+    assert.equal(jobs.deploy!.needs, 'check');
+    assert.ok(
+      secretsIn(jobs.deploy).some((s) => s.includes('CUSTOM_ACTIONS_KEY')),
+      'the deploy job has the key',
+    );
+  });
+
+  it('GitLab CI: no key in a job that a branch or merge request runs; only the deploy job, on the protected default branch and in a protected environment, gets it', () => {
+    const config = gitlab();
+    gitlabLeastPrivilege(config, 'docs/cli.md');
+    const check = config.check as Yaml;
+    assert.deepEqual(secretsIn(check), [], 'the check job, which runs every branch and merge request, has no key');
+    assert.equal(check.environment, undefined, 'the check job names no environment, whose variables it would get');
+    assert.equal(((config.deploy as Yaml).environment as Yaml).name, 'production');
+    assert.deepEqual((config.deploy as Yaml).needs, ['check']);
+  });
+
+  it("docs/environments.md's pipelines: each target's key only in its deploy or promote job, from the protected main branch, in that target's environment", () => {
+    const jobs = githubLeastPrivilege(pipeline('GitHub Actions (environments', 'environments.md'), 'docs/environments.md');
+    assert.deepEqual(secretsIn(jobs.test), [], 'GitHub: the test job has no key');
+    assert.equal(jobs.deploy!.environment, 'staging');
+    assert.ok(!secretsIn(jobs.deploy).some((s) => s.includes('PRODUCTION')), "GitHub: the staging deploy has no key of production's");
+    assert.equal(jobs.promote!.environment, 'production');
+    const config = pipeline('GitLab CI (`staging` and `production`', 'environments.md');
+    gitlabLeastPrivilege(config, 'docs/environments.md');
+    assert.deepEqual(secretsIn(config.test), [], 'GitLab: the test job has no key');
+    assert.equal((config.test as Yaml).environment, undefined, 'GitLab: the test job names no environment, whose variables it would get');
+    assert.equal(((config.deploy as Yaml).environment as Yaml).name, 'staging');
+    assert.equal(((config.promote as Yaml).environment as Yaml).name, 'production');
   });
 
   /** The shell that commits and pushes the lock after the deploy, and the environment its CI system gives it. */
@@ -259,27 +419,47 @@ describe('custom-actions: the pipelines of docs/cli.md', function () {
     });
   }
 
-  it('their custom-actions steps, in order as a runner runs them, pass on a project with code and a test, and the JUnit file is where the report reads it', async () => {
+  it('their custom-actions steps, in order as a runner runs them, pass: the checks with no key (locally and on a throwaway sandbox), the deploy with it', async function () {
+    this.timeout(240_000);
+    const bin = installedCommand(scratch.dir());
     const githubJobs = github().jobs as Record<string, Yaml>;
-    const githubSteps = ['check', 'deploy'].flatMap((job) => lines((githubJobs[job]!.steps as Yaml[]).flatMap((s) => (s.run === undefined ? [] : [s.run]))));
     const config = gitlab();
-    const gitlabSteps = ['check', 'deploy'].flatMap((job) => lines((config[job] as Yaml).script as unknown[]));
-    for (const [system, steps] of [
-      ['GitHub', githubSteps],
-      ['GitLab', gitlabSteps],
-    ] as const) {
+    /** Each job's steps that call the command (the lock's commit is tested above). */
+    const scripts = (system: 'GitHub' | 'GitLab', job: string): string[] =>
+      (system === 'GitHub'
+        ? (githubJobs[job]!.steps as Yaml[]).flatMap((s) => (s.run === undefined ? [] : [String(s.run)]))
+        : ((config[job] as Yaml).script as unknown[]).map(String)
+      ).filter((script) => lines([script]).some((l) => l.startsWith('custom-actions ')));
+    for (const system of ['GitHub', 'GitLab'] as const) {
       const dir = scratch.dir();
       writeProject(dir, fixture.sandbox.url);
       const folder = writeAction(dir, 'app-a', actionMetadata({ key: `piped-${system.toLowerCase()}` }), textMain('piped'));
       writeInputSet(folder, 'returns', { inputs: {}, expect: { result: 'piped' } });
-      const commands = steps.filter((l) => l.startsWith('custom-actions ')).map((l) => l.split(/\s+/).slice(1));
-      assert.ok(commands.length >= 4, `${system}: check, test, a dry run and a deploy`);
-      for (const args of commands) {
-        const result = await runCli(args, { cwd: dir, env: { CUSTOM_ACTIONS_KEY: keyOf(fixture.sandbox, 'app-a'), CI: 'true' } });
-        assert.equal(result.code, 0, `${system}: custom-actions ${args.join(' ')}\n${result.output}`);
+      // As a runner gives them: CI set, the installed command on the PATH, and nothing of this machine's keys.
+      const branchEnv = { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, HOME: dir, CI: 'true' };
+      const check = scripts(system, 'check');
+      assert.ok(
+        check.some((s) => s.includes('custom-actions sandbox start')) && check.some((s) => s.includes('custom-actions test --env Test')),
+        `${system}: the checks test on a throwaway sandbox`,
+      );
+      for (const script of check) {
+        const result = await runScript(script, dir, branchEnv);
+        assert.equal(result.code, 0, `${system} check, with no key: ${script}\n${result.output}`);
       }
       assert.ok(existsSync(path.join(dir, 'test-results.xml')), `${system}: the JUnit report is written where the pipeline reads it`);
-      assert.ok(existsSync(path.join(dir, 'customactions.lock.json')), `${system}: the deploy wrote the lock the last step commits`);
+      const deploy = scripts(system, 'deploy');
+      assert.deepEqual(deploy, ['custom-actions deploy'], `${system}: the deploy job deploys`);
+      for (const script of deploy) {
+        const result = await runScript(script, dir, { ...branchEnv, CUSTOM_ACTIONS_KEY: keyOf(fixture.sandbox, 'app-a') });
+        assert.equal(result.code, 0, `${system} deploy: ${script}\n${result.output}`);
+      }
+      const servers = Object.keys((JSON.parse(readFileSync(path.join(dir, 'customactions.lock.json'), 'utf8')) as { servers: Yaml }).servers);
+      // Loopback's identity is one name whatever the spelling: the port tells the suite's server from the throwaway one.
+      const port = new URL(fixture.sandbox.url).port;
+      assert.ok(
+        servers.some((server) => new URL(server).port === port),
+        `${system}: the deploy wrote its server into the lock the last step commits (${servers.join(', ')})`,
+      );
     }
   });
 });

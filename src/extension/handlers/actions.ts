@@ -11,8 +11,7 @@ import { type DeployFeature } from '../deploy';
 import { type Events } from '../events';
 import { type Parts } from '../parts';
 import { isNode, pickAction, pickApplication } from '../commands';
-import { closeEditorsIn, dropStaleProblems, removeActionFolder } from './removeFolder';
-import { DIAGNOSTIC_SOURCE } from '../diagnosticSource';
+import { closeEditorsIn, removeActionFolder } from './removeFolder';
 
 const LAST_EMAIL = 'customActions.lastDeveloperEmail';
 
@@ -147,24 +146,14 @@ export async function deleteAction(
       // A regeneration of its types scheduled a moment ago would write into the folder again.
       const hold = await s.deploy.holdWrites(action.local.folder);
       let removal;
-      let reopen: (() => Promise<void>) | undefined;
       try {
-        // Closed before the files go, so no problem of theirs outlives them (removeFolder.ts).
-        reopen = await closeEditorsIn(action.local.folder);
         removal = await removeActionFolder(action.local.folder, action.key, s.log);
       } finally {
         hold.dispose();
       }
-      if (removal === 'kept') {
-        await reopen();
+      if (removal === 'kept')
         void vscode.window.showInformationMessage(`${serverText(action.key, 120)} was deleted on the server; its folder stays in the workspace.`);
-      } else {
-        // Any editor opened on them meanwhile (while the user answered the question of the trash).
-        await closeEditorsIn(action.local.folder);
-        void dropStaleProblems(action.local.folder, DIAGNOSTIC_SOURCE, s.log).catch((error: unknown) =>
-          s.log.info(`The problems of the deleted folder of ${action.key} were not checked: ${String(error)}`),
-        );
-      }
+      else await closeEditorsIn(action.local.folder);
     }
   } finally {
     // Whatever became of the server's action and the folder, the row shows it: gone, or only in the workspace.
