@@ -66,8 +66,8 @@ export async function localCases(s: Services): Promise<void> {
       passed = 0;
       const started = performance.now();
       const local = profiles.local;
-    if (!local) throw new Error('no Local profile');
-    await local.runHandler(new vscode.TestRunRequest([action], undefined, local), new vscode.CancellationTokenSource().token);
+      if (!local) throw new Error('no Local profile');
+      await local.runHandler(new vscode.TestRunRequest([action], undefined, local), new vscode.CancellationTokenSource().token);
       const ms = performance.now() - started;
       if (passed !== CASES) throw new Error(`${passed} of ${CASES} cases passed`);
       if (round === 0) first = ms;

@@ -51,7 +51,12 @@ export async function assertInsideWorkspace(uri: vscode.Uri, done: 'written' | '
   if (!folder || !paths) throw new OutsideWorkspaceError(uri, 'it is not inside a folder of the workspace', done);
   const local = uri.scheme === 'file' ? localFiles : undefined;
   const check = local
-    ? judgeWrite(folder.uri.path, await local.realpath(folder.uri.fsPath), await Promise.all(paths.map((p) => local.fact(uri.with({ path: p })))), local.isWindows)
+    ? judgeWrite(
+        folder.uri.path,
+        await local.realpath(folder.uri.fsPath),
+        await Promise.all(paths.map((p) => local.fact(uri.with({ path: p })))),
+        local.isWindows,
+      )
     : judgeWrite(folder.uri.path, folder.uri.path, await Promise.all(paths.map((p) => remoteFact(uri.with({ path: p })))));
   if (!check.ok) throw new OutsideWorkspaceError(uri, check.reason, done);
 }

@@ -13,5 +13,5 @@ export interface Platform {
 
 /** What VS Code for the Web leaves out and why, said wherever one of them is asked for. */
 export const NO_PROCESSES =
-  'VS Code for the Web runs no process on your machine, so the local sandbox, Debug and the Testing view\'s Local runs are left out here; ' +
+  "VS Code for the Web runs no process on your machine, so the local sandbox, Debug and the Testing view's Local runs are left out here; " +
   'runs go to the server (Run, and the Testing view\'s "Test environment" profile). Open the folder in desktop VS Code for them.';

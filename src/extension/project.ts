@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
 import { LOCAL_SANDBOX, type ApplicationEntry, type ProjectFile } from '../core/schema';
-import { parseProjectFile, PROJECT_FILE } from '../core/workspace';
+import { applicationsOn, chooseTarget, hasNamedTargets, isTargetProblem, parseProjectFile, PROJECT_FILE, type TargetChoice } from '../core/workspace';
 import { serverText } from '../core/text';
 import { normalizeOrigin } from '../core/deploy/scope';
 import { Disposable } from './lifecycle';
 import { readText } from './files';
 
+/** An application of the project on the active target: `id` is its id on that target's server, `projectId` the file's. */
 export interface Application extends ApplicationEntry {
+  readonly projectId: string;
   /** What the sidebar shows. */
   readonly label: string;
   /** The folder holding one sub-folder per action. */
@@ -28,8 +30,12 @@ export interface Project {
   readonly uri: vscode.Uri;
   readonly root: vscode.Uri;
   readonly file: ProjectFile;
-  /** The base URL as written: a URL, or `local-sandbox`. Keys are stored under it. */
+  /** The active target's base URL as written: a URL, or `local-sandbox`. Keys are stored under it. */
   readonly baseUrl: string;
+  /** The target the editor works on (docs/environments.md): the one picked, else the file's default. */
+  readonly target: TargetChoice;
+  /** Whether the file names targets of its own (the editor then says which one is active). */
+  readonly hasTargets: boolean;
   readonly isSandbox: boolean;
   readonly demo: boolean;
   readonly applications: readonly Application[];
@@ -41,6 +47,8 @@ export interface Project {
  */
 export class ProjectModel extends Disposable {
   private current: ProjectState = { kind: 'none' };
+  /** The target the user picked (customActions.switchTarget), if any: chosen by the core's rule, as `--target`. */
+  private picked: string | undefined;
   private loaded: Promise<ProjectState> | undefined;
   private readonly changed = this.register(new vscode.EventEmitter<ProjectState>());
   readonly onDidChange = this.changed.event;
@@ -75,6 +83,16 @@ export class ProjectModel extends Disposable {
     return this.loaded;
   }
 
+  /** The target picked by name (undefined: the file's default); the project is read again on it. */
+  async pickTarget(name: string | undefined): Promise<ProjectState> {
+    this.picked = name;
+    return this.reload();
+  }
+
+  get pickedTarget(): string | undefined {
+    return this.picked;
+  }
+
   /** Where a new project file goes: the first workspace folder. */
   defaultUri(): vscode.Uri | undefined {
     const folder = vscode.workspace.workspaceFolders?.[0];
@@ -82,14 +100,14 @@ export class ProjectModel extends Disposable {
   }
 
   private async read(): Promise<ProjectState> {
-    const state = await readProject();
+    const state = await readProject(this.picked);
     this.current = state;
     this.changed.fire(state);
     return state;
   }
 }
 
-async function readProject(): Promise<ProjectState> {
+async function readProject(picked: string | undefined): Promise<ProjectState> {
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     const uri = vscode.Uri.joinPath(folder.uri, PROJECT_FILE);
     let text: string;
@@ -105,7 +123,16 @@ async function readProject(): Promise<ProjectState> {
       return { kind: 'invalid', uri, message: `${PROJECT_FILE} is not valid${where}` };
     }
     const file = parsed.project;
-    const applications = file.applications.map((app) => ({
+    // The same rule and the same ids as the command line's projectOn: the editor has no variable or branch.
+    const choice = chooseTarget(file, { given: picked });
+    if (isTargetProblem(choice))
+      return {
+        kind: 'invalid',
+        uri,
+        message: `The editor's target: ${choice.problem} (its targets: ${choice.known.join(', ')}); pick one of them`,
+      };
+    const target = choice.target;
+    const applications = applicationsOn(target, file.applications).map((app) => ({
       ...app,
       // A cloned workspace's text, shown in the tree, notifications and pickers: as text.
       label: serverText(app.name ?? app.id, 120),
@@ -117,8 +144,10 @@ async function readProject(): Promise<ProjectState> {
       uri,
       root: folder.uri,
       file,
-      baseUrl: file.baseUrl,
-      isSandbox: file.baseUrl === LOCAL_SANDBOX,
+      baseUrl: target.baseUrl,
+      target: choice,
+      hasTargets: hasNamedTargets(file),
+      isSandbox: target.baseUrl === LOCAL_SANDBOX,
       demo: sandbox?.demo === true,
       applications,
     };

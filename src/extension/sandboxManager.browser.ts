@@ -15,10 +15,7 @@ export const NO_LOCAL_SANDBOX =
  * The local sandbox in a browser: it is never started (a browser's worker starts no process); every
  * need of it fails with what to do instead, and the state says so for the status bar.
  */
-export class SandboxManager
-  extends Disposable
-  implements Pick<NodeSandboxManager, 'state' | 'onDidChangeState' | 'warmUp' | 'ensure' | 'stop'>
-{
+export class SandboxManager extends Disposable implements Pick<NodeSandboxManager, 'state' | 'onDidChangeState' | 'warmUp' | 'ensure' | 'stop'> {
   private readonly stateChanged = this.register(new vscode.EventEmitter<SandboxState>());
   readonly onDidChangeState = this.stateChanged.event;
   private current: SandboxState = { kind: 'stopped' };

@@ -183,6 +183,9 @@ describe('VS Code for the Web: the extension in the browser’s worker host', fu
     assert.ok(rows.length > 0);
     for (const row of rows) assert.doesNotMatch(row, /Debug|Local Sandbox/, `offered in the web: ${row}`);
     await runCommand(page, 'Custom Actions: Show Log');
+    // The line is logged at activation: after the saves above it has scrolled out of the rendered lines.
+    await page.locator('.output-view .monaco-editor').first().click();
+    await page.keyboard.press('Control+Home');
     await page.locator('.output-view .view-lines', { hasText: 'runs no process' }).first().waitFor({ state: 'attached', timeout: 30_000 });
     await screenshot(page, 'web-log');
   });

@@ -142,9 +142,29 @@ export class DeployFeature extends Disposable {
       this.s.log.info(`${file.name} of ${file.folder.path} was saved without an editor showing it (a tool, not a save in the editor): not pushed.`);
       return undefined;
     }
-    if (isMetadataFile(file)) return this.deployer.pushMetadata(uri, options);
-    if (isCodeFile(file)) return this.deployer.pushCode(uri, text, options);
-    return undefined;
+    if (!isMetadataFile(file) && !isCodeFile(file)) return undefined;
+    const push = () => (isMetadataFile(file) ? this.deployer.pushMetadata(uri, options) : this.deployer.pushCode(uri, text, options));
+    const state = this.s.project.state;
+    if (state.kind === 'ok' && state.target.target.protected) {
+      // A protected target (production) is never written by a save on its own: the user pushes it, confirmed.
+      void this.offerProtectedPush(state.target.target.name, push);
+      return undefined;
+    }
+    return push();
+  }
+
+  private async offerProtectedPush(target: string, push: () => Promise<PushResult | undefined>): Promise<void> {
+    this.s.log.info(`Saved, not pushed: the editor's target ${target} is protected.`);
+    const action = `Push to ${target}…`;
+    const picked = await vscode.window.showInformationMessage(
+      `Saved, not pushed: the target ${target} is protected, and a save never pushes to it by itself.`,
+      action,
+    );
+    if (picked !== action) return;
+    const confirm = `Push to ${target}`;
+    const sure = await vscode.window.showWarningMessage(`Push this change to the protected target ${target}?`, { modal: true }, confirm);
+    if (sure !== confirm) return;
+    await push().catch((error: unknown) => this.s.log.error(`Push to ${target}: ${errorMessage(error)}`));
   }
 
   /** Nothing is written in `folder` (its generated types) until disposed: for removing the folder. */

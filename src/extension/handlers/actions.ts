@@ -11,7 +11,8 @@ import { type DeployFeature } from '../deploy';
 import { type Events } from '../events';
 import { type Parts } from '../parts';
 import { isNode, pickAction, pickApplication } from '../commands';
-import { closeEditorsIn, removeActionFolder } from './removeFolder';
+import { closeEditorsIn, dropStaleProblems, removeActionFolder } from './removeFolder';
+import { DIAGNOSTIC_SOURCE } from '../diagnosticSource';
 
 const LAST_EMAIL = 'customActions.lastDeveloperEmail';
 
@@ -146,14 +147,24 @@ export async function deleteAction(
       // A regeneration of its types scheduled a moment ago would write into the folder again.
       const hold = await s.deploy.holdWrites(action.local.folder);
       let removal;
+      let reopen: (() => Promise<void>) | undefined;
       try {
+        // Closed before the files go, so no problem of theirs outlives them (removeFolder.ts).
+        reopen = await closeEditorsIn(action.local.folder);
         removal = await removeActionFolder(action.local.folder, action.key, s.log);
       } finally {
         hold.dispose();
       }
-      if (removal === 'kept')
+      if (removal === 'kept') {
+        await reopen();
         void vscode.window.showInformationMessage(`${serverText(action.key, 120)} was deleted on the server; its folder stays in the workspace.`);
-      else await closeEditorsIn(action.local.folder);
+      } else {
+        // Any editor opened on them meanwhile (while the user answered the question of the trash).
+        await closeEditorsIn(action.local.folder);
+        void dropStaleProblems(action.local.folder, DIAGNOSTIC_SOURCE, s.log).catch((error: unknown) =>
+          s.log.info(`The problems of the deleted folder of ${action.key} were not checked: ${String(error)}`),
+        );
+      }
     }
   } finally {
     // Whatever became of the server's action and the folder, the row shows it: gone, or only in the workspace.

@@ -125,7 +125,8 @@ export async function addApplicationCommand(s: Pick<Parts, 'project'>): Promise<
     title: 'Add Application (1/3)',
     prompt: 'The application id of the platform',
     ignoreFocusOut: true,
-    validateInput: (v) => (!v.trim() ? 'Enter the id' : state.applications.some((a) => a.id === v.trim()) ? 'This application is listed already' : undefined),
+    validateInput: (v) =>
+      !v.trim() ? 'Enter the id' : state.applications.some((a) => a.projectId === v.trim()) ? 'This application is listed already' : undefined,
   });
   if (!id) return;
   const name = await vscode.window.showInputBox({ title: 'Add Application (2/3)', prompt: 'Display name', value: id.trim(), ignoreFocusOut: true });
