@@ -146,8 +146,7 @@ const configs = [
   // re2js beside it are required on first need (cliOnDemand).
   {
     ...node,
-    // check-worker: a deploy's code checks on a thread of their own (src/cli/checkThread.ts).
-    entryPoints: existing({ cli: 'src/cli/main.ts', 'check-worker': 'src/cli/checkWorker.ts' }),
+    entryPoints: existing({ cli: 'src/cli/main.ts' }),
     outdir: at('dist'),
     banner: { js: '#!/usr/bin/env node' },
     define: { __CLI_VERSION__: JSON.stringify(PACKAGE_VERSION) },

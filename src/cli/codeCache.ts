@@ -33,10 +33,6 @@ import { Script } from 'node:vm';
 /** The variable that turns the cache off (`off`) or names its folder. */
 export const CODE_CACHE_VARIABLE = 'CUSTOM_ACTIONS_CODE_CACHE';
 
-/** The environment variables the cache's place depends on, and only those (a thread is given no more). */
-export function cacheEnvironment(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
-  return Object.fromEntries([CODE_CACHE_VARIABLE, 'XDG_CACHE_HOME', 'LOCALAPPDATA', 'HOME'].map((name) => [name, env[name]]));
-}
 const MAGIC = 'custom-actions code cache 1';
 const SUFFIX = '.v8cache';
 /** Caches kept in one folder: one per Node version in use, the oldest removed when a new one is written. */

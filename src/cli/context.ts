@@ -4,10 +4,7 @@ import type * as Analysis from '../core/analysis';
 import { LOCAL_SANDBOX, type ProjectFile } from '../core/schema';
 import { ciBranch, describeTargetChoice, hasNamedTargets, inCi, type TargetAsk, targetChoiceJson } from '../core/workspace';
 import { gitBranch } from './gitBranch';
-import { CheckThread, type CheckThreadHooks } from './checkThread';
-import { CHECK_WORKER_SCRIPT, endEarlyThread } from './earlyThread';
-import { threadsWorthIt } from './threadsWorthIt';
-import { type CachedLoad, cacheEnvironment, loadCached } from './codeCache';
+import { type CachedLoad, loadCached } from './codeCache';
 import { CliError, EXIT, type ExitCode } from './exitCodes';
 import { type CliIo } from './io';
 import { KeySource } from './keys';
@@ -37,7 +34,6 @@ export class CommandContext {
   private keys?: Promise<KeySource>;
   private readonly clients = new Map<string, CustomActionsClient>();
   private analysisLoad?: CachedLoad<typeof Analysis>;
-  private thread?: CheckThread;
   private projectRoot?: string;
   private choosesTarget = true;
 
@@ -172,31 +168,10 @@ export class CommandContext {
   }
 
   /**
-   * A thread of its own for checking code (checkThread.ts), the same analysis bundle and code cache
-   * rules as analysis(); undefined on a machine of one core. `inThread` checks where it cannot.
-   */
-  checkThread(inThread: CheckThreadHooks['inThread']): CheckThread | undefined {
-    if (this.thread || !threadsWorthIt()) return this.thread;
-    const debug = this.io.env.CUSTOM_ACTIONS_DEBUG ? (message: string) => this.io.stderr.write(`custom-actions: ${message}\n`) : undefined;
-    this.thread = new CheckThread(
-      {
-        script: CHECK_WORKER_SCRIPT,
-        bundle: path.join(__dirname, 'analysis.js'),
-        env: cacheEnvironment(this.io.env),
-        workspace: this.workspaceFolders(),
-        firstChunk: 8,
-      },
-      { inThread, warn: (message) => this.out.warn(message), debug },
-    );
-    return this.thread;
-  }
-
-  /**
    * After the command's work: the compiler's code cache is written when none was used, now that the
    * checks compiled what a run needs (a cache made at load would hold only the top level).
    */
   async finish(): Promise<void> {
-    await Promise.all([this.thread?.finish(), endEarlyThread()]);
     const saved = this.analysisLoad?.save() === true;
     if (saved && this.io.env.CUSTOM_ACTIONS_DEBUG) this.io.stderr.write(`custom-actions: compiler code cache written (${this.analysisLoad!.file})\n`);
   }

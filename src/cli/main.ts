@@ -2,8 +2,6 @@
  * `custom-actions`: the entry of dist/cli.js, the package's `bin`. All the work is in program.ts;
  * this only connects it to the process.
  */
-// First, for its top level: a deploy's check thread starts while the rest loads (earlyThread.ts).
-import './earlyThread';
 import { processIo } from './io';
 import { EXIT } from './exitCodes';
 import { interrupt } from './interrupt';

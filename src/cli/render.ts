@@ -3,26 +3,13 @@
  * a program (--json), and the exit code they add up to.
  */
 import { ApiError } from '../core/client';
-import { type ActionOutcome, type FileProblem, type ServerVersionInfo, type Step, type StepOutcome } from '../core/deploy/outcome';
+import { type ActionOutcome, type FileProblem, type Outcome, type ServerVersionInfo, type Step, type Verdict, verdictOf } from '../core/deploy/outcome';
 import { serverText } from '../core/text';
 import { exitOfKind } from './context';
 import { EXIT, type ExitCode, worstExit } from './exitCodes';
 import { type Colors } from './output';
 
-export type Verdict = 'created' | 'updated' | 'deleted' | 'unchanged' | 'held' | 'refused' | 'failed' | 'only-on-server';
-
-/** The one word of an action's line: the worst of its steps, else what was done. */
-export function verdictOf(outcome: ActionOutcome): Verdict {
-  const kinds = new Set(outcome.steps.map((s) => s.kind));
-  if (kinds.has('failed')) return 'failed';
-  if (kinds.has('held')) return 'held';
-  if (kinds.has('refused')) return 'refused';
-  if (kinds.has('only-on-server')) return 'only-on-server';
-  const pushed = outcome.steps.filter((s): s is Extract<StepOutcome, { kind: 'pushed' }> => s.kind === 'pushed');
-  if (pushed.some((s) => s.op === 'create')) return 'created';
-  if (pushed.some((s) => s.op === 'delete')) return 'deleted';
-  return pushed.length > 0 ? 'updated' : 'unchanged';
-}
+export { type Verdict } from '../core/deploy/outcome';
 
 export function exitOfOutcome(outcome: ActionOutcome): ExitCode {
   return worstExit(
@@ -50,7 +37,7 @@ export function verdictWord(verdict: Verdict, dryRun: boolean): string {
 
 /** The lines of one action: `verb  application/key  details`, then one line per problem. */
 export function outcomeLines(outcome: ActionOutcome, color: Colors, options: { readonly noCode?: boolean } = {}): string[] {
-  const verdict = verdictOf(outcome);
+  const verdict = verdictOf(outcome.steps);
   const word = verdictWord(verdict, outcome.dryRun).padEnd(15);
   const paint = {
     created: color.green,
@@ -61,6 +48,8 @@ export function outcomeLines(outcome: ActionOutcome, color: Colors, options: { r
     refused: color.red,
     failed: color.red,
     'only-on-server': color.dim,
+    'not-on-server': color.yellow,
+    cancelled: color.dim,
   }[verdict];
   // The parts of an action it creates have nothing on the server to be checked against.
   const creating = outcome.steps.some((s) => s.kind === 'pushed' && s.op === 'create');
@@ -108,7 +97,7 @@ export function onlyOnServerLines(actions: readonly { readonly outcome: ActionOu
   ];
 }
 
-function stepDetail(s: StepOutcome, creating: boolean): string | undefined {
+function stepDetail(s: Outcome, creating: boolean): string | undefined {
   const name = STEP_NAMES[s.step];
   switch (s.kind) {
     case 'pushed':
@@ -116,7 +105,9 @@ function stepDetail(s: StepOutcome, creating: boolean): string | undefined {
     case 'held':
       return heldText(s.step, s.why, s.server);
     case 'refused':
-      if (s.step === 'metadata') return 'action.yaml is invalid';
+      if (s.why === 'invalid-metadata') return 'action.yaml is invalid';
+      if (s.why === 'conflict-markers') return `${name} holds conflict markers`;
+      if (s.why === 'no-main') return 'the code defines no main';
       // The parser's errors alone say nothing of the metadata: the code is not yet code.
       return s.problems.length > 0 && s.problems.every((p) => p.code === 'syntax') ? 'the code does not parse' : 'the code disagrees with its metadata';
     case 'failed':
@@ -127,6 +118,10 @@ function stepDetail(s: StepOutcome, creating: boolean): string | undefined {
       return `${name} superseded`;
     case 'only-on-server':
       return 'on the server only, left alone (deploy --delete removes what this repository deployed)';
+    case 'not-on-server':
+      return 'not on the server';
+    case 'cancelled':
+      return `${name} cancelled`;
     default:
       return undefined;
   }
@@ -164,7 +159,7 @@ export function outcomeJson(outcome: ActionOutcome): unknown {
     application: outcome.application,
     key: outcome.key,
     id: outcome.id,
-    result: verdictOf(outcome),
+    result: verdictOf(outcome.steps),
     steps: outcome.steps.map((s) => {
       if (s.kind === 'failed') return { kind: s.kind, step: s.step, message: s.message, ...(s.error instanceof ApiError ? { errorKind: s.error.kind } : {}) };
       if (s.kind === 'refused')

@@ -58,7 +58,10 @@ describe('custom-actions deploy', function () {
     assert.equal((second.stdout.match(/^unchanged/gm) ?? []).length, 3, second.stdout);
     assert.deepEqual(writes(proxy, mark), [], 'the second deploy wrote');
     const sent = proxy.requests.slice(mark).map((r) => `${r.method} ${r.path.split('?')[0]}`);
-    assert.deepEqual(sent, ['GET /api/application/app-a/actions'], 'an unchanged project is one list request');
+    // "Unchanged" is judged against the base: each part is read, to see that the server still holds it.
+    const reads = ['GET /api', 'GET /api/application/app-a/actions'];
+    for (const key of ['twice1', 'twice2', 'twice3']) reads.push(`GET /api/actions/${idOf(dir, key)}`, `GET /api/actions/${idOf(dir, key)}/implementation`);
+    assert.deepEqual([...sent].sort(), reads.sort(), 'an unchanged project is its list and a read of each part');
     assert.doesNotMatch(second.stderr, /compiler code cache/, 'the analysis bundle was loaded for an unchanged project');
     const check = await runCli(['check'], { cwd: dir, env: { CUSTOM_ACTIONS_DEBUG: '1' } });
     assert.match(check.stderr, /compiler code cache/, 'a command that loads the compiler says so');
@@ -74,12 +77,17 @@ describe('custom-actions deploy', function () {
     assert.equal(result.code, 0, result.output);
     assert.match(result.stdout, /^updated\s+app-a\/onea {2}code$/m);
     assert.deepEqual(writes(proxy, mark), [`PUT /api/actions/${idOf(dir, 'onea')}/implementation`]);
-    // No read of the action first: the write carries the lock's version (If-Match) and the server checks it.
+    // No read of the changed code first: the write carries the lock's version (If-Match) and the server
+    // checks it. The parts equal to their base are read, to see that the server still holds it.
     const reads = proxy.requests
       .slice(mark)
       .filter((r) => r.method === 'GET')
       .map((r) => r.path.split('?')[0]);
-    assert.deepEqual(reads.sort(), ['/api', '/api/application/app-a/actions']);
+    const [a, b] = [idOf(dir, 'onea'), idOf(dir, 'oneb')];
+    assert.deepEqual(
+      reads.sort(),
+      ['/api', '/api/application/app-a/actions', `/api/actions/${a}`, `/api/actions/${b}`, `/api/actions/${b}/implementation`].sort(),
+    );
   });
 
   it('holds a part changed on the server since the base, names it, writes nothing, and --force replaces it', async () => {
@@ -114,19 +122,41 @@ describe('custom-actions deploy', function () {
     assert.equal((await deploy(dir)).code, 0, 'in step after the forced deploy');
   });
 
-  it('leaves a change made on the server alone when the workspace has nothing new for it', async () => {
+  it('holds a change made on the server when the workspace has nothing new for it, as status says, and --force really replaces it', async () => {
+    // Issue #37: deploy said `unchanged` (exit 0) where status said the code changed on the server, and
+    // --force left the colleague's code in place.
     const dir = project('theirs', ['x']);
     assert.equal((await deploy(dir)).code, 0);
     const id = idOf(dir, 'theirsx');
     await putCode(sandbox, keyOf(sandbox, 'app-a'), id, textMain('a colleague'), 'someone');
     const mark = proxy.requests.length;
     const result = await deploy(dir);
-    assert.equal(result.code, 0, result.output);
+    assert.equal(result.code, 4, result.output);
+    assert.match(result.stdout, /^held\s+app-a\/theirsx {2}code changed on the server since the base \(version 2, at [^,]+, by someone\)$/m);
     assert.deepEqual(writes(proxy, mark), []);
     assert.equal(await serverCode(sandbox, 'app-a', id), textMain('a colleague'));
     const status = await runCli(['status'], { cwd: dir, env });
     assert.equal(status.code, 1);
     assert.match(status.stdout, /app-a\/theirsx {2}code changed on the server since the base/);
+    const forced = await deploy(dir, '--force');
+    assert.equal(forced.code, 0, forced.output);
+    assert.match(forced.stdout, /^updated\s+app-a\/theirsx {2}code/m);
+    assert.equal(await serverCode(sandbox, 'app-a', id), textMain('x'));
+    const after = await runCli(['status'], { cwd: dir, env });
+    assert.equal(after.code, 0, `status and deploy agree, in step: ${after.output}`);
+  });
+
+  it('replaces code a colleague put back to the base text under a newer version', async () => {
+    const dir = project('restored', ['x']);
+    assert.equal((await deploy(dir)).code, 0);
+    const id = idOf(dir, 'restoredx');
+    const key = keyOf(sandbox, 'app-a');
+    await putCode(sandbox, key, id, textMain('a colleague'), 'someone');
+    await putCode(sandbox, key, id, textMain('x'), 'someone');
+    writeFileSync(path.join(dir, 'app-a', 'restoredx', 'main.ts'), textMain('mine'));
+    const result = await deploy(dir);
+    assert.equal(result.code, 0, result.output);
+    assert.equal(await serverCode(sandbox, 'app-a', id), textMain('mine'));
   });
 
   it('holds an action the server has that this repository never deployed or pulled, unless it holds the same', async () => {

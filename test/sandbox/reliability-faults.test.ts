@@ -58,26 +58,28 @@ describe('reliability: 30 % of requests faulted between the client and the sandb
   it('200 saves across 10 actions through the PushQueue: every action ends with its last save on the server', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) ids.push((await direct<ActionResource>('POST', '/api/application/app-a/actions', metadata({ key: `save${i}` }))).id);
-    const queue = new PushQueue({ send: (id, content, signal) => client.putImplementation(id, content, { signal }) });
+    const queue = new PushQueue<boolean>({
+      send: (id, content, signal) => client.putImplementation(id, content, { signal }).then(() => true),
+      failed: () => false,
+    });
     const p = picker(SEED);
     const latest = new Map<string, string>();
-    const saves: Promise<unknown>[] = [];
+    const saves: Promise<{ id: string; content: string; accepted: boolean }>[] = [];
     const before = { ...proxy.stats };
     for (let n = 0; n < 200; n++) {
       const id = ids[p.int(ids.length)]!;
       const content = `export const main = () => ${n}; // save ${n}\n`;
       latest.set(id, content);
-      saves.push(queue.push(id, content));
+      saves.push(queue.push(id, content).then((s) => ({ id, content, accepted: s.result })));
       // Saves come in bursts, as when someone types and saves: some overlap a push in flight, some do not.
       if (p.chance(0.3)) await new Promise((r) => setTimeout(r, p.int(40)));
     }
-    await Promise.all(saves);
-    // The extension's rule after a failed push: push the failed content again until it is accepted.
+    const settled = await Promise.all(saves);
+    // The extension's rule after a failed push: Retry pushes the file as it is then (its last save) until it is accepted.
     for (const id of ids) {
-      for (let tries = 0; queue.failedContent(id) !== undefined; tries++) {
-        assert.ok(tries < 25, `action ${id} was never accepted`);
-        await queue.retry(id);
-      }
+      const last = settled.filter((s) => s.id === id).at(-1);
+      if (!last || last.accepted) continue;
+      for (let tries = 0; !(await queue.push(id, latest.get(id)!)).result; tries++) assert.ok(tries < 25, `action ${id} was never accepted`);
     }
     for (const id of ids) {
       const stored = await box.request('GET', `/api/actions/${id}/implementation`, { key });

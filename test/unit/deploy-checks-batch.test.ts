@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as analysis from '../../src/core/analysis';
 import { codeHash, metadataHash } from '../../src/core/deploy/base';
-import { actionCodeProblems, CodeChecks, codeProblems, codeProblemsOfMany, type CodeToCheck, differsFromBase } from '../../src/core/deploy/checks';
+import { actionCodeProblems, CodeChecks, codeProblems, codeProblemsOfMany, type CodeToCheck } from '../../src/core/deploy/checks';
+import { differsFromBase } from '../../src/core/deploy/plan';
 import { type WorkspaceAction } from '../../src/core/deploy/pipeline';
 import { type ActionMetadata } from '../../src/core/schema';
 import { newActionTemplate } from '../../src/core/workspace';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { NO_CODE } from '../../src/core/deploy/base';
-import { decideByBase, decideRead, partStatus } from '../../src/core/deploy/decide';
+import { decideRead, partStatus } from '../../src/core/deploy/decide';
 import { DeployLock } from '../../src/core/deploy/lock';
 
 const base = { etag: '"v1"', hash: 'sha256:base' };
@@ -23,11 +23,9 @@ describe('deploy: the rule of a part (decide.ts)', () => {
     assert.deepEqual(decideRead('sha256:here', NO_CODE, { hash: NO_CODE.hash, etag: '"c1"' }, false), { kind: 'held', why: 'changed-on-server' });
   });
 
-  it('settles a part by its base alone only when the workspace still holds the base', () => {
-    assert.deepEqual(decideByBase('sha256:base', base), { kind: 'unchanged' });
-    assert.equal(decideByBase('sha256:here', base), undefined);
-    assert.equal(decideByBase(NO_CODE.hash, NO_CODE), undefined, 'an absent base is no content');
-    assert.equal(decideByBase('sha256:base', undefined), undefined);
+  it("holds the base's own text when the server moved since: unchanged is judged against the base, as status judges it", () => {
+    assert.deepEqual(decideRead('sha256:base', base, { hash: 'sha256:other', etag: '"v2"' }, false), { kind: 'held', why: 'changed-on-server' });
+    assert.equal(partStatus('sha256:base', base, { hash: 'sha256:other', etag: '"v2"' }), 'changed-on-server');
   });
 
   it('tells which side changed for a status', () => {

@@ -32,6 +32,10 @@ function server(code: string | undefined, tag = '"c1"') {
     },
     updateAction: () => Promise.reject(new Error('not used')),
     getActionVersioned: () => Promise.reject(new Error('not used')),
+    listVersions: () =>
+      Promise.resolve([
+        { kind: 'implementation', version: state.version, etag: state.tag, createdAt: '2026-11-28T10:00:00Z', size: 1, client: 'colleague/1.0' },
+      ]),
   };
   return { client, state, sent, reads: () => reads };
 }
@@ -57,12 +61,47 @@ describe('deploy: one part pushed against its base (pushPart.ts), the rule the e
     assert.deepEqual(base, { etag: '"c2"', hash: codeHash('new') });
   });
 
-  it('holds a part the server changed since the base (412), naming its tag, and records no base', async () => {
+  it('holds a part the server changed since the base (412, then a read), naming its version and writer, and records no base', async () => {
     const s = server('theirs', '"c7"');
-    const result = await pushPart(s.client, push('mine', { base: { etag: '"c1"', hash: codeHash('old') } }));
-    assert.deepEqual(result.outcome, { kind: 'held', step: 'implementation', why: 'changed-on-server', server: { etag: '"c7"' } });
+    const result = await pushPart(s.client, push('mine', { base: { etag: '"c1"', hash: codeHash('old') }, caps: { ...CHECKS, versions: true } }));
+    assert.deepEqual(result.outcome, {
+      kind: 'held',
+      step: 'implementation',
+      why: 'changed-on-server',
+      server: { etag: '"c7"', hash: codeHash('theirs'), version: 1, at: '2026-11-28T10:00:00Z', by: 'colleague/1.0' },
+    });
     assert.equal(result.base, undefined);
     assert.equal(s.state.code, 'theirs');
+  });
+
+  it('replaces a server that holds the base text under a newer version (a colleague put the original back): nothing of theirs is lost', async () => {
+    const s = server('old', '"c3"');
+    const result = await pushPart(s.client, push('new', { base: { etag: '"c1"', hash: codeHash('old') } }));
+    assert.deepEqual(result.outcome, { kind: 'pushed', step: 'implementation', op: 'update', checked: true });
+    assert.deepEqual(s.sent, [
+      { content: 'new', ifMatch: '"c1"' },
+      { content: 'new', ifMatch: '"c3"' },
+    ]);
+    assert.equal(s.state.code, 'new');
+  });
+
+  it('judges "unchanged" against the base: the same text as the base is held when the server moved since, and forced it really overwrites', async () => {
+    const base = { etag: '"c1"', hash: codeHash('mine') };
+    const still = server('mine', '"c1"');
+    assert.deepEqual(await pushPart(still.client, push('mine', { base })), {
+      outcome: { kind: 'unchanged', step: 'implementation' },
+      base: { etag: '"c1"', hash: codeHash('mine') },
+    });
+    assert.deepEqual(still.sent, [], 'nothing sent while the server holds the base');
+    const moved = server('theirs', '"c2"');
+    const held = await pushPart(moved.client, push('mine', { base }));
+    assert.equal(held.outcome.kind === 'held' && held.outcome.why, 'changed-on-server');
+    assert.deepEqual(moved.sent, []);
+    const forced = await pushPart(moved.client, push('mine', { base, force: true }));
+    assert.equal(forced.outcome.kind, 'pushed');
+    assert.equal(moved.state.code, 'mine', "--force replaces the colleague's code");
+    const back = server('mine', '"c5"');
+    assert.equal((await pushPart(back.client, push('mine', { base }))).outcome.kind, 'unchanged', 'the server holds this very text: nothing is lost');
   });
 
   it('with no base, holds a server that holds other text, even for a push by hand (resend)', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { ApiError, type Capabilities, NO_CAPABILITIES } from '../../src/core/client';
 import { codeHash } from '../../src/core/deploy/base';
 import { type PartClient } from '../../src/core/deploy/pushPart';
-import { HeldPush, pushSave, type SavePush, saveOutcome } from '../../src/core/deploy/savePush';
+import { pushSave, type SavePush, saveFailure } from '../../src/core/deploy/savePush';
 
 const READS: Capabilities = { ...NO_CAPABILITIES, getAction: true, getImplementation: true };
 
@@ -17,6 +17,7 @@ function server(code: string | undefined) {
     getImplementationVersioned: () => Promise.resolve({ code, etag: code === undefined ? undefined : '"c1"' }),
     updateAction: () => Promise.reject(new Error('not used')),
     getActionVersioned: () => Promise.reject(new Error('not used')),
+    listVersions: () => Promise.reject(new Error('not used')),
   };
   return { client, sent };
 }
@@ -43,21 +44,19 @@ describe('deploy: a save pushed and judged (savePush.ts)', () => {
 
   it('holds as having no base a server that holds other text than the one the save replaced', async () => {
     const s = server('theirs');
-    const held = await pushSave(s.client, save('new', { replaced: codeHash('old') })).then(
-      () => undefined,
-      (error: unknown) => error,
+    const { outcome } = await pushSave(s.client, save('new', { replaced: codeHash('old') }));
+    assert.deepEqual(
+      outcome,
+      { kind: 'held', step: 'implementation', why: 'no-base', server: { etag: '"c1"', hash: codeHash('theirs') } },
+      'no pull or push of the replaced text is known',
     );
-    assert.ok(held instanceof HeldPush);
-    assert.equal(held.why, 'no-base', 'no pull or push of the replaced text is known');
-    assert.deepEqual(held.server, { etag: '"c1"', hash: codeHash('theirs') });
     assert.deepEqual(s.sent, []);
   });
 
   it('holds as changed on the server a part whose base in the lock the server no longer holds', async () => {
     const s = server('theirs');
-    const held = await pushSave(s.client, save('new', { locked: { etag: '"c0"', hash: codeHash('old') } })).catch((error: unknown) => error);
-    assert.ok(held instanceof HeldPush);
-    assert.equal(held.why, 'changed-on-server');
+    const { outcome } = await pushSave(s.client, save('new', { locked: { etag: '"c0"', hash: codeHash('old') } }));
+    assert.equal(outcome.kind === 'held' && outcome.why, 'changed-on-server');
   });
 
   it('sends nothing for the text the server holds, unless pushed by hand', async () => {
@@ -67,20 +66,18 @@ describe('deploy: a save pushed and judged (savePush.ts)', () => {
     assert.deepEqual(s.sent, ['same']);
   });
 
-  it("reads the queue's settlement as one typed outcome", () => {
-    const pushed = { kind: 'pushed', step: 'implementation', op: 'update', checked: true } as const;
-    assert.deepEqual(saveOutcome({ kind: 'accepted', durationMs: 7 }, pushed), { kind: 'pushed', checked: true, durationMs: 7 });
-    assert.deepEqual(saveOutcome({ kind: 'accepted', durationMs: 7 }, { kind: 'unchanged', step: 'implementation' }), { kind: 'unchanged' });
-    assert.deepEqual(saveOutcome({ kind: 'unchanged' }, pushed), { kind: 'unchanged' });
-    const held = new HeldPush('changed-on-server', { etag: '"c9"' }, 'implementation');
-    assert.deepEqual(saveOutcome({ kind: 'failed', error: held, durationMs: 3 }, undefined), {
-      kind: 'held',
-      why: 'changed-on-server',
-      server: { etag: '"c9"' },
-    });
+  it('saving the text the lock has as its base after a colleague pushed is held, not unchanged', async () => {
+    const s = server('theirs');
+    const { outcome } = await pushSave(s.client, save('mine', { locked: { etag: '"c0"', hash: codeHash('mine') } }));
+    assert.equal(outcome.kind === 'held' && outcome.why, 'changed-on-server');
+    assert.deepEqual(s.sent, []);
+  });
+
+  it('never throws: a failure of the server is a failed outcome with its cause, an abort a cancelled one', async () => {
     const boom = new Error('boom');
-    assert.deepEqual(saveOutcome({ kind: 'failed', error: boom, durationMs: 3 }, pushed), { kind: 'failed', error: boom, durationMs: 3 });
+    const failing: ReturnType<typeof server>['client'] = { ...server('x').client, getImplementationVersioned: () => Promise.reject(boom) };
+    assert.deepEqual((await pushSave(failing, save('new', {}))).outcome, { kind: 'failed', step: 'implementation', error: boom, message: 'boom' });
     const cancelled = new ApiError({ kind: 'cancelled', operation: 'putImplementation' });
-    assert.deepEqual(saveOutcome({ kind: 'failed', error: cancelled, durationMs: 3 }, undefined), { kind: 'cancelled' });
+    assert.deepEqual(saveFailure('implementation', cancelled), { kind: 'cancelled', step: 'implementation' });
   });
 });

@@ -1,6 +1,6 @@
 import { type CustomActionsClient } from '../../core/client';
 import { type DeployLock, type LockedAction } from '../../core/deploy/lock';
-import { deployTargets, type DeployTarget, type WorkspaceAction } from '../../core/deploy/pipeline';
+import { deployTargets, type DeployTarget } from '../../core/deploy/plan';
 import { type CommandContext } from '../context';
 import { CliError, EXIT } from '../exitCodes';
 import { type CliApplication, type CliProject, parseActionFolders, readActionFolders } from '../project';
@@ -31,41 +31,18 @@ export async function collectTargets(
   lock: DeployLock,
   operands: readonly string[],
   applicationIds: readonly string[] | undefined,
-  /** Each application's selected workspace actions with their bases, as soon as they are read: its list request is out by then. */
-  onRead?: (actions: readonly WorkspaceAction[], baseOf: (key: string) => LockedAction | undefined, client: CustomActionsClient) => void,
-  /**
-   * Each application's main.ts texts, read before anything else (keys, clients, parsing); what it
-   * returns is done with the application's client once there is one.
-   */
-  onCodeRead?: (app: CliApplication, codes: readonly string[]) => ((client: CustomActionsClient) => void) | undefined,
 ): Promise<AppTargets[]> {
   const apps = await context.applications(applicationIds);
   const files = await Promise.all(apps.map((app) => readActionFolders(app)));
-  const withClient = apps.map((app, i) =>
-    onCodeRead?.(
-      app,
-      files[i]!.flatMap((f) => (f.code === undefined ? [] : [f.code])),
-    ),
-  );
   const clients = await Promise.all(apps.map((app) => context.client(app)));
   const selection = new ActionSelection(operands);
   const result = await Promise.all(
     apps.map(async (app, i) => {
       const client = clients[i]!;
       const baseOf = (key: string): LockedAction | undefined => lock.get(project.baseUrl, app.id, key);
-      const listing = client.listActions(app.id);
-      withClient[i]?.(client);
       const [local, listed] = await Promise.all([
-        parseActionFolders(app, files[i]!).then((folders) => {
-          const actions = folders.map((folder) => workspaceAction(project, folder));
-          onRead?.(
-            actions.filter((a) => selection.includes(app.id, a.key)),
-            baseOf,
-            client,
-          );
-          return actions;
-        }),
-        listing,
+        parseActionFolders(app, files[i]!).then((folders) => folders.map((folder) => workspaceAction(project, folder))),
+        client.listActions(app.id),
       ]);
       const targets = deployTargets(app.id, local, listed, baseOf).filter((t) => selection.includes(app.id, t.key));
       return { app, client, targets };

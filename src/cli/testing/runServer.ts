@@ -11,7 +11,9 @@ import { type CommandContext, describeFailure } from '../context';
 import { CliError, EXIT, type ExitCode } from '../exitCodes';
 import { applyOutcomes, readLock, writeLock } from '../lockFile';
 import { type CliProject, type LocalActionFolder } from '../project';
-import { exitOfOutcome, outcomeLines, verdictOf } from '../render';
+import { exitOfOutcome, outcomeLines } from '../render';
+import { verdictOf } from '../../core/deploy/outcome';
+import { planAction } from '../../core/deploy/plan';
 import { workspaceAction } from '../workspace';
 import { type TestCase } from './cases';
 import { type CaseResult } from './results';
@@ -125,11 +127,13 @@ async function prepare(
   if (!listed.eventsUrls.Test) return `The server lists no Test environment for ${key}.`;
   const outcome = await deployAction(
     client,
-    { application: app.id, key: action.key, local: workspaceAction(project, action), listed, base: lock.get(project.baseUrl, app.id, action.key) },
+    planAction(
+      { application: app.id, key: action.key, local: workspaceAction(project, action), listed, base: lock.get(project.baseUrl, app.id, action.key) },
+      { force: false, delete: false },
+    ),
     {
       force: false,
       dryRun: false,
-      delete: false,
       checkCode: (a) => codeProblems(context.analysis(), a.code!, a.metadata).map((p) => ({ file: a.codeFile, range: p.range, message: p.message })),
       signal,
     },
@@ -146,6 +150,6 @@ async function prepare(
         : 'Its cases did not run.';
     throw new CliError(exit === EXIT.ok ? EXIT.failed : exit, [`not deployed, ${what}`, ...problems].join('\n'), hint);
   }
-  if (verdictOf(outcome) === 'updated') context.out.info(`${app.id}/${key}: deployed before its tests ran (${what}).`);
+  if (verdictOf(outcome.steps) === 'updated') context.out.info(`${app.id}/${key}: deployed before its tests ran (${what}).`);
   return { client, listed };
 }

@@ -8,9 +8,6 @@ import type * as Analysis from '../analysis';
 import { type Range } from '../analysis/types';
 import { type ActionMetadata } from '../schema/metadata';
 import { MAIN_FILE } from '../workspace/files';
-import { codeHash, metadataHash } from './base';
-import { decideByBase } from './decide';
-import { type LockedAction } from './lock';
 import { type FileProblem } from './outcome';
 import { type WorkspaceAction } from './pipeline';
 
@@ -102,17 +99,6 @@ export function mismatchProblems(
 /** Line, column and message: two reports of one problem share it. */
 export function placeOf(p: { readonly message: string; readonly range: { readonly start: { readonly line: number; readonly character: number } } }): string {
   return `${p.range.start.line}:${p.range.start.character}:${p.message}`;
-}
-
-/**
- * Whether an action differs from its base (the lock): then a deploy sends something, whatever the
- * server's list says, and its code is checked. Only a forecast, made before the list arrives so the
- * compiler can load meanwhile; the pipeline decides with the list.
- */
-export function differsFromBase(action: WorkspaceAction, base: LockedAction | undefined): boolean {
-  if (!action.metadata || !base) return true;
-  if (!decideByBase(metadataHash(action.metadata), base.metadata)) return true;
-  return action.code !== undefined && !decideByBase(codeHash(action.code), base.implementation);
 }
 
 /**

@@ -10,9 +10,10 @@
  *   server ≠ base               changed on the server since the base: held, unless forced
  *   no base                     the server holds a version this repository never had: held, unless forced
  *
- * A part that was not read is decided by its base alone: local = base sends nothing (a deploy twice in a
- * row sends nothing the second time), anything else is sent conditionally, and the server's check
- * (`If-Match` the base's tag) or a read before the write decides between "safe" and "held".
+ * "Unchanged" is judged against the base: a part whose local text is the base's is still read (or its
+ * write conditioned on the base), and a server that moved since is held, as `status` says it changed
+ * there. A part that differs from the base is sent conditionally, and the server's check (`If-Match`
+ * the base's tag) or a read before the write decides between "safe" and "held" (./pushPart.ts).
  */
 import { type BaseVersion } from './base';
 
@@ -44,14 +45,6 @@ export function decideRead(localHash: string, base: BaseVersion | undefined, ser
   if (base === undefined) return { kind: 'held', why: 'no-base' };
   if (!base.absent && base.hash === server.hash) return { kind: 'push', why: 'changed-here' };
   return { kind: 'held', why: 'changed-on-server' };
-}
-
-/**
- * The decision for a part that was not read: only the base can say it is unchanged. Anything else
- * needs the server's word (its conditional write, or a read first), so it is `undefined` here.
- */
-export function decideByBase(localHash: string, base: BaseVersion | undefined): { readonly kind: 'unchanged' } | undefined {
-  return base !== undefined && !base.absent && base.hash === localHash ? { kind: 'unchanged' } : undefined;
 }
 
 /** How a status reads one part: the same on both sides, changed here, on the server, on both, or different with no base to tell. */

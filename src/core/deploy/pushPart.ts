@@ -1,24 +1,32 @@
 /**
  * One part (metadata or code) of one action pushed against its base: the one road by which both the
- * command line's pipeline and the editor's save send a part, so a deploy from either side is decided
- * the same way (docs/deploy.md, *The base*).
+ * command line's deploy and the editor's save send a part, so a deploy from either side is decided
+ * the same way (docs/deploy.md, *The base*), and the one place "unchanged" is decided.
  *
- *   the server checks versions, a base is known   one conditional write on the base's tag (If-Match, or
- *                                                  If-None-Match: * for an action known to have no code)
- *   otherwise                                      read the server's part, then decide.ts's rule: the same
- *                                                  text is unchanged, the base's version or no code is
- *                                                  replaced (conditionally where the server checks), and
- *                                                  anything else is held: changed on the server, or no base
+ *   local = base, server checks versions   read the part: the server still holding the base (or this
+ *                                           text) is unchanged, anything else is held
+ *   local ≠ base, server checks versions   one conditional write on the base's tag (If-Match, or
+ *                                           If-None-Match: * for an action known to have no code); a
+ *                                           412 reads the part and decides as below, so a server that
+ *                                           holds the base's text under a newer version is replaced
+ *   otherwise                              read the server's part, then decide.ts's rule: the same
+ *                                           text is unchanged, the base's text or no code is replaced
+ *                                           (conditionally where the server checks), and anything else
+ *                                           is held: changed on the server, or no base
  *
- * A 412 is a held part, not an error. Any other failure of the server is thrown for the caller to tell.
+ * "Unchanged" is judged against the base: local text equal to the base's says nothing sent only while
+ * the server still holds it. A held part names the server's version (number, time, writer) where the
+ * server keeps versions. A 412 is a held part, not an error; any other failure of the server is thrown
+ * for the caller to make its outcome.
  */
 import { type Capabilities, type CustomActionsClient, VersionConflictError } from '../client';
 import { type ActionMetadata } from '../schema/metadata';
 import { type BaseVersion, codeHash, metadataHash } from './base';
 import { decideRead, type HeldReason, type Part, type ServerPart } from './decide';
+import { type Outcome, type ServerVersionInfo } from './outcome';
 
 /** The client operations one part's push uses. */
-export type PartClient = Pick<CustomActionsClient, 'updateAction' | 'putImplementation' | 'getActionVersioned' | 'getImplementationVersioned'>;
+export type PartClient = Pick<CustomActionsClient, 'updateAction' | 'putImplementation' | 'getActionVersioned' | 'getImplementationVersioned' | 'listVersions'>;
 
 export interface PartPush {
   readonly id: string;
@@ -42,19 +50,8 @@ export interface PartPush {
   readonly signal?: AbortSignal;
 }
 
-export type PartOutcome =
-  /** Accepted (or, in a dry run, would be sent). `checked`: the server checked the write against a version. */
-  | { readonly kind: 'pushed'; readonly step: Part; readonly op: 'update'; readonly checked: boolean }
-  /** The server holds this content already: nothing sent. */
-  | { readonly kind: 'unchanged'; readonly step: Part }
-  /** Not sent: the server holds a version this copy was not derived from. `server` is what it holds, as far as known. */
-  | { readonly kind: 'held'; readonly step: Part; readonly why: HeldReason; readonly server: HeldServer };
-
-/** What the server holds of a held part: its tag, and its hash when it was read. */
-export interface HeldServer {
-  readonly etag?: string;
-  readonly hash?: string;
-}
+/** What one part's push can come to. */
+export type PartOutcome = Extract<Outcome, { kind: 'pushed' | 'unchanged' | 'held' }>;
 
 export interface PartResult {
   readonly outcome: PartOutcome;
@@ -62,36 +59,63 @@ export interface PartResult {
   readonly base: BaseVersion | undefined;
 }
 
+type Condition = { readonly ifMatch?: string; readonly ifNoneMatch?: '*' };
+
 export async function pushPart(client: PartClient, push: PartPush): Promise<PartResult> {
+  const straight = straightWrite(push);
+  if (straight) {
+    const written = await write(client, push, straight, true);
+    if (written !== PRECONDITION_FAILED) return written;
+  }
+  return readThenDecide(client, push);
+}
+
+/**
+ * The condition of a write the server can check by itself, with no read before it: one request, as a
+ * bare PUT. Only for a change (or a push by hand) against a base the server can name.
+ */
+function straightWrite(push: PartPush): Condition | undefined {
   const { part, base, caps, force, dryRun } = push;
   const checks = part === 'metadata' ? caps.conditionalWrites.metadata : caps.conditionalWrites.implementation;
-  // Straight to the write when the server itself checks the base: one request, as a bare PUT.
-  if (!dryRun && !force && base && checks) {
-    if (base.absent && part === 'implementation' && caps.conditionalWrites.firstImplementation) return write(client, push, { ifNoneMatch: '*' }, true);
-    if (!base.absent && base.etag) return write(client, push, { ifMatch: base.etag }, true);
-  }
+  if (dryRun || force || !base || !checks || (sameAsBase(push) && !push.resend)) return undefined;
+  if (base.absent) return part === 'implementation' && caps.conditionalWrites.firstImplementation ? { ifNoneMatch: '*' } : undefined;
+  return base.etag ? { ifMatch: base.etag } : undefined;
+}
+
+function sameAsBase(push: PartPush): boolean {
+  return push.base !== undefined && !push.base.absent && push.base.hash === push.hash;
+}
+
+async function readThenDecide(client: PartClient, push: PartPush): Promise<PartResult> {
+  const { part, base, caps, force } = push;
   const server = await readPart(client, push);
   if (server === undefined) {
-    // This server cannot show its version: with a base, sent unchecked (nothing better can be known); without, held.
-    if (!base && !force) return held(part, 'no-base', {});
-    return write(client, push, {}, false);
+    // This server cannot show its version: the base is all there is to judge by. The same text is
+    // unchanged; another is sent unchecked with a base, held without one.
+    if (sameAsBase(push) && !force && !push.resend) return { outcome: { kind: 'unchanged', step: part }, base: undefined };
+    if (!base && !force) return held(client, push, 'no-base', {});
+    return orHeld(client, push, await write(client, push, {}, false));
   }
   const decision = decideRead(push.hash, base, server, force);
   if (decision.kind === 'unchanged' && !push.resend) return { outcome: { kind: 'unchanged', step: part }, base: { etag: server.etag, hash: push.hash } };
-  if (decision.kind === 'held') return held(part, decision.why, 'hash' in server ? { etag: server.etag, hash: server.hash } : {});
-  const condition = force
+  if (decision.kind === 'held') return held(client, push, decision.why, 'hash' in server ? { etag: server.etag, hash: server.hash } : {});
+  const checks = part === 'metadata' ? caps.conditionalWrites.metadata : caps.conditionalWrites.implementation;
+  const condition: Condition = force
     ? {}
     : 'absent' in server
       ? caps.conditionalWrites.firstImplementation && part === 'implementation'
-        ? { ifNoneMatch: '*' as const }
+        ? { ifNoneMatch: '*' }
         : {}
       : checks && server.etag
         ? { ifMatch: server.etag }
         : {};
-  return write(client, push, condition, Object.keys(condition).length > 0);
+  return orHeld(client, push, await write(client, push, condition, Object.keys(condition).length > 0));
 }
 
-async function write(client: PartClient, push: PartPush, condition: { ifMatch?: string; ifNoneMatch?: '*' }, checked: boolean): Promise<PartResult> {
+const PRECONDITION_FAILED = Symbol('precondition failed');
+
+/** The write itself; a 412 is handed back for the caller to decide (read, or held). */
+async function write(client: PartClient, push: PartPush, condition: Condition, checked: boolean): Promise<PartResult | typeof PRECONDITION_FAILED> {
   const { id, part, content, hash } = push;
   if (push.dryRun) return { outcome: { kind: 'pushed', step: part, op: 'update', checked }, base: undefined };
   const options = { ...condition, ...(push.signal ? { signal: push.signal } : {}) };
@@ -102,9 +126,14 @@ async function write(client: PartClient, push: PartPush, condition: { ifMatch?: 
         : await client.putImplementation(id, content, options);
     return { outcome: { kind: 'pushed', step: part, op: 'update', checked }, base: { etag: result.etag, hash } };
   } catch (error) {
-    if (error instanceof VersionConflictError) return held(part, 'changed-on-server', error.currentEtag ? { etag: error.currentEtag } : {});
+    if (error instanceof VersionConflictError) return PRECONDITION_FAILED;
     throw error;
   }
+}
+
+/** A write after a read that the server still refused: it moved between the two, so the part is held. */
+async function orHeld(client: PartClient, push: PartPush, result: PartResult | typeof PRECONDITION_FAILED): Promise<PartResult> {
+  return result === PRECONDITION_FAILED ? held(client, push, 'changed-on-server', {}) : result;
 }
 
 /** What the server holds of a part, or undefined when this server offers no read of it. */
@@ -120,6 +149,21 @@ async function readPart(client: PartClient, push: PartPush): Promise<ServerPart 
   return code === undefined ? { absent: true } : { hash: codeHash(code), etag };
 }
 
-function held(part: Part, why: HeldReason, server: HeldServer): PartResult {
-  return { outcome: { kind: 'held', step: part, why, server }, base: undefined };
+async function held(client: PartClient, push: PartPush, why: HeldReason, server: ServerVersionInfo): Promise<PartResult> {
+  return { outcome: { kind: 'held', step: push.part, why, server: await versionInfo(client, push, server) }, base: undefined };
+}
+
+/** Names the server's version of a held part: its number, time and writer, where the server keeps versions. */
+async function versionInfo(client: PartClient, push: PartPush, known: ServerVersionInfo): Promise<ServerVersionInfo> {
+  if (!push.caps.versions) return known;
+  try {
+    const versions = (await client.listVersions(push.id, push.signal ? { signal: push.signal } : {})).filter((v) => v.kind === push.part);
+    const v =
+      (known.etag ? versions.find((x) => x.etag === known.etag) : undefined) ??
+      versions.reduce<(typeof versions)[number] | undefined>((a, b) => (!a || b.version > a.version ? b : a), undefined);
+    if (!v) return known;
+    return { ...known, etag: v.etag ?? known.etag, version: v.version, ...(v.createdAt ? { at: v.createdAt } : {}), ...(v.client ? { by: v.client } : {}) };
+  } catch {
+    return known;
+  }
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { type VersionedResource } from '../../core/client';
 import { type HeldReason } from '../../core/deploy/decide';
-import { type HeldServer } from '../../core/deploy/pushPart';
+import { type ServerVersionInfo } from '../../core/deploy/outcome';
 import { mergeTexts, trustedBase } from '../../core/deploy/merge';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { type Application } from '../project';
@@ -24,7 +24,7 @@ export interface Conflict {
   readonly part: VersionedResource;
   readonly why: HeldReason;
   /** The server's version the user is told about: what Overwrite replaces, and only it. */
-  readonly server: HeldServer;
+  readonly server: ServerVersionInfo;
 }
 
 export const COMPARE = 'Compare';

@@ -61,5 +61,5 @@ async function pushMain(deploy: CreateDeploy, folder: vscode.Uri): Promise<boole
   const main = vscode.Uri.joinPath(folder, MAIN_FILE);
   if (!(await exists(main))) return false;
   const result = await deploy.pushByHand(main);
-  return result?.kind === 'accepted' || result?.kind === 'unchanged';
+  return result?.kind === 'pushed' || result?.kind === 'unchanged';
 }

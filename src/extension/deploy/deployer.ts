@@ -2,9 +2,10 @@ import * as vscode from 'vscode';
 import { type ActionMetadata } from '../../core/schema';
 import { type VersionedResource } from '../../core/client';
 import { codeHash, metadataHash } from '../../core/deploy/base';
-import { hasConflictMarkers } from '../../core/deploy/merge';
-import { PushQueue, type PushOutcome } from '../../core/deploy/pushQueue';
-import { pushSave, saveOutcome } from '../../core/deploy/savePush';
+import { conflictMarkerProblems } from '../../core/deploy/markers';
+import { failedOutcome, type Outcome } from '../../core/deploy/outcome';
+import { PushQueue, type PushRequest, type Settled } from '../../core/deploy/pushQueue';
+import { pushSave, saveFailure } from '../../core/deploy/savePush';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { Disposable } from '../lifecycle';
 import { localActionFromText } from '../localActions';
@@ -18,7 +19,7 @@ import { CodeChecks } from './codeCheck';
 import { COMPARE, type Conflict, Conflicts, MERGE, type MergeOutcome, OVERWRITE } from './conflicts';
 import { PUSH_NOW, SaveFeedback, TAKE_INTO_EDITOR, type Told } from './feedback';
 import { type ActionFile, currentText, isMetadataFile, readActionYaml, savedText } from './locate';
-import { type Hold, KIND, type PartRecord, PartRecords, type PushResult, SaveTurns } from './partRecord';
+import { type Hold, KIND, PART, type PartRecord, PartRecords, type PushResult, SaveTurns } from './partRecord';
 import { RefusedSaves } from './refusedSaves';
 import { localFileOf, readServerCopy } from './serverCopy';
 import { type DeployStatusItem, type PushKind } from './statusItem';
@@ -47,16 +48,16 @@ export interface PushOptions extends Told {
 /**
  * The push pipeline of save to deploy. One save goes top to bottom: `pushCode` (or `pushMetadata`)
  * checks the text, `send` finds the action's record and queues the text, the queue's write is decided
- * by the core (`pushSave`, the command line's rule against the lock's base), and `settled` turns what
- * came of it into a typed outcome (`saveOutcome`) that `SaveFeedback` tells: status bar, log,
- * notification. Two PushQueues carry the writes (one request in flight per action and part, saves
- * meanwhile coalesced, identical content skipped); each action folder and part has one `PartRecord`.
+ * by the core (`pushSave`, the command line's rule against the lock's base) and comes back as the
+ * core's `Outcome`, which `settled` hands to `SaveFeedback` to tell: status bar, log, notification.
+ * Two PushQueues carry the writes (one request in flight per action and part, saves meanwhile
+ * coalesced; the core decides whether anything is sent); each action folder and part has one `PartRecord`.
  * Retry and Push Anyway send the file as it is when they are clicked, so a notification can never
  * put back an older save.
  */
 export class Deployer extends Disposable {
-  private readonly code: PushQueue;
-  private readonly metadata: PushQueue;
+  private readonly code: PushQueue<Outcome>;
+  private readonly metadata: PushQueue<Outcome>;
   private readonly records = new PartRecords();
   private readonly turns = new SaveTurns();
   private readonly feedback: SaveFeedback;
@@ -82,8 +83,14 @@ export class Deployer extends Disposable {
       (target) => this.holdMerged(target),
     );
     this.refused = this.register(new RefusedSaves((uri, text) => this.pushCode(uri, text, { manual: false, quiet: true }), s.log));
-    this.code = new PushQueue({ send: (id, content, signal) => this.write('code', id, content, signal) });
-    this.metadata = new PushQueue({ send: (id, content, signal) => this.write('metadata', id, content, signal) });
+    this.code = new PushQueue<Outcome>({
+      send: (id, content, signal, request) => this.write('code', id, content, signal, request),
+      failed: (error) => saveFailure('implementation', error),
+    });
+    this.metadata = new PushQueue<Outcome>({
+      send: (id, content, signal, request) => this.write('metadata', id, content, signal, request),
+      failed: (error) => saveFailure('metadata', error),
+    });
     for (const [queue, kind] of [
       [this.code, 'code'],
       [this.metadata, 'metadata'],
@@ -129,13 +136,13 @@ export class Deployer extends Disposable {
     const check = await this.checks.take(uri, text);
     if (check.kind === 'not-code') return this.feedback.skipped(options, `${basename(uri)} is not the code of an action folder.`);
     const { file } = check;
-    if (hasConflictMarkers(text)) return this.feedback.refusedMarkers(file, basename(file.folder), options);
+    if (conflictMarkerProblems(text, file.name).length > 0) return this.feedback.refusedMarkers(file, basename(file.folder), options);
     const held = this.heldBack(file, codeHash(text), options);
     if (held) return held;
     if (check.kind === 'no-main') return this.feedback.noMain(file, options);
     if (this.refusesErrors(options)) {
       const problems = await check.problems();
-      if (!turn.current()) return { kind: 'superseded' };
+      if (!turn.current()) return { kind: 'superseded', step: 'implementation' };
       if (problems.length > 0) {
         // Only a quiet refusal is looked at again: a later push of the same text must not follow a
         // notification that said it was not pushed. A save by hand is saved again by hand.
@@ -157,7 +164,7 @@ export class Deployer extends Disposable {
     if (!file || !isMetadataFile(file)) return this.feedback.skipped(options, `${basename(uri)} is not the ${ACTION_FILE} of an action folder.`);
     // Read whole from disk, so what is sent is exactly what the workspace holds, never a half-edited form.
     const yaml = await readActionYaml(file.folder, 'saved');
-    if (yaml && hasConflictMarkers(yaml.text)) return this.feedback.refusedMarkers(file, basename(file.folder), options);
+    if (yaml && conflictMarkerProblems(yaml.text, ACTION_FILE).length > 0) return this.feedback.refusedMarkers(file, basename(file.folder), options);
     if (!yaml?.metadata) {
       const key = localActionFromText(file.folder, yaml?.text ?? '').key;
       const problems = yaml?.problems ?? [];
@@ -190,57 +197,63 @@ export class Deployer extends Disposable {
       record.quiet = options.quiet === true;
       record.retry = retry;
       this.feedback.failed(record, error, 0);
-      return { kind: 'failed', error, durationMs: 0 };
+      return { ...failedOutcome('action', error), durationMs: 0 };
     }
     this.feedback.listed(record);
-    if (!turn.current()) return { kind: 'superseded' };
+    if (!turn.current()) return { kind: 'superseded', step: record.part };
     if (id === undefined) return this.feedback.notOnServer(file, key, options, () => this.createFrom(file, key));
     this.records.bind(record, id);
     record.retry = retry;
     record.quiet = options.quiet === true;
-    record.byHand = options.manual;
     record.replaced = options.replaces;
-    const outcome = await (kind === 'code' ? this.code : this.metadata).push(id, content, { force: options.manual });
-    if (outcome.kind !== 'failed') {
+    const { result: outcome, durationMs } = await (kind === 'code' ? this.code : this.metadata).push(id, content, { force: options.manual });
+    if (outcome.kind === 'pushed' || outcome.kind === 'unchanged') {
       // The server holds this file now: whatever failed before it is over.
       this.feedback.over(record, file.uri);
       this.settle(record);
     }
-    if (outcome.kind === 'accepted') {
+    if (outcome.kind === 'pushed') {
       // The server holds this workspace's version now.
       this.s.model.serverChanged(file.app, id, false);
       this.s.model.pushed(file.app, file.folder, id, kind);
       if (kind === 'code') this.s.events.poke(id);
     }
-    return outcome;
+    return { ...outcome, durationMs };
   }
 
   /**
-   * The queue's write of one part: decided by the core (`pushSave`: conditional on the base in
-   * customactions.lock.json where the server checks versions, else read first; with no base, held
-   * unless the server holds the same text or no code). A held part rejects, so the queue counts it as
-   * not accepted. The new base is recorded at once and written behind (never awaited), so the end of a
-   * push is not delayed by the file; the history entry likewise.
+   * The queue's write of one part, decided by the core (`pushSave`: against the base in
+   * customactions.lock.json, conditional where the server checks versions, else read first; unchanged
+   * only while the server still holds the base; with no base, held unless the server holds the same
+   * text or no code): the outcome is its answer, held and failed included. The new base is recorded at
+   * once and written behind (never awaited), so the end of a push is not delayed by the file; the
+   * history entry likewise.
    */
-  private async write(kind: PushKind, id: string, content: string, signal: AbortSignal): Promise<void> {
+  private async write(kind: PushKind, id: string, content: string, signal: AbortSignal, request: PushRequest): Promise<Outcome> {
     const record = this.records.withId(kind, id);
-    if (!record) throw new Error(`No application is known for the action ${id}.`);
-    const { app, part } = record;
-    await this.s.connections.call(app, async (client) => {
-      const [caps, locked] = await Promise.all([client.capabilities({ signal }), this.bases.part(app, id, part)]);
-      const result = await pushSave(client, { id, part, content, locked, replaced: record.replaced, resend: record.byHand, caps, signal });
-      if (result.base) this.bases.record(app, { id, key: record.label }, part, result.base);
-      record.written = result.outcome;
-      if (result.outcome.kind === 'pushed') void this.remember(record, id, content, result.base?.etag, result.outcome.checked);
-    });
+    const part = PART[kind];
+    if (!record) return failedOutcome(part, new Error(`No application is known for the action ${id}.`));
+    const { app } = record;
+    const replaced = record.replaced;
+    try {
+      return await this.s.connections.call(app, async (client) => {
+        const [caps, locked] = await Promise.all([client.capabilities({ signal }), this.bases.part(app, id, part)]);
+        const result = await pushSave(client, { id, part, content, locked, replaced, resend: request.force === true, caps, signal });
+        if (result.base) this.bases.record(app, { id, key: record.label }, part, result.base);
+        if (result.outcome.kind === 'pushed') void this.remember(record, id, content, result.base?.etag, result.outcome.checked);
+        return result.outcome;
+      });
+    } catch (error) {
+      // The key or the capabilities could not be had: nothing was sent.
+      return saveFailure(part, error);
+    }
   }
 
-  /** What the queue's settlement of a push of `id` came to, told once per request. */
-  private settled(kind: PushKind, id: string, settled: PushOutcome, more: boolean): void {
+  /** What a request for `id` came to, told once per request. */
+  private settled(kind: PushKind, id: string, { result: outcome, durationMs }: Settled<Outcome>, more: boolean): void {
     const record = this.records.withId(kind, id);
     if (!record) return;
-    const outcome = saveOutcome(settled, record.written);
-    if (outcome.kind !== 'held') return this.feedback.settled(record, outcome, more);
+    if (outcome.kind !== 'held') return this.feedback.settled(record, outcome, durationMs, more);
     const conflict: Conflict = { app: record.app, id, label: record.label, folder: record.folder, part: record.part, why: outcome.why, server: outcome.server };
     record.standing = conflict;
     this.conflictsChanged();
@@ -300,7 +313,7 @@ export class Deployer extends Disposable {
    * the file differs from the version, its auto-saves are held from the moment the redeploy is sent,
    * so the next keystroke cannot push the newer text back over the version the user chose.
    */
-  async redeploy(app: Application, folder: vscode.Uri, id: string, label: string, part: VersionedResource, content: string): Promise<PushOutcome> {
+  async redeploy(app: Application, folder: vscode.Uri, id: string, label: string, part: VersionedResource, content: string): Promise<PushResult> {
     const kind = KIND[part];
     const record = this.records.of(folder, kind, app, label);
     this.records.bind(record, id);
@@ -310,16 +323,16 @@ export class Deployer extends Disposable {
     const differs = (await this.fileHash(folder, part)) !== hash;
     const hold: Hold = { why: 'redeploy', hash };
     if (differs) record.hold = hold;
-    const outcome = await (kind === 'code' ? this.code : this.metadata).push(id, content, { force: true });
-    if (outcome.kind === 'failed') {
-      // Nothing was redeployed: the file's saves push as before.
+    const { result: outcome, durationMs } = await (kind === 'code' ? this.code : this.metadata).push(id, content, { force: true });
+    if (outcome.kind !== 'pushed' && outcome.kind !== 'unchanged') {
+      // Nothing was redeployed (held or failed, told as a save's): the file's saves push as before.
       if (record.hold === hold) record.hold = undefined;
-      return outcome;
+      return { ...outcome, durationMs };
     }
     this.settle(record);
-    if (outcome.kind === 'accepted') this.s.model.pushed(app, folder, id, kind);
+    if (outcome.kind === 'pushed') this.s.model.pushed(app, folder, id, kind);
     if (differs && record.hold === hold) this.feedback.redeployed(record, (choice) => this.heldChoice(record.file, choice));
-    return outcome;
+    return { ...outcome, durationMs };
   }
 
   /** Merge put the server's text into the file (not saved): auto-saves of it are held until a save by hand. */

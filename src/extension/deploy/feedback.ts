@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { type SaveOutcome } from '../../core/deploy/savePush';
+import { type Outcome, type RefusedReason } from '../../core/deploy/outcome';
 import { LOCK_FILE } from '../../core/deploy/lock';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { errorMessage } from '../connections';
@@ -47,24 +47,27 @@ export class SaveFeedback {
     this.status.pushing(record.slot, record.label, record.kind);
   }
 
-  /** What the queue's settlement came to; `more`: a newer text of the part goes out next. A held push is told by `held`. */
-  settled(record: PartRecord, outcome: Exclude<SaveOutcome, { kind: 'held' }>, more: boolean): void {
+  /**
+   * What a request came to, as the core decided it; `more`: a newer text of the part goes out next.
+   * A held push is told by `held`; the refusals before a request by their own methods below.
+   */
+  settled(record: PartRecord, outcome: Outcome, durationMs: number, more: boolean): void {
     const { label, kind } = record;
     switch (outcome.kind) {
       case 'pushed':
         this.s.log.info(
-          `Pushed the ${kind} of ${label} (${record.id ?? '?'}) in ${outcome.durationMs} ms${outcome.checked ? ', checked against its base' : ` (${UNCHECKED})`}.`,
+          `Pushed the ${kind} of ${label} (${record.id ?? '?'}) in ${durationMs} ms${outcome.checked ? ', checked against its base' : ` (${UNCHECKED})`}.`,
         );
-        this.status.pushed(record.slot, label, kind, outcome.durationMs, more, outcome.checked ? undefined : UNCHECKED);
+        this.status.pushed(record.slot, label, kind, durationMs, more, outcome.checked ? undefined : UNCHECKED);
         return;
       case 'unchanged':
         this.s.log.info(`The server holds this ${kind} of ${label} already; nothing was sent.`);
         if (!more) this.status.upToDate(label, kind);
         return;
       case 'failed':
-        this.failed(record, outcome.error, outcome.durationMs);
+        this.failed(record, outcome.error, durationMs);
         return;
-      case 'cancelled':
+      default:
         return;
     }
   }
@@ -134,10 +137,10 @@ export class SaveFeedback {
   }
 
   /** Not pushed, and nothing else to tell: a warning for a push by hand, the log for a save. */
-  skipped(told: Told, reason: string): PushResult {
+  skipped(told: Told, reason: string, why: RefusedReason = 'not-action-code'): PushResult {
     if (told.manual) void vscode.window.showWarningMessage(reason);
     else this.s.log.info(reason);
-    return { kind: 'not-pushed', reason };
+    return refused('implementation', why, reason);
   }
 
   /** A code file without main: an auto-save of main.ts says so calmly; a save by hand or of main.ts, as a warning. */
@@ -145,7 +148,7 @@ export class SaveFeedback {
     const reason = `${file.name} defines no function main, so it was not pushed.`;
     if (told.quiet && file.name === MAIN_FILE) this.status.editing(file.name, reason);
     else if (file.name === MAIN_FILE || told.manual) this.status.notPushed(file.name, reason);
-    return this.skipped(told, reason);
+    return this.skipped(told, reason, 'no-main');
   }
 
   refusedMarkers(file: ActionFile, key: string, told: Told): PushResult {
@@ -157,7 +160,7 @@ export class SaveFeedback {
         () => vscode.window.showWarningMessage(reason),
         () => undefined,
       );
-    return { kind: 'not-pushed', reason };
+    return refused('implementation', 'conflict-markers', reason);
   }
 
   /** Code refused on its errors: an auto-save calmly, a save by hand with Push Anyway (`anyway`, the file as it is when clicked). */
@@ -168,7 +171,7 @@ export class SaveFeedback {
     if (told.quiet) {
       // An auto-save in the middle of typing: calm until the file stays refused for a while.
       this.status.editing(key, reason, { problems: true });
-      return { kind: 'not-pushed', reason };
+      return refused('implementation', 'problems', reason);
     }
     this.status.notPushed(key, `${reason} It is pushed as soon as a save passes the checks.`, { problems: true, pushAnyway: file.uri.toString() });
     const ask = () => vscode.window.showWarningMessage(`${reason} (customActions.pushWithErrors is off.)`, 'Push Anyway', 'Show Problems');
@@ -176,7 +179,7 @@ export class SaveFeedback {
       if (choice === 'Push Anyway') await anyway();
       if (choice === 'Show Problems') await vscode.commands.executeCommand('workbench.actions.view.problems');
     });
-    return { kind: 'not-pushed', reason };
+    return refused('implementation', 'problems', reason);
   }
 
   /** An action.yaml that is not valid metadata: kept as it is, and not pushed. */
@@ -190,7 +193,7 @@ export class SaveFeedback {
         () => vscode.window.showErrorMessage(reason),
         () => undefined,
       );
-    return { kind: 'not-pushed', reason };
+    return refused('metadata', 'invalid-metadata', reason);
   }
 
   /** The server has no such action: offered to create it, after a save by hand. */
@@ -203,7 +206,7 @@ export class SaveFeedback {
         if (choice === 'Create on Server') await create();
       });
     }
-    return { kind: 'not-pushed', reason };
+    return { kind: 'not-on-server', step: 'action', reason };
   }
 
   /**
@@ -243,11 +246,16 @@ export class SaveFeedback {
       why === 'redeploy'
         ? `${file.name} differs from the version just redeployed: an auto-save does not push it; a save by hand does.`
         : `${file.name} holds a merge: an auto-save does not push it; a save by hand does.`;
-    return { kind: 'not-pushed', reason };
+    return refused(record.part, 'awaiting-save-by-hand', reason);
   }
 
   /** The hold of the record's file ended: the status bar no longer shows it. */
   released(record: PartRecord): void {
     this.status.released(record.slot, record.kind);
   }
+}
+
+/** A push refused before anything was sent, with the words the user was told. */
+function refused(step: 'implementation' | 'metadata', why: RefusedReason, reason: string): PushResult {
+  return { kind: 'refused', step, why, problems: [], reason };
 }

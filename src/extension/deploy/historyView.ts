@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { type VersionedResource, type VersionEntry } from '../../core/client';
-import { type PushOutcome } from '../../core/deploy/pushQueue';
 import { formatWhen } from '../../core/events';
 import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
@@ -14,6 +13,7 @@ import { type HistoryItem, type VersionNode } from '../tree/nodes';
 export { type HistoryItem } from '../tree/nodes';
 import { replaceDocumentText } from '../files';
 import { localFileOf, metadataText } from './serverCopy';
+import { type PushResult } from './partRecord';
 
 export const REDEPLOY = 'Redeploy This Version';
 export const RESTORE = 'Restore to Editor';
@@ -171,7 +171,7 @@ export async function redeploy(
   action: Located['action'],
   part: VersionedResource,
   content: string,
-): Promise<PushOutcome> {
+): Promise<PushResult> {
   return s.deploy.redeploy(action.app, action.local.folder, action.remote.id, action.key, part, content);
 }
 

@@ -11,7 +11,6 @@ import { type PushOptions, type PushResult, type Deployer } from './deployer';
 import { type VersionedResource } from '../../core/client';
 import { type BaseVersion } from '../../core/deploy/base';
 import { type HistoryEntry } from '../../core/deploy/history';
-import { type PushOutcome } from '../../core/deploy/pushQueue';
 import { type Scope } from '../../core/deploy/scope';
 import { type Conflict, type MergeOutcome } from './conflicts';
 import { type ServerCopy } from './serverCopy';
@@ -238,7 +237,7 @@ export class DeployFeature extends Disposable {
   }
 
   /** Redeploy This Version: `content` as `part` of the action, through the same queue and conflict check as a save. */
-  redeploy(app: Application, folder: vscode.Uri, id: string, label: string, part: VersionedResource, content: string): Promise<PushOutcome> {
+  redeploy(app: Application, folder: vscode.Uri, id: string, label: string, part: VersionedResource, content: string): Promise<PushResult> {
     return this.deployer.redeploy(app, folder, id, label, part, content);
   }
 

@@ -1,14 +1,16 @@
 import type * as vscode from 'vscode';
 import { type VersionedResource } from '../../core/client';
-import { type PartOutcome } from '../../core/deploy/pushPart';
-import { type PushOutcome } from '../../core/deploy/pushQueue';
+import { type Outcome } from '../../core/deploy/outcome';
 import { type Application } from '../project';
 import { type Conflict } from './conflicts';
 import { localFileOf } from './serverCopy';
 import { type PushKind } from './statusItem';
 
-/** What a push attempt came to, for the command and for tests. */
-export type PushResult = PushOutcome | { readonly kind: 'not-pushed'; readonly reason: string } | { readonly kind: 'superseded' };
+/**
+ * What a push attempt came to, for the command and for tests: the core's outcome (./outcome.ts, the
+ * command line's too), how long its request took, and for one that was not sent the words the user was told.
+ */
+export type PushResult = Outcome & { readonly durationMs?: number; readonly reason?: string };
 
 /** Why auto-saves of a file wait for a save by hand. */
 export interface Hold {
@@ -32,12 +34,8 @@ export class PartRecord {
   retry: (() => Promise<PushResult>) | undefined;
   /** The latest push came from an auto-save: a failure of it is told without a notification. */
   quiet = false;
-  /** The latest push was by hand: it sends again what the server holds already. */
-  byHand = false;
   /** The hash of the text the latest save replaced on disk, when known: a base where the lock has none. */
   replaced: string | undefined;
-  /** What the last write came to, as the core decided it: pushed (checked or not), or unchanged. */
-  written: PartOutcome | undefined;
   /** The held push that still stands, as last told: what the status bar, the diff's title and the tree offer. */
   standing: Conflict | undefined;
   /** Auto-saves of the part's file wait for a save by hand (after a Merge or a Redeploy). */

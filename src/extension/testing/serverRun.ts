@@ -84,7 +84,8 @@ async function prepareAction(
     if (onServer !== code) {
       const pushed = await s.deploy.pushCode(main, code);
       if (pushed.kind === 'failed') return `main.ts of ${key} could not be pushed first: ${errorMessage(pushed.error)}`;
-      if (pushed.kind === 'not-pushed') return `main.ts of ${key} was not pushed first: ${pushed.reason}`;
+      if (pushed.kind === 'held') return `main.ts of ${key} was not pushed first: ${key} changed on the server since your last pull or push.`;
+      if (pushed.kind !== 'pushed' && pushed.kind !== 'unchanged') return `main.ts of ${key} was not pushed first${pushed.reason ? `: ${pushed.reason}` : '.'}`;
       run.appendOutput(outputLines('', `${key}: main.ts as it is in the editor was pushed to the server before its tests ran.`));
     }
     return { app: entry.app, actionId: remote.id, eventsUrl: target.eventsUrl };

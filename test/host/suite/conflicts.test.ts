@@ -62,7 +62,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     created.push(id);
     services.model.refresh();
     const first = await deploy.pushCode(mainUri(key), code);
-    assert.equal(first.kind, 'accepted', `the first push went through: ${JSON.stringify(first)}`);
+    assert.equal(first.kind, 'pushed', `the first push went through: ${JSON.stringify(first)}`);
     await lockedPart(services, app, id, 'implementation', (b) => b?.etag !== undefined && b.hash === codeHash(code), 'the push recorded its base in the lock');
     return id;
   }
@@ -275,7 +275,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     assert.match(deploy.status.text, /conflict-markers not pushed/);
     assert.equal(await onServer(id), theirs, 'nothing was pushed while markers remain');
     const refused = await deploy.pushCode(e.document.uri, text);
-    assert.equal(refused.kind, 'not-pushed', 'not by hand either');
+    assert.equal(refused.kind, 'refused', 'not by hand either');
     const resolved = codeWith('1010', '7');
     await save(e, resolved);
     await serverHolds(id, resolved);
@@ -510,16 +510,16 @@ describe('Safe deploy: a server without conditional writes', function () {
     id = (await services.connections.call(app, (c) => c.createAction(APP, metadata))).id;
     services.model.refresh();
     const main = vscode.Uri.joinPath(folder(), 'main.ts');
-    assert.equal((await services.deploy.pushCode(main, first)).kind, 'accepted');
+    assert.equal((await services.deploy.pushCode(main, first)).kind, 'pushed');
     assert.match(services.deploy.status.text, /unchecked/, 'the server could not check the write');
     const created = id;
     const second = codeWith('1', '8');
-    assert.equal((await services.deploy.pushCode(main, second)).kind, 'accepted', 'the server held the base: replaced');
+    assert.equal((await services.deploy.pushCode(main, second)).kind, 'pushed', 'the server held the base: replaced');
     assert.equal(await services.connections.call(app, (c) => c.getImplementation(created)), second);
     const theirs = codeWith('1', '70');
     await services.connections.call(app, (c) => c.putImplementation(created, theirs));
     const result = await services.deploy.pushCode(main, codeWith('10', '7'));
-    assert.equal(result.kind, 'failed', `held: the read found a version other than the base: ${JSON.stringify(result)}`);
+    assert.equal(result.kind, 'held', `held: the read found a version other than the base: ${JSON.stringify(result)}`);
     assert.equal(await services.connections.call(app, (c) => c.getImplementation(created)), theirs, "the colleague's code is kept");
     assert.match(services.deploy.status.text, /unconditional-deploy changed on the server/);
   });

@@ -172,7 +172,8 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     await staysTrue(() => proxy.implementationPuts(id) === before, 'no request for a file without main', 1_500);
     assert.equal(await onServer(id), codeReturning('n'));
     const byHand = await vscode.commands.executeCommand<PushResult | undefined>('customActions.pushImplementation', mainUri('deploy-nomain'));
-    assert.equal(byHand?.kind, 'not-pushed');
+    assert.equal(byHand?.kind, 'refused');
+    assert.equal(byHand?.kind === 'refused' && byHand.why, 'no-main');
     await vscode.commands.executeCommand('notifications.clearAll');
   });
 
@@ -296,8 +297,9 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
 
     const before = proxy.implementationPuts(id);
     const result = await vscode.commands.executeCommand<PushResult | undefined>('customActions.pushImplementation', mainUri('deploy-fix'));
-    assert.equal(result?.kind, 'not-pushed', 'a file with errors is not pushed');
-    assert.match(result?.kind === 'not-pushed' ? result.reason : '', /has 1 error/);
+    assert.equal(result?.kind, 'refused', 'a file with errors is not pushed');
+    assert.equal(result?.kind === 'refused' && result.why, 'problems');
+    assert.match(result?.reason ?? '', /has 1 error/);
     assert.equal(proxy.implementationPuts(id), before);
     await vscode.commands.executeCommand('notifications.clearAll');
 

@@ -52,7 +52,7 @@ describe('Safe deploy: deploy history', function () {
     for (const code of versions) {
       await write(mainUri(key), code);
       const result = await services.deploy.pushCode(mainUri(key), code);
-      assert.equal(result.kind, 'accepted', JSON.stringify(result));
+      assert.equal(result.kind, 'pushed', JSON.stringify(result));
     }
     // Each push's entry is recorded behind it: the three are listed once the last has been.
     const server = (await services.connections.baseUrl()).logical;
@@ -197,7 +197,7 @@ describe('Safe deploy: deploy history', function () {
     try {
       const fourth = codeReturning('n + 4');
       await write(mainUri('history-follow'), fourth);
-      assert.equal((await services.deploy.pushCode(mainUri('history-follow'), fourth)).kind, 'accepted');
+      assert.equal((await services.deploy.pushCode(mainUri('history-follow'), fourth)).kind, 'pushed');
       await eventually(() => (fired.includes(history) ? true : undefined), 'the History row told to show its versions again');
       const rows = await code();
       assert.equal(rows.length, 4);
@@ -297,7 +297,7 @@ describe('Safe deploy: deploy history', function () {
     // A colleague changes it: an old version is not redeployed over that unseen.
     await services.connections.call(app, (c) => c.putImplementation(id, codeReturning('n + 100')));
     const held = await services.deploy.redeploy(app, folderOf('history-redeploy'), id, 'history-redeploy', 'implementation', versions[1] as string);
-    assert.equal(held.kind, 'failed');
+    assert.equal(held.kind, 'held');
     assert.equal(await onServer(id), codeReturning('n + 100'));
     // Settled, so no held push is left in the status bar: Overwrite puts the file over the colleague's.
     (await eventually(() => spy.matching(/history-redeploy changed on the server/).at(-1), 'the conflict offered')).answer('Overwrite');

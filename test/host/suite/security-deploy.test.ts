@@ -57,7 +57,7 @@ describe('Security: deploy records stay with their server, and Merge trusts no b
     await write(main(), secretCode);
     id = (await services.connections.call(sandboxApp, (c) => c.createAction(APP, metadata))).id;
     services.model.refresh();
-    assert.equal((await services.deploy.pushCode(main(), secretCode)).kind, 'accepted');
+    assert.equal((await services.deploy.pushCode(main(), secretCode)).kind, 'pushed');
     const sandbox = (await services.connections.baseUrl()).logical;
     await eventually(
       async () => ((await services.deploy.actionHistory({ server: sandbox, appId: sandboxApp.id }, id)).length === 1 ? true : undefined),
