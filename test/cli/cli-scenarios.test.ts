@@ -1,0 +1,218 @@
+// One decision, two faces (issue #37): each row of the table is set up twice on the same server, as two
+// actions in the same state, and decided once by the command line's `deploy` (the built command) and
+// once by the editor's save (the core functions the extension's Deployer calls, in its order: conflict
+// markers, the code's checks, the action's id from the list, then `pushSave` against the lock's base).
+// Both must come to the same verdict, but where the two faces differ by a documented rule, named in the row.
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import * as analysis from '../../src/core/analysis';
+import { createClient } from '../../src/core/client';
+import { codeProblems } from '../../src/core/deploy/checks';
+import { DeployLock } from '../../src/core/deploy/lock';
+import { conflictMarkerProblems } from '../../src/core/deploy/markers';
+import { type Outcome, type Verdict, verdictOf } from '../../src/core/deploy/outcome';
+import { pushSave } from '../../src/core/deploy/savePush';
+import { parseActionYaml } from '../../src/core/workspace';
+import { type Sandbox } from '../../src/sandbox';
+import { type FaultProxy, startFaultProxy } from '../support/faultProxy';
+import { actionMetadata } from '../support/metadata';
+import { cliSandbox, keyOf, putCode, runCli, Scratch, textMain, writeAction, writeProject } from './support';
+
+type Face = 'deploy' | 'save';
+
+interface Row {
+  readonly name: string;
+  /** Deployed before the row's change (so the lock has its base). */
+  readonly deployed: boolean;
+  /** What happens after that, to the action of key `key` in `dir`. */
+  readonly change: (c: { dir: string; key: string; id: () => string; colleague: (code: string) => Promise<void>; server: Sandbox }) => Promise<void> | void;
+  /** The file the editor saves. */
+  readonly saves?: 'main.ts' | 'action.yaml';
+  readonly verdict: Verdict;
+  /** Where the faces differ by a documented rule: the save's verdict, and the rule. */
+  readonly save?: { readonly verdict: Verdict | 'no save'; readonly because: string };
+  /** The row's requests lose their connection. */
+  readonly dropped?: boolean;
+}
+
+const MISMATCH = 'export async function main(n: number): Promise<string> {\n  return String(n);\n}\n';
+const MARKERS = `${textMain('a')}<<<<<<< Local\nconst x = 1;\n=======\nconst x = 2;\n>>>>>>> Server\n`;
+
+const ROWS: readonly Row[] = [
+  {
+    name: 'new (created on the server, no code yet)',
+    deployed: true,
+    change: ({ dir, key }) => writeFileSync(path.join(dir, 'app-a', key, 'main.ts'), textMain('first')),
+    verdict: 'updated',
+  },
+  {
+    name: 'changed here',
+    deployed: true,
+    change: ({ dir, key }) => writeFileSync(path.join(dir, 'app-a', key, 'main.ts'), textMain('mine')),
+    verdict: 'updated',
+  },
+  { name: 'changed on the server', deployed: true, change: ({ colleague }) => colleague(textMain('theirs')), verdict: 'held' },
+  {
+    name: 'changed on both',
+    deployed: true,
+    change: async ({ dir, key, colleague }) => {
+      await colleague(textMain('theirs'));
+      writeFileSync(path.join(dir, 'app-a', key, 'main.ts'), textMain('mine'));
+    },
+    verdict: 'held',
+  },
+  {
+    name: 'deleted here',
+    deployed: true,
+    change: ({ dir, key }) => rmSync(path.join(dir, 'app-a', key), { recursive: true }),
+    verdict: 'only-on-server',
+    save: { verdict: 'no save', because: 'a deleted folder has no file to save' },
+  },
+  {
+    name: 'deleted on the server',
+    deployed: true,
+    change: ({ server, id }) => createClient({ baseUrl: server.url, getKey: () => Promise.resolve(keyOf(server, 'app-a')) }).deleteAction(id()),
+    verdict: 'held',
+    save: { verdict: 'not-on-server', because: 'the editor forgets the base of an action its list no longer holds, and offers Create on Server' },
+  },
+  {
+    name: 'metadata only',
+    deployed: true,
+    saves: 'action.yaml',
+    change: ({ dir, key }) => {
+      const file = path.join(dir, 'app-a', key, 'action.yaml');
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/^name: .*$/m, 'name: Renamed'));
+    },
+    verdict: 'updated',
+  },
+  {
+    name: 'code that disagrees with its metadata',
+    deployed: true,
+    change: ({ dir, key }) => writeFileSync(path.join(dir, 'app-a', key, 'main.ts'), MISMATCH),
+    verdict: 'refused',
+  },
+  { name: 'conflict markers', deployed: true, change: ({ dir, key }) => writeFileSync(path.join(dir, 'app-a', key, 'main.ts'), MARKERS), verdict: 'refused' },
+  {
+    name: 'not on the server',
+    deployed: false,
+    change: () => undefined,
+    verdict: 'created',
+    save: { verdict: 'not-on-server', because: 'a save never creates an action: it offers Create on Server (docs/deploy.md)' },
+  },
+  {
+    name: 'connection dropped',
+    deployed: true,
+    change: ({ dir, key }) => writeFileSync(path.join(dir, 'app-a', key, 'main.ts'), textMain('mine')),
+    dropped: true,
+    verdict: 'failed',
+  },
+];
+
+describe('one decision, two faces: the scenario table of a save and a deploy', function () {
+  const scratch = new Scratch();
+  let sandbox: Sandbox;
+  let proxy: FaultProxy;
+  /** The action ids whose requests lose their connection. */
+  const dropping = new Set<string>();
+  before(async () => {
+    sandbox = await cliSandbox();
+    proxy = await startFaultProxy({
+      target: sandbox.url,
+      rate: 1,
+      seed: 37,
+      kinds: ['reset-before'],
+      spare: (_method, p) => ![...dropping].some((id) => p.startsWith(`/api/actions/${id}`)),
+    });
+  });
+  after(async () => {
+    await proxy.close();
+    await sandbox.close();
+    scratch.cleanup();
+  });
+
+  const env = () => ({ CUSTOM_ACTIONS_KEY: keyOf(sandbox, 'app-a') });
+  const client = () => createClient({ baseUrl: proxy.url, getKey: () => Promise.resolve(keyOf(sandbox, 'app-a')), retries: 0, timeoutMs: 5_000 });
+  const lockOf = (dir: string) => {
+    const parsed = DeployLock.parse(readFileSync(path.join(dir, 'customactions.lock.json'), 'utf8'));
+    assert.ok('lock' in parsed);
+    return parsed.lock;
+  };
+
+  /** The command line's face: `deploy` of the one action, its verdict from --json. */
+  async function deployFace(dir: string, key: string): Promise<Verdict> {
+    const run = await runCli(['deploy', `app-a/${key}`, '--json'], { cwd: dir, env: env() });
+    const json = JSON.parse(run.stdout) as { actions?: { key: string; result: Verdict }[] };
+    const found = json.actions?.find((a) => a.key === key);
+    assert.ok(found, `deploy said nothing of ${key}: ${run.output}`);
+    return found.result;
+  }
+
+  /** The editor's face: a save of `file`, decided by the core functions the Deployer calls, in its order. */
+  async function saveFace(dir: string, key: string, file: 'main.ts' | 'action.yaml'): Promise<Verdict | 'no save'> {
+    const folder = path.join(dir, 'app-a', key);
+    let yaml: string;
+    try {
+      yaml = readFileSync(path.join(folder, 'action.yaml'), 'utf8');
+    } catch {
+      return 'no save';
+    }
+    const parsed = parseActionYaml(yaml);
+    const text = file === 'main.ts' ? readFileSync(path.join(folder, 'main.ts'), 'utf8') : yaml;
+    const refused = (why: 'conflict-markers' | 'problems' | 'invalid-metadata'): Verdict =>
+      verdictOf([{ kind: 'refused', step: 'implementation', why, problems: [] }]);
+    if (conflictMarkerProblems(text, file).length > 0) return refused('conflict-markers');
+    if (!parsed.metadata) return refused('invalid-metadata');
+    if (file === 'main.ts' && codeProblems(analysis, text, parsed.metadata).length > 0) return refused('problems');
+    const c = client();
+    let id: string | undefined;
+    try {
+      id = (await c.listActions('app-a')).find((a) => a.key === key)?.id;
+    } catch (error) {
+      return verdictOf([{ kind: 'failed', step: 'action', error, message: String(error) }]);
+    }
+    if (id === undefined) return 'not-on-server';
+    const part = file === 'main.ts' ? 'implementation' : 'metadata';
+    const { outcome } = await pushSave(c, {
+      id,
+      part,
+      content: file === 'main.ts' ? text : JSON.stringify(parsed.metadata),
+      locked: lockOf(dir).get(proxy.url, 'app-a', key)?.[part],
+      replaced: undefined,
+      resend: false,
+      caps: await c.capabilities(),
+    });
+    return verdictOf([outcome as Outcome]);
+  }
+
+  for (const [i, row] of ROWS.entries()) {
+    it(`${row.name}: ${row.verdict}${row.save ? `; a save: ${row.save.verdict} (${row.save.because})` : ', in both'}`, async () => {
+      const dir = scratch.dir();
+      writeProject(dir, proxy.url);
+      const keys: Record<Face, string> = { deploy: `row${i}d`, save: `row${i}s` };
+      const first = row.name.startsWith('new') ? undefined : textMain('a');
+      for (const key of Object.values(keys)) writeAction(dir, 'app-a', actionMetadata({ key }), first);
+      if (row.deployed) {
+        const done = await runCli(['deploy'], { cwd: dir, env: env() });
+        assert.equal(done.code, 0, done.output);
+      }
+      for (const key of Object.values(keys))
+        await row.change({
+          dir,
+          key,
+          server: sandbox,
+          id: () => lockOf(dir).get(proxy.url, 'app-a', key)!.id,
+          colleague: (code) => putCode(sandbox, keyOf(sandbox, 'app-a'), lockOf(dir).get(proxy.url, 'app-a', key)!.id, code, 'a-colleague/1.0'),
+        });
+      if (row.dropped) for (const key of Object.values(keys)) dropping.add(lockOf(dir).get(proxy.url, 'app-a', key)!.id);
+      try {
+        const deployed = await deployFace(dir, keys.deploy);
+        const saved = await saveFace(dir, keys.save, row.saves ?? 'main.ts');
+        assert.equal(deployed, row.verdict, 'the command line');
+        assert.equal(saved, row.save?.verdict ?? row.verdict, 'the save');
+      } finally {
+        dropping.clear();
+      }
+    });
+  }
+});
