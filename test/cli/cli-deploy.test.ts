@@ -142,7 +142,7 @@ describe('custom-actions deploy', function () {
     assert.equal(forced.code, 0, forced.output);
     assert.match(forced.stdout, /^updated\s+app-a\/theirsx {2}code/m);
     assert.equal(await serverCode(sandbox, 'app-a', id), textMain('x'));
-    const after = await runCli(['status'], { cwd: dir, env });
+    const after = await runCli(['status', 'app-a/theirsx'], { cwd: dir, env });
     assert.equal(after.code, 0, `status and deploy agree, in step: ${after.output}`);
   });
 
