@@ -265,6 +265,15 @@ async function main(): Promise<void> {
       'first verdict process + in-process bare PUTs, against the bare-PUT process: the best ratio any deploy that checks before it writes could reach here',
       load,
     );
+    // Issue #37's figure: the warm deploy against that floor (the first-verdict process + the in-process bare PUTs).
+    ratioFigure(
+      'deploy_100_changed_vs_floor',
+      warm,
+      floors.map((f, i) => f + bares[i]!),
+      'warm deploy against its floor (first verdict process + in-process bare PUTs)',
+      load,
+      1.3,
+    );
     ratioFigure('deploy_100_changed_vs_bare_puts', warm, bares, 'warm deploy against in-process bare PUTs', load, 1.2);
     ratioFigure('deploy_100_changed_vs_bare_process', warm, bareProcesses, 'warm deploy against the bare-PUT process', load, 1.2);
     ratioFigure('deploy_100_changed_cold_vs_bare_puts', cold, bares, 'cold deploy against in-process bare PUTs', load);

@@ -208,13 +208,13 @@ export class Deployer extends Disposable {
     record.replaced = options.replaces;
     const { result: outcome, durationMs } = await (kind === 'code' ? this.code : this.metadata).push(id, content, { force: options.manual });
     if (outcome.kind === 'pushed' || outcome.kind === 'unchanged') {
-      // The server holds this file now: whatever failed before it is over.
+      // The server holds this file now, and it is the base: whatever failed before it is over, and
+      // nothing is out of step (unchanged is judged against the base).
       this.feedback.over(record, file.uri);
       this.settle(record);
+      this.s.model.serverChanged(file.app, id, false);
     }
     if (outcome.kind === 'pushed') {
-      // The server holds this workspace's version now.
-      this.s.model.serverChanged(file.app, id, false);
       this.s.model.pushed(file.app, file.folder, id, kind);
       if (kind === 'code') this.s.events.poke(id);
     }

@@ -62,7 +62,7 @@ export class SaveFeedback {
         return;
       case 'unchanged':
         this.s.log.info(`The server holds this ${kind} of ${label} already; nothing was sent.`);
-        if (!more) this.status.upToDate(label, kind);
+        this.status.upToDate(record.slot, label, kind, more);
         return;
       case 'failed':
         this.failed(record, outcome.error, durationMs);

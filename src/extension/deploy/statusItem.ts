@@ -77,8 +77,10 @@ export class DeployStatusItem extends Disposable {
     }, SHOWN_AFTER_SUCCESS_MS);
   }
 
-  upToDate(label: string, kind: PushKind): void {
-    if (this.busy.size > 0 || this.failed.size > 0) return;
+  /** The server holds this text already and still holds its base: nothing was sent (a read may have been). */
+  upToDate(id: string, label: string, kind: PushKind, more: boolean): void {
+    this.busy.delete(`${kind}:${id}`);
+    if (more || this.busy.size > 0 || this.failed.size > 0) return;
     this.show(
       `$(check) ${capitalize(WHAT[kind])} of ${label} is up to date`,
       `Custom Actions: the server already holds this ${WHAT[kind]} of ${label}; nothing was sent`,
