@@ -12,7 +12,9 @@ import { confirm } from '../confirm';
 import { type CommandContext } from '../context';
 import { CliError, EXIT, type ExitCode, worstExit } from '../exitCodes';
 import { applyOutcomes, readLock, writeLock } from '../lockFile';
-import { exitOfOutcome, outcomeJson, outcomeLines, verdictOf } from '../render';
+import { exitOfOutcome, outcomeJson, outcomeLines } from '../render';
+import { verdictOf as verdictOfSteps } from '../../core/deploy/outcome';
+import { planAction } from '../../core/deploy/plan';
 import { ActionSelection } from '../workspace';
 import { type CommandDefinition } from './command';
 import { parseConcurrency } from './targets';
@@ -85,18 +87,19 @@ Examples:
 
     // The plan: the deploy pipeline in a dry run, which reads the destination where its base does not decide.
     const checks = new CodeChecks(() => context.analysis(), []);
-    const options0 = { force: false, delete: false, checkCode: checks.problemsOf };
-    const plan = await mapLimited(work, concurrency, ({ client, target }) => deployAction(client, target, { ...options0, dryRun: true }));
+    const options0 = { force: false, checkCode: checks.problemsOf };
+    const planOf = (target: (typeof work)[number]['target']) => planAction(target, { force: false, delete: false });
+    const plan = await mapLimited(work, concurrency, ({ client, target }) => deployAction(client, planOf(target), { ...options0, dryRun: true }));
     for (const [i, outcome] of plan.entries()) {
       for (const line of outcomeLines(outcome, context.out.color)) context.out.line(line);
-      if (verdictOf(outcome) === 'created' || verdictOf(outcome) === 'updated') await printDiff(context, work[i]!, source.name, destination.name);
+      if (verdict(outcome) === 'created' || verdict(outcome) === 'updated') await printDiff(context, work[i]!, source.name, destination.name);
     }
     const blocked = plan.filter((o) => !settled(o));
-    const sending = plan.filter((o) => verdictOf(o) === 'created' || verdictOf(o) === 'updated');
+    const sending = plan.filter((o) => verdict(o) === 'created' || verdict(o) === 'updated');
     if (blocked.length > 0) {
       context.out.info(
         `Promote held, nothing written: ${count(blocked.length, 'action')} cannot go as ${source.name} runs ${blocked.length === 1 ? 'it' : 'them'} (named above).` +
-          (blocked.some((o) => verdictOf(o) === 'held')
+          (blocked.some((o) => verdict(o) === 'held')
             ? ` A held action changed on ${destination.name} since its base: take that change into ${source.name} first, or deploy it to ${destination.name} on purpose.`
             : ''),
       );
@@ -121,11 +124,13 @@ Examples:
 
     // Carried out: each part written against the base the plan read (the server checks it again), so a
     // change made at the destination meanwhile is held, not overwritten.
-    const outcomes: ActionOutcome[] = await mapLimited(work, concurrency, ({ client, target }) => deployAction(client, target, { ...options0, dryRun: false }));
+    const outcomes: ActionOutcome[] = await mapLimited(work, concurrency, ({ client, target }) =>
+      deployAction(client, planOf(target), { ...options0, dryRun: false }),
+    );
     await writeLock(to.root, lock, applyOutcomes(lock, to.baseUrl, outcomes));
-    for (const outcome of outcomes) if (verdictOf(outcome) !== 'unchanged') for (const line of outcomeLines(outcome, context.out.color)) context.out.line(line);
+    for (const outcome of outcomes) if (verdict(outcome) !== 'unchanged') for (const line of outcomeLines(outcome, context.out.color)) context.out.line(line);
     const exit = worstExit(outcomes.map(exitOfOutcome));
-    const done = outcomes.filter((o) => verdictOf(o) === 'created' || verdictOf(o) === 'updated').length;
+    const done = outcomes.filter((o) => verdict(o) === 'created' || verdict(o) === 'updated').length;
     context.out.info(`Promoted ${count(done, 'action')} from ${source.name} to ${destination.name}${exit === EXIT.ok ? '' : '; the others are named above'}.`);
     context.out.result({ ok: exit === EXIT.ok, dryRun: false, actions: outcomes.map(outcomeJson) });
     return exit;
@@ -161,4 +166,9 @@ async function printDiff(
     context.out.line(
       `  ${line.startsWith('+') ? c.green(serverText(line, 2000)) : line.startsWith('-') ? c.red(serverText(line, 2000)) : serverText(line, 2000)}`,
     );
+}
+
+/** An action's verdict, the core's word for its steps. */
+function verdict(outcome: ActionOutcome): ReturnType<typeof verdictOfSteps> {
+  return verdictOfSteps(outcome.steps);
 }
