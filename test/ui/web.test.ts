@@ -15,7 +15,7 @@ import { eventually } from '../support/eventually';
 import { statusItem } from './support/gestures';
 import { notification } from './support/notifications';
 import { greetWorkspace, signInToUiApp } from './support/standIn';
-import { openCustomActionsView, openWorkbench, paletteRows, runCommand, screenshot, treeRow, type Workbench } from './support/workbench';
+import { openCustomActionsView, openWorkbench, paletteRows, quickOpen, runCommand, screenshot, treeRow, webview, type Workbench } from './support/workbench';
 
 const EXTENSION_ID = 'custom-actions.custom-actions-vscode';
 
@@ -139,6 +139,46 @@ describe('VS Code for the Web: the extension in the browser’s worker host', fu
     );
     assert.deepEqual([...new Set(api.map((r) => r.origin))], [origin], JSON.stringify(api));
     await eventually(() => (proxy.seen.some((r) => r.method === 'GET' && r.path.includes('/api/application/ui-app/actions')) ? true : undefined), 'the list');
+  });
+
+  it('the metadata form opens action.yaml, and a change typed in it is saved and pushed through fetch', async () => {
+    const form = webview(page);
+    await runCommand(page, 'View: Close All Editors');
+    // Quick Open uses the default editor of action.yaml, the form; a file VS Code last showed as text
+    // is reopened in the form by name.
+    await quickOpen(page, 'ui-app/greet/action.yaml');
+    const opened = await form
+      .locator('h1', { hasText: 'Greet' })
+      .waitFor({ timeout: 60_000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!opened) {
+      await runCommand(page, 'View: Reopen Editor With...');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Custom Action Metadata' }).first().click();
+      await form.locator('h1', { hasText: 'Greet' }).waitFor({ timeout: 30_000 });
+    }
+    await form.locator('#summary', { hasText: 'No problems' }).waitFor({ timeout: 30_000 });
+    const description = form.locator('#f-description').locator('input, textarea').first();
+    await description.click();
+    // Selected by the page, not Ctrl+A, which the webview also hands to the workbench (docs/testing.md).
+    await description.selectText();
+    await description.pressSequentially('Says hello from the web');
+    await screenshot(page, 'web-form');
+    // Auto-save is on in VS Code for the Web; the save pushes the metadata.
+    await Promise.all([
+      statusItem(page, /Pushed metadata of greet/).waitFor({ timeout: 60_000 }),
+      eventually(
+        async () => ((await colleague.listActions('ui-app')).some((a) => a.description === 'Says hello from the web') ? true : undefined),
+        'the description pushed',
+        60_000,
+      ),
+    ]);
+    assert.ok(
+      proxy.seen.some((r) => r.method === 'PUT' && r.path === `/api/actions/${id}`),
+      JSON.stringify(proxy.seen.slice(-10)),
+    );
   });
 
   it('a save pushes through fetch, and a change made on the server since is held and shown', async () => {
