@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ApiError, createClient, type CustomActionsClient } from '../core/client';
+import { ApiError, createClient, type CustomActionsClient, serverIdentity } from '../core/client';
 import type * as Analysis from '../core/analysis';
 import { LOCAL_SANDBOX, type ProjectFile } from '../core/schema';
 import { ciBranch, describeTargetChoice, hasNamedTargets, inCi, type TargetAsk, targetChoiceJson } from '../core/workspace';
@@ -7,7 +7,7 @@ import { gitBranch } from './gitBranch';
 import { type CachedLoad, loadCached } from './codeCache';
 import { CliError, EXIT, type ExitCode } from './exitCodes';
 import { type CliIo } from './io';
-import { KeySource } from './keys';
+import { type KeyOrigin, keyOriginText, KeySource } from './keys';
 import { Output } from './output';
 import { type CliApplication, type CliProject, loadProject, projectOnTarget } from './project';
 import { cliHint, plainHttpWarning } from './hints';
@@ -23,8 +23,32 @@ export interface GlobalOptions {
   readonly timeout?: string;
   /** The target to work on (docs/environments.md); also CUSTOM_ACTIONS_TARGET. */
   readonly target?: string;
-  /** Yes to every confirmation: a protected target is written without asking. */
+  /**
+   * Yes to every confirmation (confirm.ts): a write to a protected target, a deploy's --delete or
+   * --force over a change made on the server.
+   */
   readonly yes?: boolean;
+  readonly quiet?: boolean;
+  /** `-a` given before the command's name (the command's own `-a` adds to it). */
+  readonly application?: string[];
+}
+
+/** Where the server a command talks to was named (docs/cli.md, *Which server*). */
+export type ServerSource = 'customactions.yaml' | '--base-url' | typeof BASE_URL_VARIABLE;
+
+export const BASE_URL_VARIABLE = 'CUSTOM_ACTIONS_BASE_URL';
+
+/** The server of a command, as it says it on stderr and in its `--json` document. */
+export interface ServerNamed {
+  /** The base URL requests go to, as the URL parser writes it. */
+  readonly url: string;
+  /** The server's identity (`serverIdentity`): every spelling of one server is this one text. */
+  readonly identity: string;
+  readonly source: ServerSource;
+  /** The target of customactions.yaml the command works on, when the file names targets. */
+  readonly target?: string;
+  /** The target's server in customactions.yaml, when --base-url or the variable named another one. */
+  readonly overrides?: string;
 }
 
 /** What a command works with; everything is made on first use, so `--help` and usage errors cost nothing. */
@@ -36,6 +60,7 @@ export class CommandContext {
   private analysisLoad?: CachedLoad<typeof Analysis>;
   private projectRoot?: string;
   private choosesTarget = true;
+  private named = false;
 
   constructor(
     readonly io: CliIo,
@@ -56,7 +81,45 @@ export class CommandContext {
 
   /** The server named by --base-url or CUSTOM_ACTIONS_BASE_URL, over customactions.yaml's. */
   get baseUrlOverride(): string | undefined {
-    return this.options.baseUrl ?? nonEmpty(this.io.env.CUSTOM_ACTIONS_BASE_URL);
+    return this.options.baseUrl ?? nonEmpty(this.io.env[BASE_URL_VARIABLE]);
+  }
+
+  /** Which server the project's commands talk to, and who named it. */
+  async server(): Promise<ServerNamed> {
+    const project = await this.loadProject();
+    const source: ServerSource =
+      this.options.baseUrl !== undefined ? '--base-url' : nonEmpty(this.io.env[BASE_URL_VARIABLE]) !== undefined ? BASE_URL_VARIABLE : 'customactions.yaml';
+    const identity = serverIdentity(project.baseUrl);
+    const url = shownUrl(project.baseUrl);
+    // The chosen target's server in the file (the file's own baseUrl when it names no targets).
+    const own = shownUrl(project.target.target.baseUrl);
+    const other = own === LOCAL_SANDBOX || serverIdentity(own) !== identity;
+    return {
+      url,
+      identity,
+      source,
+      ...(hasNamedTargets(project.file) ? { target: project.target.target.name } : {}),
+      ...(source !== 'customactions.yaml' && other ? { overrides: own } : {}),
+    };
+  }
+
+  /**
+   * Says once, on stderr, which server the command talks to and who named it; a variable that names
+   * another server than customactions.yaml's is a warning, every time (a deploy must never go to a
+   * server nobody meant without saying so). `--quiet` drops the line, never the warning.
+   */
+  private async nameServer(quiet: boolean): Promise<void> {
+    // promote names its two targets and their servers itself.
+    if (this.named || !this.choosesTarget) return;
+    this.named = true;
+    const server = await this.server();
+    this.out.server = server;
+    // The editor's local sandbox is reached from here only through the variable or --base-url: no surprise.
+    if (server.overrides !== undefined && server.overrides !== LOCAL_SANDBOX && server.source === BASE_URL_VARIABLE)
+      this.out.warn(
+        `${BASE_URL_VARIABLE} names ${server.url}, over ${fileServer(server, server.overrides)}: this command talks to ${server.url}. Unset it to use the project's server.`,
+      );
+    else if (!this.options.quiet && !quiet) this.out.info(serverLine(server));
   }
 
   /**
@@ -108,7 +171,7 @@ export class CommandContext {
    * The client of one application, on the core client (the same origin rule as the extension: the
    * key goes to the base URL's origin only). No key is an auth error before anything is sent.
    */
-  async client(app: CliApplication): Promise<CustomActionsClient> {
+  async client(app: CliApplication, how: { quiet?: boolean } = {}): Promise<CustomActionsClient> {
     const project = await this.loadProject();
     // The chosen target's server (or --base-url); another target's (promote) is its own.
     const baseUrl = app.target.name === project.target.target.name ? project.baseUrl : app.target.baseUrl;
@@ -123,6 +186,7 @@ export class CommandContext {
     const on = app.target.name === project.target.target.name ? '' : ` on target ${app.target.name}`;
     if (key === undefined) throw new CliError(EXIT.auth, `No key for application ${app.label}${on}.`, keys.missingKeyHint(app.id, app.target));
     this.out.addSecret(key);
+    await this.nameServer(how.quiet === true);
     const clientKey = `${app.target.name}\u0000${app.id}`;
     let client = this.clients.get(clientKey);
     if (!client) {
@@ -137,6 +201,31 @@ export class CommandContext {
       this.clients.set(clientKey, client);
     }
     return client;
+  }
+
+  /** Which variable holds an application's key, and where from (never the key); undefined when none does. */
+  async keyOrigin(app: CliApplication): Promise<KeyOrigin | undefined> {
+    return (await this.keySource()).keyOrigin(app.id, app.target);
+  }
+
+  /**
+   * A failure of one application's requests in the words that name it: a refused key names the
+   * application and the variable its key came from, so a pipeline with a key per application knows
+   * which secret to fix. Anything else is returned as it was.
+   */
+  async ofApplication(app: CliApplication, error: unknown): Promise<unknown> {
+    if (!(error instanceof ApiError) || (error.kind !== 'auth' && error.kind !== 'forbidden')) return error;
+    const origin = await this.keyOrigin(app);
+    const which = origin ? ` (${keyOriginText(origin)})` : '';
+    return new CliError(
+      EXIT.auth,
+      error.kind === 'auth'
+        ? `The server refused the key of application ${app.label}${which}.`
+        : `The key of application ${app.label}${which} may not do this on the server (forbidden).`,
+      origin
+        ? `Check ${origin.variable}${origin.from === 'environment' ? '' : ` in ${origin.from}`}: it must be ${app.label}'s key on this server. The other applications are not affected.`
+        : (await this.keySource()).missingKeyHint(app.id, app.target),
+    );
   }
 
   /** The applications named (by their id on the target, or the applications list's), or all of them. */
@@ -186,6 +275,31 @@ export class CommandContext {
     if (!Number.isFinite(seconds) || seconds <= 0) throw new CliError(EXIT.usage, `--timeout must be a number of seconds, not "${this.options.timeout}".`);
     return seconds * 1000;
   }
+}
+
+/** A base URL as the parser writes it, without a user or password (never printed). */
+function shownUrl(baseUrl: string): string {
+  if (baseUrl === LOCAL_SANDBOX) return LOCAL_SANDBOX;
+  const url = new URL(baseUrl);
+  url.username = '';
+  url.password = '';
+  return url.href;
+}
+
+/**
+ * `Server: https://platform.example.com/ (customactions.yaml)`: the server and who named it; with
+ * named targets, which target's it is (`target production in customactions.yaml`), so it reads with
+ * the target line above it.
+ */
+export function serverLine(server: ServerNamed): string {
+  const source = server.source === 'customactions.yaml' && server.target !== undefined ? `target ${server.target} in customactions.yaml` : server.source;
+  const over = server.overrides === undefined ? '' : `, over ${fileServer(server, server.overrides)}`;
+  return `Server: ${server.url} (${source}${over})`;
+}
+
+/** The server customactions.yaml gives, as a line names it: `customactions.yaml's …` or `target production's …`. */
+function fileServer(server: ServerNamed, url: string): string {
+  return server.target === undefined ? `customactions.yaml's ${url}` : `target ${server.target}'s ${url}`;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -36,6 +36,17 @@ function variablePart(name: string): string {
   return name.toUpperCase().replace(/[^A-Z0-9]/g, '_');
 }
 
+/** Which variable an application's key is read from, and from where (the environment, or a key file's name). */
+export interface KeyOrigin {
+  readonly variable: string;
+  readonly from: string;
+}
+
+/** `CUSTOM_ACTIONS_KEY_BILLING from the environment`, `CUSTOM_ACTIONS_KEY in keys.env`. */
+export function keyOriginText(origin: KeyOrigin): string {
+  return origin.from === 'environment' ? `${origin.variable} from the environment` : `${origin.variable} in ${origin.from}`;
+}
+
 /**
  * Where keys come from: never an argument (shell history and process lists show those), only the
  * environment and a file named by `--key-file`. The file holds `NAME=key` lines with the names of
@@ -70,6 +81,18 @@ export class KeySource {
     for (const name of keyVariables(applicationId, target)) {
       const key = this.file.get(name) ?? nonEmpty(this.env[name]);
       if (key !== undefined) return key;
+    }
+    return undefined;
+  }
+
+  /**
+   * Where an application's key comes from, named and never shown: the variable, and the key file or
+   * the environment that holds it; undefined when there is none.
+   */
+  keyOrigin(applicationId: string, target?: KeyTarget): KeyOrigin | undefined {
+    for (const variable of keyVariables(applicationId, target)) {
+      if (this.file.has(variable)) return { variable, from: this.fileName! };
+      if (nonEmpty(this.env[variable]) !== undefined) return { variable, from: 'environment' };
     }
     return undefined;
   }

@@ -123,6 +123,13 @@ export class Output {
   private readonly guard: TerminalGuard;
   private progressShown = false;
   private annotations: Record<string, unknown> = {};
+  /** The server the command talks to, once it has said so: carried by the `--json` document. */
+  server: unknown;
+  /**
+   * The fields `--json=a,b` picked for each item of a listing, with the member that holds the list
+   * (`lines`: each JSON line is an item); undefined for every field.
+   */
+  picked?: { readonly list: string; readonly fields: readonly string[] };
 
   constructor(
     io: CliIo,
@@ -155,12 +162,17 @@ export class Output {
   /** The one JSON document of a command run with --json, on stdout. */
   result(value: unknown): void {
     if (!this.json) return;
-    const document = typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value, ...this.annotations } : value;
+    let document = isRecord(value) ? { ...value, ...this.annotations } : value;
+    if (this.server !== undefined && isRecord(document) && !('server' in document)) document = { ...document, server: this.server };
+    const picked = this.picked;
+    if (picked && isRecord(document) && Array.isArray(document[picked.list]))
+      document = { ...document, [picked.list]: (document[picked.list] as unknown[]).map((item) => pick(item, picked.fields)) };
     this.io.stdout.write(terminalSafeJson(JSON.stringify(document, null, 2)) + '\n');
   }
 
   /** One JSON line on stdout (for commands that stream, such as a follow of events). */
   jsonLine(value: unknown): void {
+    if (this.picked?.list === 'lines') value = pick(value, this.picked.fields);
     this.io.stdout.write(terminalSafeJson(JSON.stringify(value)) + '\n');
   }
 
@@ -218,4 +230,14 @@ export class Output {
     this.guard.raw.stderr.write('\r\x1b[2K');
     this.progressShown = false;
   }
+}
+
+/** The named members of an item, in the order named. */
+function pick(item: unknown, fields: readonly string[]): unknown {
+  if (!isRecord(item)) return item;
+  return Object.fromEntries(fields.filter((f) => f in item).map((f) => [f, item[f]]));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,6 +5,7 @@ import { closeDefaultTransport, setDefaultTransport } from '../core/client';
 import { createNodeTransport } from '../core/client/nodeTransport';
 import { proxySettingsFromEnv } from '../core/client/proxy';
 import { looksLikeKey } from '../core/client/redact';
+import { type CommandDefinition } from './commands/command';
 import { COMMANDS } from './commands/table';
 import { CommandContext, describeFailure, type GlobalOptions } from './context';
 import { CliError, EXIT, type ExitCode } from './exitCodes';
@@ -31,12 +32,21 @@ More: docs/cli.md in ${REPOSITORY}`;
 const KEY_NAMED = /key|token|secret|passw|pwd|credential|bearer|auth/i;
 
 /** Runs `custom-actions` with `argv` (the arguments after the program's name) and returns its exit code. */
-export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<ExitCode> {
+export async function runCli(givenArgv: readonly string[], rawIo: CliIo): Promise<ExitCode> {
+  // `--json=a,b` picks fields (as gh's `--json a,b`); a bare `--json` takes no value, so a word after it
+  // stays an operand (`status --json greet` is the status of greet).
+  let fields: string[] | undefined;
+  const argv = givenArgv.map((a) => {
+    const match = /^--json=(.*)$/.exec(a);
+    if (!match) return a;
+    fields = splitIds(match[1]!);
+    return '--json';
+  });
   // Every byte written from here on goes through the terminal guard (output.ts), commander's own included.
   const io = guardIo(rawIo);
   for (const value of argumentValues(argv)) if (looksLikeKey(value)) guardOf(io).addSecret(value);
   let exitCode: ExitCode = EXIT.ok;
-  const program = buildProgram(io, (code) => (exitCode = code));
+  const program = buildProgram(io, (code) => (exitCode = code), fields);
   const refusal = keyArgument(program, argv, io.cwd);
   if (refusal !== undefined) {
     const out = new Output(io, argv.includes('--json'));
@@ -67,7 +77,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<Exi
   return exitCode;
 }
 
-function buildProgram(io: CliIo, setExit: (code: ExitCode) => void): Command {
+function buildProgram(io: CliIo, setExit: (code: ExitCode) => void, fields: readonly string[] | undefined): Command {
   const program = new Command('custom-actions')
     .description('Custom Actions from the command line: the workspace of customactions.yaml checked, deployed and pulled, as the editor does.')
     .version(VERSION, '-V, --version')
@@ -75,10 +85,12 @@ function buildProgram(io: CliIo, setExit: (code: ExitCode) => void): Command {
     .option('-t, --target <name>', "the target of customactions.yaml to work on (also CUSTOM_ACTIONS_TARGET; in CI, else the branch's)")
     .option('--base-url <url>', "the server to use instead of the target's baseUrl (also CUSTOM_ACTIONS_BASE_URL)")
     .option('--key-file <file>', `a file of keys: NAME=key lines (${DEFAULT_KEY_VARIABLE}, ${DEFAULT_KEY_VARIABLE}_<APP>) or one bare key`)
-    .option('--json', 'print the result as JSON on stdout (messages stay on stderr)')
-    .option('-y, --yes', 'yes to confirmations: write to a protected target without asking')
+    .option('--json', 'print the result as JSON on stdout (messages stay on stderr); --json=a,b: only these fields of each item listed')
     .option('--no-color', 'no colour, even on a terminal (also NO_COLOR)')
-    .addOption(new Option('--timeout <seconds>', 'how long one request may take').default('30'))
+    .addOption(new Option('--timeout <seconds>', 'how long a command may wait for the server, retries included').default('30'))
+    .option('-a, --application <id>', 'only this application (repeat it, or give ids with commas); also after the command', collectIds)
+    .option('-y, --yes', 'answer yes to the confirmations: a write to a protected target, what deletes or overwrites on the server (needed without a terminal)')
+    .option('-q, --quiet', 'do not name the server on stderr (a server other than the project names is still a warning)')
     .addHelpText('after', EXIT_HELP)
     .showHelpAfterError('(add --help for usage)')
     .configureOutput(commanderOutput(io))
@@ -91,10 +103,14 @@ function buildProgram(io: CliIo, setExit: (code: ExitCode) => void): Command {
     command.addHelpText('after', EXIT_HELP);
     command.action(async (...args: unknown[]) => {
       const self = args[args.length - 1] as Command;
-      const globals = self.optsWithGlobals<GlobalOptions>();
-      const context = new CommandContext(io, globals);
+      const globals = program.opts<GlobalOptions>();
+      const own = self.opts();
+      const context = new CommandContext(io, { ...globals, ...self.optsWithGlobals<GlobalOptions>(), application: globals.application });
+      // -a before the command's name and after it are one list.
+      const application = [...(globals.application ?? []), ...((own.application as string[] | undefined) ?? [])];
       try {
-        setExit(await definition.run(context, self.args, self.opts()));
+        if (fields !== undefined) context.out.picked = pickedFields(definition, fields);
+        setExit(await definition.run(context, self.args, { ...own, ...(application.length > 0 ? { application } : {}) }));
       } catch (error) {
         setExit(report(context, error));
       } finally {
@@ -103,6 +119,32 @@ function buildProgram(io: CliIo, setExit: (code: ExitCode) => void): Command {
     });
   }
   return program;
+}
+
+/** The fields `--json=a,b` asks of a command, checked before it does anything. */
+function pickedFields(definition: CommandDefinition, fields: readonly string[]): { list: string; fields: readonly string[] } {
+  const listing = definition.listFields;
+  if (!listing) throw new CliError(EXIT.usage, `${definition.name} lists nothing to pick fields of: use --json alone.`);
+  const unknown = fields.filter((f) => !listing.fields.includes(f));
+  if (unknown.length > 0 || fields.length === 0)
+    throw new CliError(
+      EXIT.usage,
+      fields.length === 0 ? '--json= names no field.' : `Unknown field${unknown.length === 1 ? '' : 's'} for ${definition.name} --json: ${unknown.join(', ')}.`,
+      `Available fields: ${listing.fields.join(', ')}.`,
+    );
+  return { list: listing.list, fields };
+}
+
+/** `-a x -a y,z`: every id, in order. */
+function collectIds(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), ...splitIds(value)];
+}
+
+function splitIds(value: string): string[] {
+  return value
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
 }
 
 /** Commander's message without its `error: ` prefix, and without what was given after an `=`. */

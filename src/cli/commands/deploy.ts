@@ -11,11 +11,12 @@ import { onInterrupt } from '../interrupt';
 import { applyOutcomes, readLock, writeLock } from '../lockFile';
 import { exitOfOutcome, onlyOnServerLines, outcomeJson, outcomeLines, type Verdict, verdictWord } from '../render';
 import { type CommandDefinition } from './command';
-import { collectTargets, parseConcurrency } from './targets';
+import { collectTargets, parseConcurrency, reportRefused } from './targets';
 
 export const deploy: CommandDefinition = {
   name: 'deploy',
   summary: 'create, update and push the actions that differ from the server, never over a change made there',
+  listFields: { list: 'actions', fields: ['application', 'key', 'id', 'result', 'steps', 'diff'] },
   configure(command: Command) {
     command
       .argument('[actions...]', 'actions by key, or <application-id>/<key>; default: all')
@@ -85,7 +86,8 @@ Examples:
     }
     for (const line of onlyOnServerLines(onlyOnServer, context.out.color)) context.out.line(line);
     const notStarted = plans.filter((_, i) => outcomes[i] === undefined).map(({ target }) => `${target.application}/${target.key}`);
-    const exit = stopping ? EXIT.interrupted : worstExit(done.map(exitOfOutcome));
+    const refused = reportRefused(context, apps);
+    const exit = stopping ? EXIT.interrupted : worstExit([...done.map(exitOfOutcome), ...refused.exits]);
     summarize(context, done, dryRun);
     if (notStarted.length > 0) context.out.info(`Interrupted: ${count(notStarted.length, 'action')} not started; deploy again to finish.`);
     context.out.result({
@@ -93,6 +95,7 @@ Examples:
       dryRun,
       actions: done.map(outcomeJson),
       ...(dryRun ? { plan: plans.map(planJson) } : {}),
+      ...(refused.json.length > 0 ? { refused: refused.json } : {}),
       ...(stopping ? { interrupted: true, notStarted } : {}),
     });
     return exit;

@@ -32,6 +32,10 @@ function watched(sources: readonly Source[]): string {
 export const events: CommandDefinition = {
   name: 'events',
   summary: 'list the events of actions per environment, filtered by status, text and time; --follow prints new ones as they come',
+  listFields: {
+    list: 'lines',
+    fields: ['application', 'action', 'environment', 'id', 'name', 'ok', 'startTime', 'duration', 'result', 'error', 'logs', 'logsOmitted', 'unreadable'],
+  },
   configure(command: Command) {
     command
       .argument('[actions...]', 'the actions (key, or application/key); default: every action on the server')

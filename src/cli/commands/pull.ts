@@ -30,6 +30,7 @@ interface PlannedPull {
 export const pull: CommandDefinition = {
   name: 'pull',
   summary: "bring the server's actions into the workspace, never over local changes without --force",
+  listFields: { list: 'actions', fields: ['application', 'key', 'id', 'result', 'files', 'reason'] },
   configure(command: Command) {
     command
       .argument('[actions...]', 'actions by key, or <application-id>/<key>; default: every action the server lists')

@@ -4,11 +4,11 @@ import { mapLimited } from '../../core/deploy/pipeline';
 import { actionStatus, type ActionStatus, inStep } from '../../core/deploy/status';
 import { count, serverText } from '../../core/text';
 import { type CommandContext } from '../context';
-import { EXIT, type ExitCode } from '../exitCodes';
+import { EXIT, type ExitCode, worstExit } from '../exitCodes';
 import { readLock } from '../lockFile';
 import { problemLine } from '../render';
 import { type CommandDefinition } from './command';
-import { collectTargets, parseConcurrency } from './targets';
+import { collectTargets, parseConcurrency, reportRefused } from './targets';
 
 const PART_WORDS: Record<Exclude<PartStatus, 'same'>, string> = {
   'changed-here': 'changed here',
@@ -27,6 +27,7 @@ const PRESENCE_WORDS: Record<Exclude<ActionStatus['presence'], 'both'>, string> 
 export const status: CommandDefinition = {
   name: 'status',
   summary: 'show, per action, how the workspace and the server differ (exit 1 when they do)',
+  listFields: { list: 'actions', fields: ['application', 'key', 'id', 'presence', 'metadata', 'implementation', 'problems', 'inStep', 'diff'] },
   configure(command: Command) {
     command
       .argument('[actions...]', 'actions by key, or <application-id>/<key>; default: all')
@@ -45,7 +46,7 @@ when every action is in step, 1 when not.`,
     const project = await context.loadProject();
     const lock = await readLock(project.root);
     const apps = await collectTargets(context, project, lock, operands, options.application as string[] | undefined);
-    const work = await Promise.all(apps.map(async ({ client, targets }) => ({ client, caps: await client.capabilities(), targets })));
+    const work = await Promise.all(apps.filter((a) => !a.refused).map(async ({ client, targets }) => ({ client, caps: await client.capabilities(), targets })));
     const items = work.flatMap(({ client, caps, targets }) => targets.map((target) => ({ client, caps, target })));
     const progress = context.out.progress(items.length, 'Comparing');
     const statuses = await mapLimited(items, concurrency, async ({ client, caps, target }) => {
@@ -63,6 +64,7 @@ when every action is in step, 1 when not.`,
       );
       for (const p of s.problems ?? []) context.out.line(`  ${problemLine(p)}`);
     }
+    const refused = reportRefused(context, apps);
     const differing = statuses.filter((s) => !inStep(s)).length;
     context.out.info(
       differing === 0
@@ -73,8 +75,14 @@ when every action is in step, 1 when not.`,
             : `All ${statuses.length} actions in step.`
         : `${differing} of ${count(statuses.length, 'action')} ${differing === 1 ? 'differs' : 'differ'}.`,
     );
-    context.out.result({ inStep: differing === 0, actions: statuses.map((s) => ({ ...s, inStep: inStep(s) })) });
-    return differing === 0 ? EXIT.ok : EXIT.no;
+    const exit = worstExit([differing === 0 ? EXIT.ok : EXIT.no, ...refused.exits]);
+    context.out.result({
+      ok: exit === EXIT.ok,
+      inStep: differing === 0 && refused.exits.length === 0,
+      actions: statuses.map((s) => ({ ...s, inStep: inStep(s) })),
+      ...(refused.json.length > 0 ? { refused: refused.json } : {}),
+    });
+    return exit;
   },
 };
 

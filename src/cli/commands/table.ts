@@ -13,5 +13,6 @@ import { promote } from './promote';
 import { run } from './run';
 import { sandbox } from './sandbox';
 import { test } from './test';
+import { whoami } from './whoami';
 
-export const COMMANDS: readonly CommandDefinition[] = [init, status, deploy, promote, pull, check, test, events, run, sandbox];
+export const COMMANDS: readonly CommandDefinition[] = [init, status, deploy, promote, whoami, pull, check, test, events, run, sandbox];

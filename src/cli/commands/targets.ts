@@ -2,7 +2,7 @@ import { type CustomActionsClient } from '../../core/client';
 import { type DeployLock, type LockedAction } from '../../core/deploy/lock';
 import { deployTargets, type DeployTarget } from '../../core/deploy/plan';
 import { type CommandContext } from '../context';
-import { CliError, EXIT } from '../exitCodes';
+import { CliError, EXIT, type ExitCode } from '../exitCodes';
 import { type CliApplication, type CliProject, parseActionFolders, readActionFolders } from '../project';
 import { ActionSelection, workspaceAction } from '../workspace';
 
@@ -18,6 +18,24 @@ export interface AppTargets {
   readonly app: CliApplication;
   readonly client: CustomActionsClient;
   readonly targets: DeployTarget[];
+  /** The server refused this application's key: it has no targets, and the others go on. */
+  readonly refused?: CliError;
+}
+
+/**
+ * The applications whose key the server refused, each said on stderr with the variable to fix; their
+ * exit code (3) for the command's to weigh, and their lines for its `--json` document.
+ */
+export function reportRefused(
+  context: CommandContext,
+  apps: readonly AppTargets[],
+): { exits: ExitCode[]; json: { application: string; exitCode: number; message: string }[] } {
+  const refused = apps.filter((a): a is AppTargets & { refused: CliError } => a.refused !== undefined);
+  for (const { refused: error } of refused) context.out.error(error.message, error.hint);
+  return {
+    exits: refused.map((a) => a.refused.exitCode),
+    json: refused.map((a) => ({ application: a.app.id, exitCode: a.refused.exitCode, message: a.refused.message })),
+  };
 }
 
 /**
@@ -40,14 +58,25 @@ export async function collectTargets(
     apps.map(async (app, i) => {
       const client = clients[i]!;
       const baseOf = (key: string): LockedAction | undefined => lock.get(project.baseUrl, app.id, key);
-      const [local, listed] = await Promise.all([
+      const [local, answer] = await Promise.all([
         parseActionFolders(app, files[i]!).then((folders) => folders.map((folder) => workspaceAction(project, folder))),
-        client.listActions(app.id),
+        client.listActions(app.id).then(
+          (listed) => ({ listed }),
+          (error: unknown) => ({ error }),
+        ),
       ]);
+      if ('error' in answer) {
+        // A refused key names its application and variable, and the other applications go on.
+        const named = await context.ofApplication(app, answer.error);
+        if (named instanceof CliError && named.exitCode === EXIT.auth) return { app, client, targets: [], refused: named };
+        throw named;
+      }
+      const { listed } = answer;
       const targets = deployTargets(app.id, local, listed, baseOf).filter((t) => selection.includes(app.id, t.key));
       return { app, client, targets };
     }),
   );
-  selection.checkAllUsed();
+  // An action named in an application whose key was refused is not "unknown": its error says why.
+  if (!result.some((r) => r.refused)) selection.checkAllUsed();
   return result;
 }
