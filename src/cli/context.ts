@@ -196,6 +196,8 @@ export class CommandContext {
         baseUrl,
         getKey: () => Promise.resolve(key),
         timeoutMs: this.timeoutMs(),
+        // --timeout is the whole wait of a request, its retries included (a pipeline's budget).
+        timeoutCoversRetries: true,
         userAgent: `custom-actions-cli/${VERSION}`,
       });
       this.clients.set(clientKey, client);
@@ -220,8 +222,8 @@ export class CommandContext {
     return new CliError(
       EXIT.auth,
       error.kind === 'auth'
-        ? `The server refused the key of application ${app.label}${which}.`
-        : `The key of application ${app.label}${which} may not do this on the server (forbidden).`,
+        ? `The server refused the key of application ${app.label}${which}: ${error.message}`
+        : `The key of application ${app.label}${which} may not do this on the server: ${error.message}`,
       origin
         ? `Check ${origin.variable}${origin.from === 'environment' ? '' : ` in ${origin.from}`}: it must be ${app.label}'s key on this server. The other applications are not affected.`
         : (await this.keySource()).missingKeyHint(app.id, app.target),

@@ -36,10 +36,10 @@ describe('custom-actions: a new user’s mistakes', function () {
     const env = { CUSTOM_ACTIONS_KEY_EMPTY_APP: empty.key };
     const status = await runCli(['status'], { cwd: dir, env });
     assert.equal(status.code, 0, status.output);
-    assert.equal(status.stderr, 'No actions, here or on the server.\n');
+    assert.equal(status.stderr, `Server: ${fixture.sandbox.url}/ (customactions.yaml)\nNo actions, here or on the server.\n`);
     const events = await runCli(['events'], { cwd: dir, env });
     assert.equal(events.code, 0, events.output);
-    assert.equal(events.stderr, 'No actions with events on the server.\n');
+    assert.equal(events.stderr, `Server: ${fixture.sandbox.url}/ (customactions.yaml)\nNo actions with events on the server.\n`);
   });
 
   it('a reader that stops at once (| head) ends no command early: --help exits 0, a deploy finishes and records its lock', async () => {

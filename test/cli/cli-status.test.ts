@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { actionMetadata } from '../support/metadata';
-import { putCode, runCli, textMain, writeAction, writeProject, suiteSandbox } from './support';
+import { cliSandbox, keyOf, putCode, runCli, textMain, writeAction, writeProject, suiteSandbox } from './support';
 
 describe('custom-actions status', function () {
   const fixture = suiteSandbox();
@@ -82,5 +82,36 @@ describe('custom-actions status: one server under two spellings', function () {
     assert.match(status.stdout, /^in-step\s+app-a\/spelled$/m);
     const lock = JSON.parse(readFileSync(path.join(dir, 'customactions.lock.json'), 'utf8')) as { servers: Record<string, unknown> };
     assert.deepEqual(Object.keys(lock.servers), [`http://localhost:${url.port}/`]);
+  });
+});
+
+describe('custom-actions status and deploy: a server that lost everything (a sandbox restarted)', function () {
+  const fixture = suiteSandbox();
+
+  it('says the server looks new or reset, with no hint to pull, and deploy --force brings the actions back', async () => {
+    const dir = fixture.scratch.dir();
+    writeProject(dir, fixture.sandbox.url);
+    for (const key of ['lost-one', 'lost-two']) writeAction(dir, 'app-a', actionMetadata({ key }), textMain(key));
+    assert.equal((await runCli(['deploy'], { cwd: dir, env: fixture.env })).code, 0);
+    // A new sandbox (a new database): the lock's entries, moved to its name, name actions it never had.
+    const fresh = await cliSandbox();
+    try {
+      const lockFile = path.join(dir, 'customactions.lock.json');
+      const lock = JSON.parse(readFileSync(lockFile, 'utf8')) as { servers: Record<string, unknown> };
+      writeFileSync(lockFile, JSON.stringify({ version: 1, servers: { [`${fresh.url}/`]: Object.values(lock.servers)[0] } }));
+      writeProject(dir, fresh.url);
+      const env = { CUSTOM_ACTIONS_KEY: keyOf(fresh, 'app-a') };
+      const status = await runCli(['status'], { cwd: dir, env });
+      assert.equal(status.code, 1, status.output);
+      assert.match(status.stdout, /^differs\s+app-a\/lost-one {2}not on the server, which looks new or reset$/m);
+      assert.match(status.stderr, /None of the actions this repository deployed to application APP-A is on .* any more: the server looks new or reset/);
+      assert.match(status.stderr, /custom-actions deploy --force creates them anew/);
+      assert.ok(!/pull/i.test(status.stderr.replace('Nothing to pull', '')), status.stderr);
+      const deployed = await runCli(['deploy', '--force', '--yes'], { cwd: dir, env });
+      assert.equal(deployed.code, 0, deployed.output);
+      assert.equal((await runCli(['status'], { cwd: dir, env })).code, 0);
+    } finally {
+      await fresh.close();
+    }
   });
 });

@@ -47,6 +47,15 @@ describe('client retries', () => {
     }
   });
 
+  it('with timeoutCoversRetries, the time-out bounds the request and its retries together (a server that never answers)', async () => {
+    const server = await startServer(() => undefined);
+    const started = Date.now();
+    const error = await rejection(() => client(server, { timeoutMs: 400, retries: 3, timeoutCoversRetries: true }).listActions('app'));
+    const took = Date.now() - started;
+    assert.ok(error instanceof ApiError && error.kind === 'timeout', String(error));
+    assert.ok(took < 900, `took ${took} ms for a 400 ms time-out`);
+  });
+
   it('gives up after the configured number of retries, with the last error', async () => {
     const server = await startServer((_req, res) => send(res, 502, 'bad gateway'));
     const error = await rejection(() => client(server, { retries: 2 }).listActions('app'));

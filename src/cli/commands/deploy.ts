@@ -11,7 +11,7 @@ import { onInterrupt } from '../interrupt';
 import { applyOutcomes, readLock, writeLock } from '../lockFile';
 import { exitOfOutcome, onlyOnServerLines, outcomeJson, outcomeLines, type Verdict, verdictWord } from '../render';
 import { type CommandDefinition } from './command';
-import { collectTargets, parseConcurrency, reportRefused } from './targets';
+import { collectTargets, parseConcurrency, reportRefused, reportReset } from './targets';
 
 export const deploy: CommandDefinition = {
   name: 'deploy',
@@ -88,7 +88,13 @@ Examples:
     const notStarted = plans.filter((_, i) => outcomes[i] === undefined).map(({ target }) => `${target.application}/${target.key}`);
     const refused = reportRefused(context, apps);
     const exit = stopping ? EXIT.interrupted : worstExit([...done.map(exitOfOutcome), ...refused.exits]);
-    summarize(context, done, dryRun);
+    summarize(
+      context,
+      done,
+      dryRun,
+      apps.some((a) => a.reset),
+    );
+    reportReset(context, apps, (await context.server()).url);
     if (notStarted.length > 0) context.out.info(`Interrupted: ${count(notStarted.length, 'action')} not started; deploy again to finish.`);
     context.out.result({
       ok: exit === EXIT.ok,
@@ -104,7 +110,7 @@ Examples:
 
 const SUMMARY_ORDER: readonly Verdict[] = ['failed', 'refused', 'held', 'created', 'updated', 'deleted', 'unchanged', 'only-on-server'];
 
-function summarize(context: CommandContext, outcomes: readonly ActionOutcome[], dryRun: boolean): void {
+function summarize(context: CommandContext, outcomes: readonly ActionOutcome[], dryRun: boolean, reset: boolean): void {
   const counts = new Map<Verdict, number>();
   for (const o of outcomes) counts.set(verdictOf(o.steps), (counts.get(verdictOf(o.steps)) ?? 0) + 1);
   // What needs reading first; a dry run's summary speaks the words of its lines: would-create, not created.
@@ -113,7 +119,8 @@ function summarize(context: CommandContext, outcomes: readonly ActionOutcome[], 
       .map((v) => `${counts.get(v)} ${dryRun ? verdictWord(v, true) : v}`)
       .join(', ') || 'no actions';
   context.out.info(`${dryRun ? 'Dry run, nothing written: ' : ''}${text}.`);
-  if (counts.has('held'))
+  // On a server that looks reset, the held actions are its lost ones: reportReset says what to do.
+  if (counts.has('held') && !reset)
     context.out.info(
       "Held actions changed on the server since this repository last deployed or pulled them: custom-actions status names the parts; pull them to take the server's version (--force over local changes), or deploy --force to replace it with yours.",
     );

@@ -8,7 +8,7 @@ import { EXIT, type ExitCode, worstExit } from '../exitCodes';
 import { readLock } from '../lockFile';
 import { problemLine } from '../render';
 import { type CommandDefinition } from './command';
-import { collectTargets, parseConcurrency, reportRefused } from './targets';
+import { collectTargets, parseConcurrency, reportRefused, reportReset } from './targets';
 
 const PART_WORDS: Record<Exclude<PartStatus, 'same'>, string> = {
   'changed-here': 'changed here',
@@ -56,25 +56,28 @@ when every action is in step, 1 when not.`,
     });
     progress.done();
     const { color } = context.out;
+    const resetApps = new Set(apps.filter((a) => a.reset).map((a) => a.app.id));
     for (const s of statuses) {
       const ok = inStep(s);
       context.out.line(
         // A key only on the server is the server's text: shown, never obeyed.
-        `${ok ? color.green('in-step'.padEnd(10)) : color.yellow('differs'.padEnd(10))}${s.application}/${serverText(s.key, 120)}${ok ? '' : `  ${describe(s)}`}`,
+        `${ok ? color.green('in-step'.padEnd(10)) : color.yellow('differs'.padEnd(10))}${s.application}/${serverText(s.key, 120)}${ok ? '' : `  ${describe(s, resetApps.has(s.application))}`}`,
       );
       for (const p of s.problems ?? []) context.out.line(`  ${problemLine(p)}`);
     }
     const refused = reportRefused(context, apps);
+    reportReset(context, apps, (await context.server()).url);
     const differing = statuses.filter((s) => !inStep(s)).length;
-    context.out.info(
-      differing === 0
-        ? statuses.length === 0
-          ? 'No actions, here or on the server.'
-          : statuses.length === 1
-            ? 'The action is in step.'
-            : `All ${statuses.length} actions in step.`
-        : `${differing} of ${count(statuses.length, 'action')} ${differing === 1 ? 'differs' : 'differ'}.`,
-    );
+    if (refused.exits.length === 0 || statuses.length > 0)
+      context.out.info(
+        differing === 0
+          ? statuses.length === 0
+            ? 'No actions, here or on the server.'
+            : statuses.length === 1
+              ? 'The action is in step.'
+              : `All ${statuses.length} actions in step.`
+          : `${differing} of ${count(statuses.length, 'action')} ${differing === 1 ? 'differs' : 'differ'}.`,
+      );
     const exit = worstExit([differing === 0 ? EXIT.ok : EXIT.no, ...refused.exits]);
     context.out.result({
       ok: exit === EXIT.ok,
@@ -86,9 +89,10 @@ when every action is in step, 1 when not.`,
   },
 };
 
-function describe(s: ActionStatus): string {
+function describe(s: ActionStatus, reset: boolean): string {
   const parts: string[] = [];
-  if (s.presence !== 'both') parts.push(PRESENCE_WORDS[s.presence]);
+  if (s.presence === 'deleted-on-server' && reset) parts.push('not on the server, which looks new or reset');
+  else if (s.presence !== 'both') parts.push(PRESENCE_WORDS[s.presence]);
   if (s.problems) parts.push('action.yaml is invalid');
   if (s.metadata && s.metadata !== 'same') parts.push(`metadata ${PART_WORDS[s.metadata]}`);
   if (s.implementation && s.implementation !== 'same') parts.push(`code ${PART_WORDS[s.implementation]}`);

@@ -1,6 +1,7 @@
 import { type CustomActionsClient } from '../../core/client';
 import { type DeployLock, type LockedAction } from '../../core/deploy/lock';
 import { deployTargets, type DeployTarget } from '../../core/deploy/plan';
+import { looksReset } from '../../core/deploy/reset';
 import { type CommandContext } from '../context';
 import { CliError, EXIT, type ExitCode } from '../exitCodes';
 import { type CliApplication, type CliProject, parseActionFolders, readActionFolders } from '../project';
@@ -20,6 +21,22 @@ export interface AppTargets {
   readonly targets: DeployTarget[];
   /** The server refused this application's key: it has no targets, and the others go on. */
   readonly refused?: CliError;
+  /** The server holds none of the actions the lock names for this application (`looksReset`). */
+  readonly reset?: boolean;
+}
+
+/**
+ * Said once per application whose server looks new or reset, instead of a hint to pull that cannot
+ * bring anything back: how to deploy the workspace there again.
+ */
+export function reportReset(context: CommandContext, apps: readonly AppTargets[], server: string): void {
+  for (const { app, reset } of apps)
+    if (reset)
+      context.out.info(
+        `None of the actions this repository deployed to application ${app.label} is on ${server} any more: the server looks new or reset (a sandbox restarted on the same port starts empty). Nothing to pull; custom-actions deploy --force${
+          apps.length > 1 ? ` -a ${app.id}` : ''
+        } creates them anew from this workspace.`,
+      );
 }
 
 /**
@@ -72,8 +89,9 @@ export async function collectTargets(
         throw named;
       }
       const { listed } = answer;
-      const targets = deployTargets(app.id, local, listed, baseOf).filter((t) => selection.includes(app.id, t.key));
-      return { app, client, targets };
+      const all = deployTargets(app.id, local, listed, baseOf);
+      const targets = all.filter((t) => selection.includes(app.id, t.key));
+      return { app, client, targets, reset: looksReset(all, new Set(listed.map((l) => l.id))) };
     }),
   );
   // An action named in an application whose key was refused is not "unknown": its error says why.

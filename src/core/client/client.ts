@@ -19,6 +19,8 @@ export interface ClientOptions {
   readonly timeoutMs?: number;
   /** How many times an idempotent request is sent again after a transient failure. */
   readonly retries?: number;
+  /** `timeoutMs` bounds a request with its retries together, not each try (`HttpOptions`). */
+  readonly timeoutCoversRetries?: boolean;
   readonly userAgent?: string;
   /** How requests are sent (a test's own); the process's default transport when not given. */
   readonly transport?: Transport;
@@ -120,6 +122,7 @@ export function createClient(options: ClientOptions) {
     getKey: options.getKey,
     timeoutMs: options.timeoutMs ?? 30_000,
     retries: options.retries ?? 3,
+    ...(options.timeoutCoversRetries ? { timeoutCoversRetries: true } : {}),
     userAgent: options.userAgent ?? 'custom-actions-vscode',
     transport: options.transport,
   });

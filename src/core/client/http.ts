@@ -13,6 +13,11 @@ export interface HttpOptions {
   readonly timeoutMs: number;
   /** How many times an idempotent request is tried again after a transient failure. */
   readonly retries: number;
+  /**
+   * `timeoutMs` bounds a request with all its tries together (the command line's `--timeout`: a wait
+   * a person or a pipeline set), rather than each try (the editor's, whose retries ride out a blip).
+   */
+  readonly timeoutCoversRetries?: boolean;
   readonly userAgent: string;
   /** How requests are sent; the process's default (`setDefaultTransport`) when not given. */
   readonly transport?: Transport | undefined;
@@ -43,6 +48,8 @@ export interface HttpResponse {
 
 const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE']);
 const MAX_BODY = 64 * 1024 * 1024;
+/** A try given less than this before the deadline is not worth sending. */
+const MIN_TRY_MS = 100;
 
 export class Http {
   constructor(private readonly options: HttpOptions) {}
@@ -54,16 +61,20 @@ export class Http {
   /** Sends a request; idempotent ones are retried with backoff and jitter on transient failures. */
   async send(request: HttpRequest): Promise<HttpResponse> {
     const retries = IDEMPOTENT.has(request.method) ? this.options.retries : 0;
+    const deadline = this.options.timeoutCoversRetries ? Date.now() + (request.timeoutMs ?? this.options.timeoutMs) : undefined;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.once(request);
+        return await this.once(deadline === undefined || attempt === 0 ? request : { ...request, timeoutMs: Math.max(1, deadline - Date.now()) });
       } catch (error) {
         // A retried DELETE whose first try went through (answer lost) finds nothing: that is done.
         if (attempt > 0 && error instanceof ApiError && error.status !== undefined && request.successAfterRetry?.includes(error.status)) {
           return { status: error.status, headers: {}, text: '' };
         }
         if (!(error instanceof ApiError) || !error.retryable || attempt >= retries) throw error;
-        await sleep(backoff(attempt, error.retryAfterMs), request);
+        const wait = backoff(attempt, error.retryAfterMs);
+        // No try that could not end before the deadline: the failure as it is now.
+        if (deadline !== undefined && Date.now() + wait + MIN_TRY_MS > deadline) throw error;
+        await sleep(wait, request);
         request.onRetry?.();
       }
     }
