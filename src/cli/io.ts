@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { fstatSync } from 'node:fs';
 /**
  * What a command may touch of the process it runs in, passed in so a test can run the whole program
  * in memory as well as a process.
@@ -6,10 +8,15 @@ export interface CliIo {
   readonly stdout: Stream;
   readonly stderr: Stream;
   readonly stdinIsTTY: boolean;
+  /** One line a person types on stdin (without its end), or undefined when stdin ends first. */
+  readonly readLine?: () => Promise<string | undefined>;
+  /**
+   * Settles when the reader of stdout goes (`events --follow | head -1`), even when nothing is written
+   * meanwhile; never settles where that cannot be known.
+   */
+  readonly stdoutGone?: () => Promise<void>;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
-  /** Asks a person at the terminal and reads the line they answer; absent where no one can answer. */
-  readonly ask?: (question: string) => Promise<string>;
 }
 
 export interface Stream {
@@ -40,17 +47,60 @@ export function processIo(): CliIo {
     stdout: stream(process.stdout),
     stderr: stream(process.stderr),
     stdinIsTTY: process.stdin.isTTY === true,
+    readLine,
+    stdoutGone,
     env: process.env,
     cwd: process.cwd(),
-    ask: async (question) => {
-      // Loaded only when a question is asked: a command that asks nothing never reads stdin.
-      const readline = await import('node:readline/promises');
-      const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-      try {
-        return await rl.question(question);
-      } finally {
-        rl.close();
-      }
-    },
   };
+}
+
+let gone: Promise<void> | undefined;
+
+/**
+ * When the reader of stdout goes. A write to a pipe nobody reads fails (EPIPE), but a command that
+ * only waits (a follow with no new event) writes nothing, and the kernel tells a writer only on a
+ * write or a poll, which Node does not offer on a stream. So where stdout is a pipe, `tail -f
+ * /dev/null` with this stdout watches it: GNU tail (coreutils 8.28 and later) polls its output and
+ * ends when the pipe has no reader. Without such a tail, the next write tells.
+ */
+function stdoutGone(): Promise<void> {
+  return (gone ??= new Promise<void>((resolve) => {
+    process.stdout.once('error', () => resolve());
+    let pipe = false;
+    try {
+      pipe = fstatSync(1).isFIFO();
+    } catch {
+      return;
+    }
+    if (!pipe) return;
+    const watcher = spawn('tail', ['-f', '/dev/null'], { stdio: ['ignore', 1, 'ignore'] });
+    watcher.on('error', () => undefined);
+    watcher.on('exit', () => resolve());
+    watcher.unref();
+    // Its copy of stdout must not outlive the command: a reader waiting for the end would wait for it.
+    process.on('exit', () => watcher.kill());
+  }));
+}
+
+/** A line from stdin; stdin is let go after it, so it keeps no command alive. */
+function readLine(): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    let text = '';
+    const stdin = process.stdin;
+    const done = (line: string | undefined) => {
+      stdin.off('data', onData);
+      stdin.off('end', onEnd);
+      stdin.pause();
+      resolve(line);
+    };
+    const onData = (chunk: Buffer | string) => {
+      text += chunk.toString();
+      const end = text.indexOf('\n');
+      if (end >= 0) done(text.slice(0, end).replace(/\r$/, ''));
+    };
+    const onEnd = () => done(text === '' ? undefined : text);
+    stdin.on('data', onData);
+    stdin.on('end', onEnd);
+    stdin.resume();
+  });
 }

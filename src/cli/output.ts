@@ -103,7 +103,16 @@ export function guardIo(io: CliIo): GuardedIo {
       return stream.columns;
     },
   });
-  return { stdout: through(io.stdout), stderr: through(io.stderr), stdinIsTTY: io.stdinIsTTY, env: io.env, cwd: io.cwd, [GUARD]: guard };
+  return {
+    stdout: through(io.stdout),
+    stderr: through(io.stderr),
+    stdinIsTTY: io.stdinIsTTY,
+    ...(io.readLine ? { readLine: io.readLine } : {}),
+    ...(io.stdoutGone ? { stdoutGone: io.stdoutGone } : {}),
+    env: io.env,
+    cwd: io.cwd,
+    [GUARD]: guard,
+  };
 }
 
 /** The guard of a guarded io. */

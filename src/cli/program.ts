@@ -112,7 +112,7 @@ function buildProgram(io: CliIo, setExit: (code: ExitCode) => void, fields: read
         if (fields !== undefined) context.out.picked = pickedFields(definition, fields);
         setExit(await definition.run(context, self.args, { ...own, ...(application.length > 0 ? { application } : {}) }));
       } catch (error) {
-        setExit(report(context, error));
+        setExit(report(context, error, definition.listFields?.list === 'lines'));
       } finally {
         await context.finish();
       }
@@ -206,12 +206,15 @@ function isFile(file: string): boolean {
 }
 
 /** A failure as a message on stderr (and, with --json, as a document on stdout) with its exit code. */
-function report(context: CommandContext, error: unknown): ExitCode {
+/** `lines`: the command streams one JSON document per line (events), so its failure is one line too. */
+function report(context: CommandContext, error: unknown, lines = false): ExitCode {
   const failure = describeFailure(error);
   if (!(error instanceof CliError) && !(failure.kind !== undefined)) {
     // Not one of ours: the stack helps a bug report; the message is scrubbed like everything else.
     context.out.error(failure.message, context.io.env.CUSTOM_ACTIONS_DEBUG ? (error as Error).stack : undefined);
   } else context.out.error(failure.message, failure.hint);
-  context.out.result({ ok: false, error: { exitCode: failure.exitCode, message: failure.message, ...(failure.kind ? { kind: failure.kind } : {}) } });
+  const document = { ok: false, error: { exitCode: failure.exitCode, message: failure.message, ...(failure.kind ? { kind: failure.kind } : {}) } };
+  if (lines && context.out.json) context.out.jsonLine(document);
+  else context.out.result(document);
   return failure.exitCode;
 }

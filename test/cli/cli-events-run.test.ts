@@ -1,10 +1,11 @@
 // `custom-actions run` and `custom-actions events`, run as the built process against the sandbox.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { type ActionMetadata } from '../../src/core/schema';
 import { type Sandbox } from '../../src/sandbox';
 import { actionMetadata, N_AND_MODE } from '../support/metadata';
 import { eventually } from '../support/eventually';
-import { cliSandbox, keyOf, runCli, Scratch, writeAction, writeProject } from './support';
+import { CLI, cliSandbox, keyOf, runCli, Scratch, writeAction, writeProject } from './support';
 import { putOnServer, RunningCli, TERMINAL_CONTROLS, writeInputSet } from './server';
 
 const FLIP: ActionMetadata = actionMetadata({ key: 'flip', parameters: N_AND_MODE, result: { type: 'number' } });
@@ -126,6 +127,31 @@ describe('custom-actions run and events', function () {
     const json = await runCli(['events', 'hostile', '--json'], { cwd: dir, env });
     assert.doesNotMatch(json.stdout, TERMINAL_CONTROLS);
     assert.ok((JSON.parse(json.stdout.split('\n')[0]!).logs[0].message as string).includes('\u001b]0;pwned'), 'the JSON keeps the text as sent');
+  });
+
+  it('events --follow | head -1 ends when head has its line, with no new event; an error under --json is one line', async () => {
+    assert.equal((await runCli(['run', 'flip', '--inputs', '{"n": 5, "mode": "ok"}'], { cwd: dir, env })).code, 0);
+    // A shell's pipe, as a person types it: the follow's stdout is a pipe whose reader goes after one line.
+    const started = Date.now();
+    const piped = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+      const child = spawn('sh', ['-c', `'${process.execPath}' '${CLI}' events flip --env Test --follow --json | head -1`], {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? '', ...env },
+      });
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+      child.on('error', reject);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      child.on('close', (code) => (clearTimeout(timer), resolve({ code, stdout })));
+    });
+    assert.equal(piped.code, 0, `the pipeline did not end by itself: ${piped.stdout}`);
+    assert.ok(Date.now() - started < 25_000);
+    assert.equal((JSON.parse(piped.stdout.trim()) as { action: string }).action, 'flip');
+
+    const failed = await runCli(['events', 'no-such-action', '--json'], { cwd: dir, env });
+    assert.equal(failed.code, 2, failed.output);
+    assert.equal(failed.stdout.trim().split('\n').length, 1, failed.stdout);
+    assert.equal((JSON.parse(failed.stdout) as { ok: boolean }).ok, false);
   });
 
   it('events --follow prints what happened before, then each new event once, and stops cleanly on Ctrl+C', async () => {

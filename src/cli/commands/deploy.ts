@@ -1,10 +1,10 @@
 import { type Command, Option } from 'commander';
 import { CodeChecks } from '../../core/deploy/checks';
 import { type ActionOutcome, verdictOf } from '../../core/deploy/outcome';
-import { count } from '../../core/text';
+import { count, serverText } from '../../core/text';
 import { deployAction, mapLimited } from '../../core/deploy/pipeline';
 import { planDeploy, planJson, toCheck } from '../../core/deploy/plan';
-import { confirmTargetWrite } from '../confirm';
+import { confirm, confirmTargetWrite } from '../confirm';
 import { type CommandContext } from '../context';
 import { EXIT, type ExitCode, worstExit } from '../exitCodes';
 import { onInterrupt } from '../interrupt';
@@ -44,7 +44,10 @@ Examples:
     const dryRun = options.dryRun === true;
     const force = options.force === true;
     const project = await context.loadProject();
-    if (!dryRun) await confirmTargetWrite(context, project.target.target, 'This deploy writes every action that differs (--dry-run shows which).');
+    if (!dryRun && !(await confirmTargetWrite(context, project.target.target, 'This deploy writes every action that differs (--dry-run shows which).'))) {
+      context.out.result({ ok: false, dryRun, confirmed: false, actions: [] });
+      return EXIT.no;
+    }
     const lock = await readLock(project.root);
     const apps = await collectTargets(context, project, lock, operands, options.application as string[] | undefined);
     // The plan first: what goes, to which action, against which base; the checks follow it.
@@ -52,6 +55,35 @@ Examples:
     const plans = work.map(({ plan }) => plan);
     // Checked a chunk at a time in one program, in the plan's order; a plan that sends no code never loads the compiler.
     const checks = new CodeChecks(() => context.analysis(), toCheck(plans));
+    // What deletes or overwrites on the server is confirmed first (confirm.ts): the plan without
+    // --force, carried out as a dry run (read, written nowhere), names the actions --delete would
+    // delete and those --force would overwrite.
+    if (!dryRun && (options.delete === true || force)) {
+      const preview = await mapLimited(
+        apps.flatMap(({ client, targets }) => planDeploy(targets, { force: false, delete: options.delete === true }).map((plan) => ({ client, plan }))),
+        concurrency,
+        ({ client, plan }) => deployAction(client, plan, { force: false, dryRun: true, checkCode: () => [] }),
+      );
+      const named = (verdict: Verdict) => preview.filter((o) => verdictOf(o.steps) === verdict).map((o) => `${o.application}/${serverText(o.key, 120)}`);
+      const deleting = named('deleted');
+      const overwriting = force ? named('held') : [];
+      if (deleting.length > 0 || overwriting.length > 0) {
+        const server = (await context.server()).url;
+        const what = [
+          deleting.length > 0 ? `Delete ${count(deleting.length, 'action')} on ${server}: ${listed(deleting)}.` : '',
+          overwriting.length > 0
+            ? `Replace what changed on ${server} since this repository's base (a colleague's change, or an action it never deployed) in ${count(overwriting.length, 'action')}: ${listed(overwriting)}.`
+            : '',
+        ]
+          .filter(Boolean)
+          .join(' ');
+        const flags = [options.delete === true ? '--delete' : '', force ? '--force' : ''].filter(Boolean).join(' ');
+        if (!(await confirm(context, { what, again: `custom-actions deploy ${flags} --yes` }))) {
+          context.out.result({ ok: false, dryRun, confirmed: false, actions: [] });
+          return EXIT.no;
+        }
+      }
+    }
     const progress = context.out.progress(work.length, dryRun ? 'Planning' : 'Deploying');
     // Ctrl+C (or a CI's SIGTERM): the actions under way finish their step, no other starts, and the
     // lock records what went through; a second Ctrl+C ends the process at once.
@@ -107,6 +139,11 @@ Examples:
     return exit;
   },
 };
+
+/** The first names of a list, and how many more. */
+function listed(names: readonly string[]): string {
+  return names.length <= 10 ? names.join(', ') : `${names.slice(0, 10).join(', ')} and ${names.length - 10} more`;
+}
 
 const SUMMARY_ORDER: readonly Verdict[] = ['failed', 'refused', 'held', 'created', 'updated', 'deleted', 'unchanged', 'only-on-server'];
 

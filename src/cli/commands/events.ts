@@ -131,9 +131,12 @@ async function follow(context: CommandContext, sources: readonly Source[], filte
   earlier.sort((a, b) => byStartTime(a.event, b.event));
   for (const { source, event } of earlier) print(context, source, event);
   if (!context.out.json && sources.length > 0) context.out.info(`Following ${watched(sources)}; Ctrl+C to stop.`);
-  const interrupted = await Promise.race([ended, stoppedByServer]);
+  // The reader of stdout going (`| head -1`) ends the follow: nobody reads what it would print.
+  const readerGone = new Promise<'gone'>((resolve) => void context.io.stdoutGone?.().then(() => resolve('gone')));
+  const interrupted = await Promise.race([ended, stoppedByServer, readerGone]);
   release();
   await Promise.all(pollers.map((p) => p.stop()));
+  if (interrupted === 'gone') return worstExit(exits);
   if (interrupted) {
     context.out.info('Stopped following.');
     return EXIT.interrupted;

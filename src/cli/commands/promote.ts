@@ -116,11 +116,15 @@ Examples:
       context.out.result({ ok: true, dryRun, actions: plan.map(outcomeJson) });
       return EXIT.ok;
     }
-    await confirm(
-      context,
-      `${count(sending.length, 'action')} of ${source.name} will be written to ${destination.name} (${destination.baseUrl})${destination.protected ? ', a protected target' : ''}.`,
-      `Nothing promoted to ${destination.name}`,
-    );
+    const confirmed = await confirm(context, {
+      what: `${count(sending.length, 'action')} of ${source.name} will be written to ${destination.name} (${destination.baseUrl})${destination.protected ? ', a protected target' : ''}.`,
+      refusal: `Nothing promoted to ${destination.name}`,
+      again: `custom-actions promote --from ${source.name} --to ${destination.name} --yes`,
+    });
+    if (!confirmed) {
+      context.out.result({ ok: false, dryRun, confirmed: false, actions: plan.map(outcomeJson) });
+      return EXIT.no;
+    }
 
     // Carried out: each part written against the base the plan read (the server checks it again), so a
     // change made at the destination meanwhile is held, not overwritten.

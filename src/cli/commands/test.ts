@@ -42,8 +42,11 @@ Examples:
     if (options.reporter === 'junit' && !output && !context.out.json)
       throw new CliError(EXIT.usage, '--reporter junit needs --output <file>.', 'The terminal gets the summary; the XML goes to the file CI reads.');
     const project = await context.loadProject();
-    if (where === 'test')
-      await confirmTargetWrite(context, project.target.target, "The Test environment runs main.ts as pushed: each action's code is deployed first.");
+    if (
+      where === 'test' &&
+      !(await confirmTargetWrite(context, project.target.target, "The Test environment runs main.ts as pushed: each action's code is deployed first."))
+    )
+      return EXIT.no;
     const actions = await localActions(context, operands, options.application as string[] | undefined);
     const cases = await readCases(actions, project.root);
     const started = new Date();
