@@ -288,7 +288,7 @@ describe('custom-actions deploy', function () {
       /^only-on-server\s+app-a\/delstrangerx {2}on the server only, left alone \(this repository never deployed it: deploy --delete leaves it too\)$/m,
     );
     const mark = proxy.requests.length;
-    const withFlag = await deploy(dir, '--delete');
+    const withFlag = await deploy(dir, '--delete', '--yes');
     assert.equal(withFlag.code, 0, withFlag.output);
     assert.match(withFlag.stdout, /^deleted\s+app-a\/delgone$/m);
     // Those it never had (the other repository's, and other tests') are left alone, summed up in one line.

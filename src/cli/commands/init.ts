@@ -17,7 +17,9 @@ export const init: CommandDefinition = {
   summary: 'write the customactions.yaml of a new project: its server and its applications',
   configure(command: Command) {
     command
-      .requiredOption(
+      // Not commander's required option: `-a` is also the program's (before or after the command), so
+      // commander would not see it here; run checks it.
+      .option(
         '-a, --application <app...>',
         'the applications on the server, each id or id:name (the name shown for it); the actions of each go in a folder named after its id',
       )
@@ -40,7 +42,10 @@ Examples:
       throw new CliError(EXIT.usage, 'init needs the server the project deploys to.', 'Name it with --base-url <url> (or CUSTOM_ACTIONS_BASE_URL).');
     const folder = context.startFolder;
     const file = path.join(folder, PROJECT_FILE);
-    const project: ProjectFile = { baseUrl, applications: (options.application as string[]).map(applicationEntry) };
+    const given = (options.application as string[] | undefined) ?? [];
+    if (given.length === 0)
+      throw new CliError(EXIT.usage, "init needs the project's applications: -a, --application <app...>.", 'Name each with -a <id> or -a <id>:<name>.');
+    const project: ProjectFile = { baseUrl, applications: given.map(applicationEntry) };
     const text = serializeProjectFile(project);
     // The same rules as a file read from disk: what init writes, every command (and the editor) reads.
     const problems = parseProjectFile(text).problems;
