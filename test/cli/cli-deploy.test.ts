@@ -116,7 +116,11 @@ describe('custom-actions deploy', function () {
     assert.equal(text.code, 4);
     assert.match(text.stdout, /^held\s+app-a\/heldx {2}code changed on the server since the base \(version 2, at [^,]+, by the-web-editor\/1\.0\)$/m);
 
-    const forced = await deploy(dir, '--force');
+    // Overwriting a colleague's change is confirmed: without a terminal, only with --yes.
+    const unconfirmed = await deploy(dir, '--force');
+    assert.equal(unconfirmed.code, 2, unconfirmed.output);
+    assert.equal(await serverCode(sandbox, 'app-a', id), textMain('a colleague'), 'nothing replaced without --yes');
+    const forced = await deploy(dir, '--force', '--yes');
     assert.equal(forced.code, 0, forced.output);
     assert.equal(await serverCode(sandbox, 'app-a', id), textMain('mine'));
     assert.equal((await deploy(dir)).code, 0, 'in step after the forced deploy');
