@@ -142,7 +142,7 @@ describe('custom-actions deploy', function () {
     const status = await runCli(['status'], { cwd: dir, env });
     assert.equal(status.code, 1);
     assert.match(status.stdout, /app-a\/theirsx {2}code changed on the server since the base/);
-    const forced = await deploy(dir, '--force');
+    const forced = await deploy(dir, '--force', '--yes');
     assert.equal(forced.code, 0, forced.output);
     assert.match(forced.stdout, /^updated\s+app-a\/theirsx {2}code/m);
     assert.equal(await serverCode(sandbox, 'app-a', id), textMain('x'));
