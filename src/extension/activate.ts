@@ -20,6 +20,7 @@ import { SandboxManager } from './sandboxManager';
 import { type Services } from './services';
 import { TargetStatusBar } from './statusBar';
 import { TestingFeature } from './testing';
+import { ActiveTarget } from './targets';
 import { onUnexpectedError } from './unexpectedErrors';
 import { ActionsTreeProvider } from './tree';
 import { WorkspaceTrust } from './trust';
@@ -54,7 +55,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   const getConfig = () => (trust.policy(config).deployOnSave === config.deployOnSave ? config : { ...config, deployOnSave: false });
   // The parts, each built from those above it (docs/architecture.md, *Building the extension*, has the picture).
   const keys = own(context, new KeyStore(context.secrets));
-  const project = own(context, new ProjectModel());
+  const project = own(context, new ProjectModel(context.workspaceState));
   const sandbox = own(context, new SandboxManager(context.extensionUri, context.globalStorageUri, keys, log));
   const connections = own(context, new Connections(project, keys, sandbox, getConfig, trust));
   const model = createActionsModel(context, project, connections, trust);
@@ -86,6 +87,8 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     context,
     new TestingFeature(model, (testTree, diagnostics) => onDemand<typeof OnDemandEntry>(context).testRuns(services, testTree, diagnostics)),
   );
+  // The active target where the user looks (the view's description, the Testing view's server profile); a switch ends the old target's watches.
+  own(context, new ActiveTarget({ project, log, treeView, events, testing }));
   const services: Services = {
     context,
     log,

@@ -36,6 +36,8 @@ export interface Project {
   readonly target: TargetChoice;
   /** Whether the file names targets of its own (the editor then says which one is active). */
   readonly hasTargets: boolean;
+  /** A target picked earlier that the file no longer has: the pick was forgotten, and the default is active. */
+  readonly forgottenTarget?: string;
   readonly isSandbox: boolean;
   readonly demo: boolean;
   readonly applications: readonly Application[];
@@ -47,14 +49,17 @@ export interface Project {
  */
 export class ProjectModel extends Disposable {
   private current: ProjectState = { kind: 'none' };
-  /** The target the user picked (customActions.switchTarget), if any: chosen by the core's rule, as `--target`. */
-  private picked: string | undefined;
   private loaded: Promise<ProjectState> | undefined;
+  /** How many reads began: only the newest one's answer is kept (an older read never undoes a newer pick). */
+  private reads = 0;
   private readonly changed = this.register(new vscode.EventEmitter<ProjectState>());
   readonly onDidChange = this.changed.event;
+  private readonly picks: TargetPicks;
 
-  constructor() {
+  /** `memory`: the workspace's state, where the target picked for each project file is kept across sessions. */
+  constructor(memory?: vscode.Memento) {
     super();
+    this.picks = new TargetPicks(memory);
     const watcher = this.register(vscode.workspace.createFileSystemWatcher(`**/${PROJECT_FILE}`));
     const reload = () => void this.reload();
     this.register(watcher.onDidChange(reload));
@@ -83,14 +88,21 @@ export class ProjectModel extends Disposable {
     return this.loaded;
   }
 
-  /** The target picked by name (undefined: the file's default); the project is read again on it. */
+  /**
+   * The target picked by name for the project (undefined: the file's default), remembered in the
+   * workspace's state; the project is read again on it.
+   */
   async pickTarget(name: string | undefined): Promise<ProjectState> {
-    this.picked = name;
+    const state = this.current.kind === 'none' ? await this.get() : this.current;
+    const uri = state.kind === 'none' ? this.defaultUri() : state.uri;
+    if (uri) await this.picks.set(uri, name);
     return this.reload();
   }
 
+  /** The target picked for the project, if one was (customActions.switchTarget). */
   get pickedTarget(): string | undefined {
-    return this.picked;
+    const state = this.current;
+    return state.kind === 'none' ? undefined : this.picks.get(state.uri);
   }
 
   /** Where a new project file goes: the first workspace folder. */
@@ -100,14 +112,50 @@ export class ProjectModel extends Disposable {
   }
 
   private async read(): Promise<ProjectState> {
-    const state = await readProject(this.picked);
+    const read = ++this.reads;
+    const state = await readProject(this.picks);
+    // A newer read began meanwhile (a pick, the file changed): its answer stands, this one is the past.
+    if (read !== this.reads) return this.loaded ?? state;
     this.current = state;
     this.changed.fire(state);
     return state;
   }
 }
 
-async function readProject(picked: string | undefined): Promise<ProjectState> {
+const PICKS_KEY = 'customActions.targetPicks';
+
+/** The target picked for each project file, by its URI, in the workspace's state (or in memory without one). */
+class TargetPicks {
+  private readonly fallback = new Map<string, string>();
+
+  constructor(private readonly memory: vscode.Memento | undefined) {}
+
+  get(uri: vscode.Uri): string | undefined {
+    if (!this.memory) return this.fallback.get(uri.toString());
+    const value = this.all()[uri.toString()];
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  async set(uri: vscode.Uri, name: string | undefined): Promise<void> {
+    const key = uri.toString();
+    if (!this.memory) {
+      if (name === undefined) this.fallback.delete(key);
+      else this.fallback.set(key, name);
+      return;
+    }
+    const next: Record<string, unknown> = { ...this.all() };
+    if (name === undefined) delete next[key];
+    else next[key] = name;
+    await this.memory.update(PICKS_KEY, next);
+  }
+
+  private all(): Record<string, unknown> {
+    const stored = this.memory?.get<unknown>(PICKS_KEY);
+    return typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? (stored as Record<string, unknown>) : {};
+  }
+}
+
+async function readProject(picks: TargetPicks): Promise<ProjectState> {
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     const uri = vscode.Uri.joinPath(folder.uri, PROJECT_FILE);
     let text: string;
@@ -124,13 +172,16 @@ async function readProject(picked: string | undefined): Promise<ProjectState> {
     }
     const file = parsed.project;
     // The same rule and the same ids as the command line's projectOn: the editor has no variable or branch.
-    const choice = chooseTarget(file, { given: picked });
-    if (isTargetProblem(choice))
-      return {
-        kind: 'invalid',
-        uri,
-        message: `The editor's target: ${choice.problem} (its targets: ${choice.known.join(', ')}); pick one of them`,
-      };
+    const picked = picks.get(uri);
+    let choice = chooseTarget(file, { given: picked });
+    let forgottenTarget: string | undefined;
+    if (isTargetProblem(choice)) {
+      // The picked target went from the file: the pick is forgotten, the default is active, and the user is told.
+      forgottenTarget = picked;
+      await picks.set(uri, undefined);
+      choice = chooseTarget(file, {});
+      if (isTargetProblem(choice)) return { kind: 'invalid', uri, message: `${PROJECT_FILE}: ${choice.problem}` };
+    }
     const target = choice.target;
     const applications = applicationsOn(target, file.applications).map((app) => ({
       ...app,
@@ -147,6 +198,7 @@ async function readProject(picked: string | undefined): Promise<ProjectState> {
       baseUrl: target.baseUrl,
       target: choice,
       hasTargets: hasNamedTargets(file),
+      ...(forgottenTarget === undefined ? {} : { forgottenTarget }),
       isSandbox: target.baseUrl === LOCAL_SANDBOX,
       demo: sandbox?.demo === true,
       applications,

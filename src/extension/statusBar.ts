@@ -7,20 +7,30 @@ import { type SandboxManager } from './sandboxManager';
 
 export type Reachability = 'unknown' | 'reachable' | 'unreachable';
 
-/** Which server the workspace talks to, and whether it answered last time. */
+/**
+ * Which server the workspace talks to, and whether it answered last time. When customactions.yaml
+ * names targets, the item names the active one (a protected one with a lock, on a warning background)
+ * and a click switches it.
+ */
 export class TargetStatusBar extends Disposable {
   private readonly item = this.register(vscode.window.createStatusBarItem('customActions.target', vscode.StatusBarAlignment.Left, 10));
   private reachability: Reachability = 'unknown';
   private lastError = '';
+  /** The server the reachability was learnt of: another target's server starts unknown. */
+  private server: string | undefined;
 
   constructor(
     private readonly project: ProjectModel,
     private readonly sandbox: SandboxManager,
   ) {
     super();
-    this.item.name = 'Custom Actions: Server';
-    this.item.command = 'customActions.refresh';
-    this.register(project.onDidChange(() => this.render()));
+    this.register(
+      project.onDidChange((state) => {
+        const server = state.kind === 'ok' ? state.baseUrl : undefined;
+        if (server !== this.server) [this.server, this.reachability, this.lastError] = [server, 'unknown', ''];
+        this.render();
+      }),
+    );
     this.register(sandbox.onDidChangeState(() => this.render()));
     this.render();
   }
@@ -42,6 +52,9 @@ export class TargetStatusBar extends Disposable {
     const target = sandbox ? 'Local Sandbox' : hostOf(state.baseUrl);
     let icon = sandbox ? '$(beaker)' : '$(cloud)';
     let tooltip = sandbox ? 'Custom Actions: the local sandbox' : `Custom Actions: ${state.baseUrl}`;
+    const named = state.hasTargets ? state.target.target : undefined;
+    if (named)
+      tooltip = `Custom Actions: target ${named.name}${named.protected ? ' (protected: a save pushes nothing by itself)' : ''}, ${sandbox ? 'the local sandbox' : state.baseUrl}`;
     if (sandbox && this.sandbox.state.kind === 'starting') icon = '$(loading~spin)';
     if (sandbox && this.sandbox.state.kind === 'running') tooltip += ` at ${this.sandbox.state.url}`;
     if (this.reachability === 'unreachable' || (sandbox && this.sandbox.state.kind === 'failed')) {
@@ -52,9 +65,15 @@ export class TargetStatusBar extends Disposable {
       this.item.backgroundColor = undefined;
       if (this.reachability === 'reachable') tooltip += ' (reachable)';
     }
-    // The base URL is the workspace's text and the error the server's: both shown as text.
-    this.item.text = `${icon} ${serverText(target, 80)}`;
-    this.item.tooltip = `${serverText(tooltip)}\nClick to refresh.`;
+    if (named?.protected) {
+      this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+      icon = icon === '$(warning)' ? '$(warning) $(lock)' : '$(lock)';
+    }
+    // The base URL and the target's name are the workspace's text and the error the server's: all shown as text.
+    this.item.text = `${icon} ${serverText(named ? named.name : target, 80)}`;
+    this.item.command = named ? 'customActions.switchTarget' : 'customActions.refresh';
+    this.item.name = named ? 'Custom Actions: Target' : 'Custom Actions: Server';
+    this.item.tooltip = `${serverText(tooltip)}\n${named ? 'Click to switch the target.' : 'Click to refresh.'}`;
     this.item.show();
   }
 }

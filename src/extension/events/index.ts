@@ -27,6 +27,8 @@ export interface Events {
   /** An environment's newest events: the watch's, or one request when it is not watched. */
   recent(app: Application, eventsUrl: string): Promise<NormalizedEvent[]>;
   showChannel(preserveFocus?: boolean): void;
+  /** A line of the extension's own in the channel (`-- …`), beside the events. */
+  note(line: string): void;
 }
 
 /** What the events feature needs beyond its commands: the CodeLens over input sets, and an end to watches with the sandbox. */

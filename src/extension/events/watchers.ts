@@ -71,6 +71,11 @@ export class EventWatchers extends Disposable {
     this.channel.show(preserveFocus);
   }
 
+  /** A line of the extension's own in the channel (`-- …`), beside the events. */
+  note(line: string): void {
+    this.channel.appendLines([line]);
+  }
+
   list(): Watch[] {
     return [...this.watches.values()];
   }

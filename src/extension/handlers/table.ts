@@ -4,6 +4,7 @@ import { DEBUG_COMMANDS } from '../debug/commands';
 import { DEPLOY_COMMANDS } from '../deploy/commands';
 import { EVENT_COMMANDS } from '../events/commands';
 import { TESTING_COMMANDS } from '../testing/commands';
+import { TARGET_COMMANDS } from '../targets/commands';
 import { isNode } from '../commands';
 import * as actions from './actions';
 import * as connection from './connection';
@@ -49,5 +50,6 @@ export const COMMANDS: Readonly<Record<string, Handler>> = {
   ...DEBUG_COMMANDS,
   ...DEPLOY_COMMANDS,
   ...TESTING_COMMANDS,
+  ...TARGET_COMMANDS,
   // Each feature's table takes what its handlers use; here, the one place that knows the whole, each is checked against it.
 } satisfies Record<string, (s: Services, ...args: never[]) => unknown> as Record<string, Handler>;

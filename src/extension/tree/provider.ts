@@ -6,7 +6,7 @@ import { NoProjectError } from '../project';
 import { Disposable } from '../lifecycle';
 import { type KeyStore, normalizeBaseUrl } from '../keyStore';
 import { type ActionsModel } from '../model';
-import { type ProjectModel, type Application } from '../project';
+import { type ProjectModel, type ProjectState, type Application } from '../project';
 import { type WorkspaceTrust } from '../trust';
 import { toTreeItem } from './items';
 import { type HistoryItem } from './nodes';
@@ -135,7 +135,10 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
       void vscode.commands.executeCommand('setContext', 'customActions.unreachableReason', errorMessage(this.model.unreachable));
       return this.setState('unreachable', []);
     }
-    if (!state.isSandbox && !(await this.anyKey(state.baseUrl, state.applications))) return this.setState('noKey', []);
+    if (!state.isSandbox && !(await this.anyKey(state.baseUrl, state.applications)))
+      return this.stillCurrent(state) ? this.setState('noKey', []) : this.roots();
+    // The project changed while the keys were looked up (a target switched): the newer project answers.
+    if (!this.stillCurrent(state)) return this.roots();
     // The same object for the same application, however often the roots are read (and they are read
     // concurrently): VS Code refreshes a node only when it is handed the very object it was given.
     const previous = this.appNodes;
@@ -151,8 +154,12 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
   }
 
   private async actions(node: ApplicationNode): Promise<TreeNode[]> {
+    const state = this.project.state;
     try {
-      const merged = (await this.model.actions(node.app)).map((entry) => actionNode(node, entry));
+      const entries = await this.model.actions(node.app);
+      // A list of the target before a switch: the change that switched it shows everything anew, this answer is the past.
+      if (!this.stillCurrent(state)) return [];
+      const merged = entries.map((entry) => actionNode(node, entry));
       return merged.length > 0
         ? merged
         : [message(node, 'empty', 'No actions yet', 'info', { command: 'customActions.newAction', title: 'New Action', arguments: [node] })];
@@ -202,6 +209,11 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
     }
     if (error instanceof NoProjectError) return message(parent, 'project', error.message, 'warning');
     return message(parent, 'error', errorMessage(error), 'error', { command: 'customActions.refreshNode', title: 'Retry', arguments: [parent] });
+  }
+
+  /** Whether the project read at `state` is still the one in force (a newer read, a switched target, replaces it). */
+  private stillCurrent(state: ProjectState): boolean {
+    return this.project.state === state;
   }
 
   private async anyKey(baseUrl: string, apps: readonly Application[]): Promise<boolean> {

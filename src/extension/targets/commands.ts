@@ -1,0 +1,6 @@
+import { switchTarget } from './switchTarget';
+
+/** The commands of the project's targets (docs/environments.md, *In the editor*). */
+export const TARGET_COMMANDS = {
+  'customActions.switchTarget': switchTarget,
+} satisfies Record<string, (s: never, ...args: never[]) => unknown>;

@@ -1,0 +1,117 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { NotificationSpy } from '../notifications';
+import { type Services } from '../../../src/extension/services';
+import { api, eventually, restoreProjectFile, workspaceRoot } from '../support';
+
+type Offered = vscode.QuickPickItem & { readonly target?: { readonly name: string } };
+
+/** Answers the next quick picks with the item `choose` names; what each offered is kept. */
+function stubQuickPick(choose: (items: readonly Offered[]) => Offered | undefined): { offered: Offered[][]; dispose(): void } {
+  const window = vscode.window as { showQuickPick: unknown };
+  const original = window.showQuickPick;
+  const offered: Offered[][] = [];
+  window.showQuickPick = async (items: readonly Offered[] | Thenable<readonly Offered[]>) => {
+    const list = await items;
+    offered.push([...list]);
+    return choose(list);
+  };
+  return { offered, dispose: () => (window.showQuickPick = original) };
+}
+
+const PICKS_KEY = 'customActions.targetPicks';
+
+describe('Switch Target', function () {
+  this.timeout(120_000);
+  let services: Services;
+  let projectText: string;
+  const projectUri = () => vscode.Uri.joinPath(workspaceRoot(), 'customactions.yaml');
+  const write = (text: string) => vscode.workspace.fs.writeFile(projectUri(), new TextEncoder().encode(text));
+  const picks = () => services.context.workspaceState.get<Record<string, string>>(PICKS_KEY) ?? {};
+
+  before(async () => {
+    services = (await api()).services;
+    projectText = new TextDecoder().decode(await vscode.workspace.fs.readFile(projectUri()));
+  });
+
+  after(async () => {
+    await services.project.pickTarget(undefined);
+    await restoreProjectFile(services, projectText);
+  });
+
+  it('offers the targets (the active one checked, the protected one locked), remembers the pick, and names it in the view', async () => {
+    const { actual } = await services.connections.baseUrl();
+    await write(
+      projectText +
+        `\ntargets:\n  staging:\n    baseUrl: ${actual}\n    applications:\n      test-app: other-app\n  production:\n    baseUrl: ${actual}\n    protected: true\n`,
+    );
+    const before = await services.project.reload();
+    assert.ok(before.kind === 'ok' && before.target.target.name === 'default', 'the file says no default: its own target is active');
+    assert.equal(services.treeView.description, 'default');
+    assert.match(services.testing.profiles.server?.label ?? '', /\(default\)/);
+
+    const pick = stubQuickPick((items) => items.find((i) => i.target?.name === 'staging'));
+    try {
+      assert.equal(await vscode.commands.executeCommand('customActions.switchTarget'), 'staging');
+    } finally {
+      pick.dispose();
+    }
+    const items = pick.offered[0] ?? [];
+    assert.deepEqual(
+      items.map((i) => i.target?.name),
+      ['default', 'staging', 'production'],
+    );
+    assert.match(items[0]!.label, /^\$\(check\) default/, 'the active target is checked');
+    assert.doesNotMatch(items[1]!.label, /check/);
+    assert.match(items[2]!.label, /\$\(lock\)/, 'the protected target is marked');
+    assert.match(items[2]!.description ?? '', /protected/);
+
+    const state = services.project.state;
+    assert.ok(state.kind === 'ok' && state.target.target.name === 'staging');
+    assert.equal(state.applications.find((a) => a.projectId === 'test-app')?.id, 'other-app', 'the ids of staging');
+    assert.equal(picks()[projectUri().toString()], 'staging', "remembered in the workspace's state, for this project file");
+    assert.equal(services.treeView.description, 'staging');
+    assert.match(services.testing.profiles.server?.label ?? '', /\(staging\)/);
+
+    // A file read again keeps the pick (a new session reads the same workspace state).
+    const again = await services.project.reload();
+    assert.ok(again.kind === 'ok' && again.target.target.name === 'staging');
+
+    await services.project.pickTarget('production');
+    assert.equal(services.treeView.description, 'production (protected)');
+  });
+
+  it('forgets a picked target the file no longer has, works on the default and says so', async () => {
+    const { actual } = await services.connections.baseUrl();
+    await write(projectText + `\ntargets:\n  staging:\n    baseUrl: ${actual}\n    applications:\n      test-app: other-app\n`);
+    await services.project.pickTarget('staging');
+    const spy = new NotificationSpy();
+    try {
+      await write(projectText + `\ntargets:\n  qa:\n    baseUrl: ${actual}\n`);
+      const state = await services.project.reload();
+      assert.ok(state.kind === 'ok', 'still a valid project, not a problem');
+      assert.equal(state.target.target.name, 'default');
+      assert.equal(picks()[projectUri().toString()], undefined, 'the pick is cleared');
+      await eventually(() => spy.matching(/The target staging is no longer in customactions\.yaml/).length === 1 || undefined, 'the user is told');
+      assert.equal(services.treeView.description, 'default');
+    } finally {
+      spy.dispose();
+    }
+  });
+
+  it('keeps the newest of two quick picks: an older read never undoes a newer one', async () => {
+    const { actual } = await services.connections.baseUrl();
+    await write(projectText + `\ntargets:\n  staging:\n    baseUrl: ${actual}\n`);
+    await services.project.reload();
+    const [first, second] = await Promise.all([services.project.pickTarget('staging'), services.project.pickTarget('default')]);
+    assert.ok(first.kind === 'ok' && second.kind === 'ok');
+    assert.equal(services.project.state.kind === 'ok' && services.project.state.target.target.name, 'default');
+    assert.equal(first.target.target.name, 'default', 'the older call answers with the newer state');
+  });
+
+  it('is not offered in a project without targets', async () => {
+    await restoreProjectFile(services, projectText);
+    assert.equal(services.treeView.description, undefined);
+    assert.equal(services.testing.profiles.server?.label, 'Test environment');
+  });
+});
