@@ -154,6 +154,7 @@ export class DeployFeature extends Disposable {
 
   private async offerProtectedPush(target: string, push: () => Promise<PushResult | undefined>): Promise<void> {
     this.s.log.info(`Saved, not pushed: the editor's target ${target} is protected.`);
+    const server = this.s.project.state.kind === 'ok' ? this.s.project.state.baseUrl : undefined;
     const action = `Push to ${target}…`;
     const picked = await vscode.window.showInformationMessage(
       `Saved, not pushed: the target ${target} is protected, and a save never pushes to it by itself.`,
@@ -163,6 +164,13 @@ export class DeployFeature extends Disposable {
     const confirm = `Push to ${target}`;
     const sure = await vscode.window.showWarningMessage(`Push this change to the protected target ${target}?`, { modal: true }, confirm);
     if (sure !== confirm) return;
+    // The offer was made for that target: after a switch, a push would go to another one.
+    const now = this.s.project.state;
+    if (now.kind !== 'ok' || now.target.target.name !== target || now.baseUrl !== server) {
+      const active = now.kind === 'ok' ? `the target is now ${now.target.target.name}` : 'the project changed';
+      void vscode.window.showWarningMessage(`Nothing pushed to ${target}: ${active} since the save. Switch back to ${target} and save again to push there.`);
+      return;
+    }
     await push().catch((error: unknown) => this.s.log.error(`Push to ${target}: ${errorMessage(error)}`));
   }
 
