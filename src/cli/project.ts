@@ -10,6 +10,7 @@ import {
   folderAction,
   isTargetProblem,
   MAIN_FILE,
+  nearestProject,
   parseProjectFile,
   type PositionedProblem,
   PROJECT_FILE,
@@ -97,11 +98,13 @@ export function projectOnTarget(project: CliProject, name: string, flag: string)
   return projectOn(project.root, project.file, { target, why: { source: 'flag' } });
 }
 
-function findProjectRoot(start: string): string | undefined {
-  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, PROJECT_FILE))) return dir;
-    if (path.dirname(dir) === dir) return undefined;
-  }
+/** The project of `start` by the editor's rule (src/core/workspace/projects.ts): the nearest folder at or above it holding customactions.yaml. */
+export function findProjectRoot(start: string): string | undefined {
+  return nearestProject(
+    path.resolve(start),
+    (dir) => existsSync(path.join(dir, PROJECT_FILE)),
+    (dir) => (path.dirname(dir) === dir ? undefined : path.dirname(dir)),
+  );
 }
 
 /** `file:line:column: path: message`, lines and columns from 1 as editors and CI annotations read them. */

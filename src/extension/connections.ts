@@ -109,10 +109,12 @@ export class Connections extends Disposable {
   }
 
   private askForNewKey(app: Application): Promise<boolean> {
-    let prompt = this.prompts.get(app.id);
+    // One prompt per key: the server and the application id (two projects may share both).
+    const id = `${normalizeBaseUrl(app.project.baseUrl)}\n${app.id}`;
+    let prompt = this.prompts.get(id);
     if (!prompt) {
-      prompt = this.promptForKey(app).finally(() => this.prompts.delete(app.id));
-      this.prompts.set(app.id, prompt);
+      prompt = this.promptForKey(app).finally(() => this.prompts.delete(id));
+      this.prompts.set(id, prompt);
     }
     return prompt;
   }

@@ -1,21 +1,54 @@
 import * as vscode from 'vscode';
 import { LOCAL_SANDBOX, type ApplicationEntry, type ProjectFile } from '../core/schema';
-import { applicationsOn, chooseTarget, hasNamedTargets, isTargetProblem, parseProjectFile, PROJECT_FILE, type TargetChoice } from '../core/workspace';
+import {
+  applicationsOn,
+  chooseTarget,
+  compareProjectPlaces,
+  hasNamedTargets,
+  isExcludedFromProjectSearch,
+  isTargetProblem,
+  parseProjectFile,
+  PROJECT_FILE,
+  PROJECT_SEARCH_EXCLUDE,
+  projectHolding,
+  projectNames,
+  projectRootOfFile,
+  type TargetChoice,
+} from '../core/workspace';
 import { serverText } from '../core/text';
 import { normalizeOrigin } from '../core/deploy/scope';
 import { Disposable } from './lifecycle';
 import { readText } from './files';
 
-/** An application of the project on the active target: `id` is its id on that target's server, `projectId` the file's. */
+/** What an application knows of its project: everything but the project's list of applications. */
+export type ProjectInfo = Omit<Project, 'applications'>;
+
+/** An application of a project on its active target: `id` is its id on that target's server, `projectId` the file's. */
 export interface Application extends ApplicationEntry {
   readonly projectId: string;
   /** What the sidebar shows. */
   readonly label: string;
   /** The folder holding one sub-folder per action. */
   readonly folderUri: vscode.Uri;
+  /** The project it is listed in: its server, its target, its lock. */
+  readonly project: ProjectInfo;
+  /** Unique in the workspace (two projects may list the same id): the project's folder and the id. */
+  readonly uid: string;
 }
 
-export type ProjectState = { readonly kind: 'none' } | { readonly kind: 'invalid'; readonly uri: vscode.Uri; readonly message: string } | Project;
+/** A customactions.yaml that could not be read as a project (the message says why). */
+export interface InvalidProject {
+  readonly kind: 'invalid';
+  readonly uri: vscode.Uri;
+  readonly root: vscode.Uri;
+  readonly name: string;
+  readonly message: string;
+}
+
+export type ProjectState = { readonly kind: 'none' } | InvalidProject | Project;
+
+/** A project of the workspace, valid or not. */
+export type FoundProject = InvalidProject | Project;
 
 /** Thrown where a command needs the project and the workspace has none, or an invalid one (the message says why). */
 export class NoProjectError extends Error {
@@ -29,6 +62,8 @@ export interface Project {
   readonly kind: 'ok';
   readonly uri: vscode.Uri;
   readonly root: vscode.Uri;
+  /** What the tree and pickers call it: its folder's name (src/core/workspace/projects.ts). */
+  readonly name: string;
   readonly file: ProjectFile;
   /** The active target's base URL as written: a URL, or `local-sandbox`. Keys are stored under it. */
   readonly baseUrl: string;
@@ -43,39 +78,73 @@ export interface Project {
   readonly applications: readonly Application[];
 }
 
+/** What changed in the list: projects that appeared, went, or were read again (by their folder's URI). */
+export interface ProjectsChange {
+  readonly added: readonly vscode.Uri[];
+  readonly removed: readonly vscode.Uri[];
+  readonly changed: readonly vscode.Uri[];
+}
+
+/** How many project files a workspace search returns at most: a workspace of more is not one of projects. */
+const MAX_PROJECTS = 200;
+
 /**
- * The workspace's project file, customactions.yaml: which server, which applications, which folders.
- * It is the only place these live, so adding an application edits the file, never hidden state.
+ * The workspace's projects: every folder holding a customactions.yaml (each workspace folder's, and
+ * nested ones), each the only place its server, applications and folders live. Found by a workspace
+ * search, kept current by a watcher and the workspace folders' changes; which project holds a file is
+ * the core's rule (the nearest project at or above it), as the command line finds its project.
  */
 export class ProjectModel extends Disposable {
-  private current: ProjectState = { kind: 'none' };
-  private loaded: Promise<ProjectState> | undefined;
+  private found: readonly FoundProject[] = [];
+  private loaded: Promise<readonly FoundProject[]> | undefined;
   /** How many reads began: only the newest one's answer is kept (an older read never undoes a newer pick). */
   private reads = 0;
-  private readonly changed = this.register(new vscode.EventEmitter<ProjectState>());
-  readonly onDidChange = this.changed.event;
   private readonly picks: TargetPicks;
+  private readonly changed = this.register(new vscode.EventEmitter<ProjectState>());
+  /** Any project changed, appeared or went; the state is the first project's (`state`). */
+  readonly onDidChange = this.changed.event;
+  private readonly listChanged = this.register(new vscode.EventEmitter<ProjectsChange>());
+  readonly onDidChangeProjects = this.listChanged.event;
 
   /** `memory`: the workspace's state, where the target picked for each project file is kept across sessions. */
   constructor(memory?: vscode.Memento) {
     super();
     this.picks = new TargetPicks(memory);
     const watcher = this.register(vscode.workspace.createFileSystemWatcher(`**/${PROJECT_FILE}`));
-    const reload = () => void this.reload();
+    // A watcher's events are not filtered by the search's excludes: a package's own file changes nothing.
+    const reload = (uri?: vscode.Uri) => {
+      if (!uri || !isExcludedFromProjectSearch(uri.path)) void this.reload();
+    };
     this.register(watcher.onDidChange(reload));
     this.register(watcher.onDidCreate(reload));
     this.register(watcher.onDidDelete(reload));
-    this.register(vscode.workspace.onDidChangeWorkspaceFolders(reload));
+    this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => reload()));
   }
 
-  get state(): ProjectState {
-    return this.current;
+  /** Every project as last read (valid or not), in the tree's order. */
+  get projects(): readonly FoundProject[] {
+    return this.found;
   }
 
-  /** The project as it is on disk; read once, then kept current by the watcher. */
-  async get(): Promise<ProjectState> {
+  /** Every project as it is on disk; found once, then kept current by the watcher. */
+  async all(): Promise<readonly FoundProject[]> {
     this.loaded ??= this.read();
     return this.loaded;
+  }
+
+  /** The valid projects. */
+  async valid(): Promise<readonly Project[]> {
+    return (await this.all()).filter((p): p is Project => p.kind === 'ok');
+  }
+
+  /** The first project as last read, `none` when there is none: for what knows one project only. */
+  get state(): ProjectState {
+    return this.found[0] ?? { kind: 'none' };
+  }
+
+  /** The first project as it is on disk. */
+  async get(): Promise<ProjectState> {
+    return (await this.all())[0] ?? { kind: 'none' };
   }
 
   /** The project, for what cannot go on without one: a NoProjectError (whose message says what is wrong) otherwise. */
@@ -83,26 +152,38 @@ export class ProjectModel extends Disposable {
     return requireProject(await this.get());
   }
 
+  /** The project holding `uri` (the nearest at or above it), as last read. */
+  projectOf(uri: vscode.Uri): FoundProject | undefined {
+    return projectAt(this.found, uri);
+  }
+
   async reload(): Promise<ProjectState> {
     this.loaded = this.read();
-    return this.loaded;
+    return (await this.loaded)[0] ?? { kind: 'none' };
   }
 
   /**
-   * The target picked by name for the project (undefined: the file's default), remembered in the
-   * workspace's state; the project is read again on it.
+   * The target picked by name for a project (undefined: the file's default), remembered in the
+   * workspace's state; the projects are read again on it. `project`: its file's URI, else the first
+   * project's (or where a new one would go).
    */
-  async pickTarget(name: string | undefined): Promise<ProjectState> {
-    const state = this.current.kind === 'none' ? await this.get() : this.current;
-    const uri = state.kind === 'none' ? this.defaultUri() : state.uri;
+  async pickTarget(name: string | undefined, project?: vscode.Uri): Promise<ProjectState> {
+    const state = this.state.kind === 'none' ? await this.get() : this.state;
+    const uri = project ?? (state.kind === 'none' ? this.defaultUri() : state.uri);
     if (uri) await this.picks.set(uri, name);
-    return this.reload();
+    const all = await this.reload();
+    return (project && (await this.all()).find((p) => p.uri.toString() === project.toString())) ?? all;
   }
 
-  /** The target picked for the project, if one was (customActions.switchTarget). */
+  /** The target picked for the first project, if one was (customActions.switchTarget). */
   get pickedTarget(): string | undefined {
-    const state = this.current;
+    const state = this.state;
     return state.kind === 'none' ? undefined : this.picks.get(state.uri);
+  }
+
+  /** The target picked for the project of this file, if one was. */
+  pickedTargetOf(projectFile: vscode.Uri): string | undefined {
+    return this.picks.get(projectFile);
   }
 
   /** Where a new project file goes: the first workspace folder. */
@@ -111,14 +192,23 @@ export class ProjectModel extends Disposable {
     return folder && vscode.Uri.joinPath(folder.uri, PROJECT_FILE);
   }
 
-  private async read(): Promise<ProjectState> {
+  private async read(): Promise<readonly FoundProject[]> {
     const read = ++this.reads;
-    const state = await readProject(this.picks);
-    // A newer read began meanwhile (a pick, the file changed): its answer stands, this one is the past.
-    if (read !== this.reads) return this.loaded ?? state;
-    this.current = state;
-    this.changed.fire(state);
-    return state;
+    const next = await readProjects(this.picks);
+    // A newer read began meanwhile (a pick, a file changed): its answer stands, this one is the past.
+    if (read !== this.reads) return this.loaded ?? next;
+    const before = this.found;
+    this.found = next;
+    const keys = (list: readonly FoundProject[]) => new Map(list.map((p) => [p.root.toString(), p]));
+    const old = keys(before);
+    const now = keys(next);
+    this.listChanged.fire({
+      added: next.filter((p) => !old.has(p.root.toString())).map((p) => p.root),
+      removed: before.filter((p) => !now.has(p.root.toString())).map((p) => p.root),
+      changed: next.filter((p) => old.has(p.root.toString())).map((p) => p.root),
+    });
+    this.changed.fire(this.state);
+    return next;
   }
 }
 
@@ -155,56 +245,104 @@ class TargetPicks {
   }
 }
 
-async function readProject(picks: TargetPicks): Promise<ProjectState> {
-  for (const folder of vscode.workspace.workspaceFolders ?? []) {
-    const uri = vscode.Uri.joinPath(folder.uri, PROJECT_FILE);
+/** The project files of the workspace: a search for them, and each workspace folder's own (a search may find nothing on a virtual file system). */
+async function projectFiles(): Promise<vscode.Uri[]> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const own = folders.map((f) => vscode.Uri.joinPath(f.uri, PROJECT_FILE));
+  let searched: vscode.Uri[] = [];
+  try {
+    searched = await vscode.workspace.findFiles(`**/${PROJECT_FILE}`, PROJECT_SEARCH_EXCLUDE, MAX_PROJECTS);
+  } catch {
+    // No search on this file system: the workspace folders' own files still count.
+  }
+  const seen = new Map<string, vscode.Uri>();
+  for (const uri of [...own, ...searched]) if (!isExcludedFromProjectSearch(uri.path)) seen.set(uri.toString(), uri);
+  return [...seen.values()];
+}
+
+async function readProjects(picks: TargetPicks): Promise<FoundProject[]> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const places = [];
+  for (const uri of await projectFiles()) {
+    const folderIndex = folders.findIndex(
+      (f) => f.uri.scheme === uri.scheme && f.uri.authority === uri.authority && projectHolding([f.uri.path], uri.path) !== undefined,
+    );
+    const rootPath = projectRootOfFile(uri.path);
+    const folder = folders[folderIndex];
+    if (!folder || rootPath === undefined) continue;
     let text: string;
     try {
       text = await readText(uri);
     } catch {
-      continue;
+      continue; // Listed by the search but gone, or the workspace folder's own that does not exist.
     }
-    const parsed = parseProjectFile(text);
-    if (!parsed.project) {
-      const first = parsed.problems[0];
-      const where = first ? ` (line ${first.range.start.line + 1}): ${first.message}` : '';
-      return { kind: 'invalid', uri, message: `${PROJECT_FILE} is not valid${where}` };
-    }
-    const file = parsed.project;
-    // The same rule and the same ids as the command line's projectOn: the editor has no variable or branch.
-    const picked = picks.get(uri);
-    let choice = chooseTarget(file, { given: picked });
-    let forgottenTarget: string | undefined;
-    if (isTargetProblem(choice)) {
-      // The picked target went from the file: the pick is forgotten, the default is active, and the user is told.
-      forgottenTarget = picked;
-      await picks.set(uri, undefined);
-      choice = chooseTarget(file, {});
-      if (isTargetProblem(choice)) return { kind: 'invalid', uri, message: `${PROJECT_FILE}: ${choice.problem}` };
-    }
-    const target = choice.target;
-    const applications = applicationsOn(target, file.applications).map((app) => ({
-      ...app,
-      // A cloned workspace's text, shown in the tree, notifications and pickers: as text.
-      label: serverText(app.name ?? app.id, 120),
-      folderUri: vscode.Uri.joinPath(folder.uri, ...app.folder.split(/[\\/]/).filter(Boolean)),
-    }));
-    const sandbox = file.sandbox as { demo?: unknown } | undefined;
-    return {
-      kind: 'ok',
+    places.push({
       uri,
-      root: folder.uri,
-      file,
-      baseUrl: target.baseUrl,
-      target: choice,
-      hasTargets: hasNamedTargets(file),
-      ...(forgottenTarget === undefined ? {} : { forgottenTarget }),
-      isSandbox: target.baseUrl === LOCAL_SANDBOX,
-      demo: sandbox?.demo === true,
-      applications,
-    };
+      text,
+      root: rootPath,
+      folderIndex,
+      workspaceFolder: { name: folder.name, path: folder.uri.path },
+      rootUri: uri.with({ path: rootPath }),
+    });
   }
-  return { kind: 'none' };
+  places.sort(compareProjectPlaces);
+  const names = projectNames(places);
+  return Promise.all(places.map((place, i) => readProject(place.uri, place.rootUri, names[i]!, place.text, picks)));
+}
+
+async function readProject(uri: vscode.Uri, root: vscode.Uri, name: string, text: string, picks: TargetPicks): Promise<FoundProject> {
+  const parsed = parseProjectFile(text);
+  if (!parsed.project) {
+    const first = parsed.problems[0];
+    const where = first ? ` (line ${first.range.start.line + 1}): ${first.message}` : '';
+    return { kind: 'invalid', uri, root, name, message: `${PROJECT_FILE} is not valid${where}` };
+  }
+  const file = parsed.project;
+  // The same rule and the same ids as the command line's projectOn: the editor has no variable or branch.
+  const picked = picks.get(uri);
+  let choice = chooseTarget(file, { given: picked });
+  let forgottenTarget: string | undefined;
+  if (isTargetProblem(choice)) {
+    // The picked target went from the file: the pick is forgotten, the default is active, and the user is told.
+    forgottenTarget = picked;
+    await picks.set(uri, undefined);
+    choice = chooseTarget(file, {});
+    if (isTargetProblem(choice)) return { kind: 'invalid', uri, root, name, message: `${PROJECT_FILE}: ${choice.problem}` };
+  }
+  const target = choice.target;
+  const sandbox = file.sandbox as { demo?: unknown } | undefined;
+  const info: ProjectInfo = {
+    kind: 'ok',
+    uri,
+    root,
+    name,
+    file,
+    baseUrl: target.baseUrl,
+    target: choice,
+    hasTargets: hasNamedTargets(file),
+    ...(forgottenTarget === undefined ? {} : { forgottenTarget }),
+    isSandbox: target.baseUrl === LOCAL_SANDBOX,
+    demo: sandbox?.demo === true,
+  };
+  const applications = applicationsOn(target, file.applications).map((app) => ({
+    ...app,
+    // A cloned workspace's text, shown in the tree, notifications and pickers: as text.
+    label: serverText(app.name ?? app.id, 120),
+    folderUri: vscode.Uri.joinPath(root, ...app.folder.split(/[\\/]/).filter(Boolean)),
+    project: info,
+    uid: `${root.toString()}\n${app.id}`,
+  }));
+  return { ...info, applications };
+}
+
+/** The project of `uri` among `projects`, by the core's rule (the nearest at or above it). */
+export function projectAt<P extends { readonly root: vscode.Uri }>(projects: readonly P[], uri: vscode.Uri): P | undefined {
+  const same = projects.filter((p) => p.root.scheme === uri.scheme && p.root.authority === uri.authority);
+  const root = projectHolding(
+    same.map((p) => p.root.path),
+    uri.path,
+  );
+  return root === undefined ? undefined : same.find((p) => p.root.path.replace(/\/+$/, '') === root.replace(/\/+$/, ''));
 }
 
 /** `state` when it is a valid project, else the NoProjectError that says why not. */
@@ -214,10 +352,14 @@ export function requireProject(state: ProjectState): Project {
 }
 
 /**
- * The server the project names now, as records are scoped to it (src/core/deploy/scope.ts): the same
+ * The server a project names now, as records are scoped to it (src/core/deploy/scope.ts): the same
  * text as the base URL the history records as a push's target. Undefined without a valid project.
  */
+export function serverOf(project: ProjectState | ProjectInfo): string | undefined {
+  return project.kind === 'ok' ? normalizeOrigin(project.baseUrl) : undefined;
+}
+
+/** The server of the first project (for what knows one project only). */
 export function currentServer(project: Pick<ProjectModel, 'state'>): string | undefined {
-  const state = project.state;
-  return state.kind === 'ok' ? normalizeOrigin(state.baseUrl) : undefined;
+  return serverOf(project.state);
 }

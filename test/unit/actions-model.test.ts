@@ -15,7 +15,7 @@ function uri(path: string): vscode.Uri {
 }
 
 function application(id: string): Application {
-  return { id, folder: id, label: id.toUpperCase(), folderUri: uri(`/ws/${id}`) } as Application;
+  return { id, folder: id, label: id.toUpperCase(), folderUri: uri(`/ws/${id}`), uid: `file:///ws\n${id}` } as Application;
 }
 
 function remote(id: string, key: string, name = key): RemoteAction {
@@ -228,12 +228,13 @@ describe('ActionsModel', () => {
       assert.equal(await model.inputSetAt(uri(elsewhere)), undefined, elsewhere);
   });
 
-  it('finds the action folder of an event by application id and key, never by a path the server names', async () => {
+  it('finds the action folder of an event by application (its uid: two projects may share an id) and key, never by a path the server names', async () => {
     const { apps, folders, model } = fixture();
     const [billing] = apps as [Application];
     folders.set('billing', [local(billing, 'refund-folder', 'refund')]);
-    assert.equal((await model.localAction('billing', 'refund'))?.action.folder.path, '/ws/billing/refund-folder');
-    assert.equal(await model.localAction('crm', 'refund'), undefined);
-    assert.equal(await model.localAction('billing', '../crm'), undefined);
+    assert.equal((await model.localAction(billing.uid, 'refund'))?.action.folder.path, '/ws/billing/refund-folder');
+    assert.equal(await model.localAction('billing', 'refund'), undefined, 'the bare id names no project');
+    assert.equal(await model.localAction(billing.uid.replace('billing', 'crm'), 'refund'), undefined);
+    assert.equal(await model.localAction(billing.uid, '../crm'), undefined);
   });
 });

@@ -7,3 +7,4 @@ export * from './template';
 export * from './actionFolder';
 export * from './writeGuard';
 export * from './targets';
+export * from './projects';

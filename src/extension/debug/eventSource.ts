@@ -24,7 +24,7 @@ export async function eventSource(s: Pick<Parts, 'eventDocuments' | 'model'>, ar
   if (isLensEvent(arg)) {
     where = { appId: arg.appId, key: arg.key, actionId: arg.actionId, raw: arg.raw };
   } else if (isNode(arg) && arg.kind === 'event') {
-    where = { appId: arg.parent.parent.parent.app.id, key: arg.parent.parent.key, actionId: arg.parent.parent.remote?.id, raw: arg.event.raw };
+    where = { appId: arg.parent.parent.parent.app.uid, key: arg.parent.parent.key, actionId: arg.parent.parent.remote?.id, raw: arg.event.raw };
   } else {
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
     const shown = uri?.scheme === EVENT_SCHEME ? s.eventDocuments.eventAt(uri) : undefined;

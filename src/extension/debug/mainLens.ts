@@ -48,7 +48,7 @@ export class MainCodeLens extends Disposable implements vscode.CodeLensProvider 
     ];
     // VS Code for the Web starts no process to debug in (platform.ts).
     if (!PLATFORM.processes) lenses.pop();
-    const failure = this.lastFailure(found.app.id, found.action.key);
+    const failure = this.lastFailure(found.app.uid, found.action.key);
     if (failure && PLATFORM.processes) {
       const message = serverText(failure.event.error?.message ?? 'no reason given', 80);
       lenses.push(
@@ -66,10 +66,10 @@ export class MainCodeLens extends Disposable implements vscode.CodeLensProvider 
   private lastFailure(appId: string, key: string): { appId: string; key: string; actionId: string; environment: string; event: NormalizedEvent } | undefined {
     let newest: { appId: string; key: string; actionId: string; environment: string; event: NormalizedEvent } | undefined;
     for (const watch of this.s.events.list()) {
-      if (watch.app.id !== appId || watch.actionKey !== key) continue;
+      if (watch.app.uid !== appId || watch.actionKey !== key) continue;
       const [event] = watch.poller.recent(1);
       if (event && (newest === undefined || (event.startTime ?? 0) > (newest.event.startTime ?? 0)))
-        newest = { appId: watch.app.id, key: watch.actionKey, actionId: watch.actionId, environment: watch.environment, event };
+        newest = { appId: watch.app.uid, key: watch.actionKey, actionId: watch.actionId, environment: watch.environment, event };
     }
     return newest && !newest.event.ok ? newest : undefined;
   }

@@ -56,7 +56,7 @@ export class DriftWatch extends Disposable {
       if (!file) return undefined;
       const action = await this.s.model.actionAt(uri);
       if (!action?.remote) return undefined;
-      const key = `${action.app.id}\u0000${action.remote.id}`;
+      const key = `${action.app.uid}\u0000${action.remote.id}`;
       const last = this.checked.get(key);
       if (!again && last !== undefined && Date.now() - last < RECHECK_MS) return action.outOfStep;
       this.checked.set(key, Date.now());

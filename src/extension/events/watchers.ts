@@ -213,5 +213,5 @@ export class EventWatchers extends Disposable {
 }
 
 function watchId(app: Application, eventsUrl: string): string {
-  return `${app.id}\n${eventsUrl}`;
+  return `${app.uid}\n${eventsUrl}`;
 }

@@ -197,7 +197,7 @@ export async function copyEventsUrl(s: Pick<Parts, 'model' | 'project'>, node?: 
 export async function openEvent(s: Pick<Parts, 'eventDocuments'>, node?: unknown): Promise<void> {
   if (!isNode(node) || node.kind !== 'event') return;
   const env = node.parent;
-  await s.eventDocuments.open([env.parent.app.id, env.parent.key, env.environment, node.event.id], node.event.raw);
+  await s.eventDocuments.open([env.parent.app.uid, env.parent.key, env.environment, node.event.id], node.event.raw);
 }
 
 /** Writes action.yaml and the generated types; main.ts is replaced only by code that came from the server. */

@@ -131,9 +131,9 @@ export class ActionsModel extends Disposable {
     return found && action ? { app: found.app, action } : undefined;
   }
 
-  /** The workspace's folder of an action, by application id and key (an event names both): a server's names never become paths. */
-  async localAction(appId: string, key: string): Promise<{ app: Application; action: LocalAction } | undefined> {
-    const app = (await this.sources.applications()).find((a) => a.id === appId);
+  /** The workspace's folder of an action, by application (its `uid`) and key (an event names both): a server's names never become paths. */
+  async localAction(appUid: string, key: string): Promise<{ app: Application; action: LocalAction } | undefined> {
+    const app = (await this.sources.applications()).find((a) => a.uid === appUid);
     const action = app && (await this.sources.scanLocal(app)).find((a) => a.key === key);
     return app && action ? { app, action } : undefined;
   }
@@ -143,10 +143,10 @@ export class ActionsModel extends Disposable {
    * miss), else by the id the folder was linked to when its key was changed here and the server still lists it.
    */
   async idFor(app: Application, folder: vscode.Uri, key: string): Promise<string | undefined> {
-    const found = this.listed.get(app.id)?.byKey.get(key) ?? (await this.list(app, true)).byKey.get(key);
+    const found = this.listed.get(app.uid)?.byKey.get(key) ?? (await this.list(app, true)).byKey.get(key);
     if (found) return found.id;
     const linked = this.links.all().get(folder.toString());
-    return linked !== undefined && (this.listed.get(app.id)?.actions ?? []).some((a) => a.id === linked) ? linked : undefined;
+    return linked !== undefined && (this.listed.get(app.uid)?.actions ?? []).some((a) => a.id === linked) ? linked : undefined;
   }
 
   /** Everything anew (undefined), or one application's list. */
@@ -207,7 +207,7 @@ export class ActionsModel extends Disposable {
    * delete) must not answer for after it.
    */
   private forget(app?: Application): void {
-    for (const id of app ? [app.id] : [...new Set([...this.listed.keys(), ...this.inflight.keys()])]) {
+    for (const id of app ? [app.uid] : [...new Set([...this.listed.keys(), ...this.inflight.keys()])]) {
       this.listed.delete(id);
       this.inflight.delete(id);
       this.generations.set(id, (this.generations.get(id) ?? 0) + 1);
@@ -215,27 +215,27 @@ export class ActionsModel extends Disposable {
   }
 
   private list(app: Application, again = false): Promise<Listed> {
-    const existing = this.listed.get(app.id);
+    const existing = this.listed.get(app.uid);
     if (existing && !again) return Promise.resolve(existing);
-    let pending = this.inflight.get(app.id);
+    let pending = this.inflight.get(app.uid);
     if (!pending) {
       const started: Promise<Listed> = this.fetch(app, existing).finally(() => {
-        if (this.inflight.get(app.id) === started) this.inflight.delete(app.id);
+        if (this.inflight.get(app.uid) === started) this.inflight.delete(app.uid);
       });
       pending = started;
-      this.inflight.set(app.id, pending);
+      this.inflight.set(app.uid, pending);
     }
     return pending;
   }
 
   private async fetch(app: Application, previous: Listed | undefined): Promise<Listed> {
-    const generation = this.generations.get(app.id) ?? 0;
+    const generation = this.generations.get(app.uid) ?? 0;
     const actions = await this.sources.listRemote(app);
     const signature = JSON.stringify(actions.map((a) => [a.id, a.key, a.name, a.description]));
     const listed: Listed = { actions, byKey: new Map(actions.map((a) => [a.key, a])), signature };
     // A list that was asked for before the last forget() is an answer about the past: use it, keep it not.
-    if (generation !== (this.generations.get(app.id) ?? 0)) return listed;
-    this.listed.set(app.id, listed);
+    if (generation !== (this.generations.get(app.uid) ?? 0)) return listed;
+    this.listed.set(app.uid, listed);
     const gone = this.noteIds(app, actions);
     if (previous && previous.signature !== signature) this.changed.fire({ app });
     if (gone.length > 0) this.removedEmitter.fire({ app, ids: gone });
@@ -245,8 +245,8 @@ export class ActionsModel extends Disposable {
   /** Remembers the ids of a list, and forgets what the model itself held of the ones gone from it. */
   private noteIds(app: Application, actions: readonly RemoteAction[]): string[] {
     const now = new Set(actions.map((a) => a.id));
-    const before = this.lastIds.get(app.id);
-    this.lastIds.set(app.id, now);
+    const before = this.lastIds.get(app.uid);
+    this.lastIds.set(app.uid, now);
     const gone = before ? [...before].filter((id) => !now.has(id)) : [];
     for (const id of gone) this.drifted.delete(driftKey(app, id));
     return gone;
@@ -261,5 +261,5 @@ export class ActionsModel extends Disposable {
 }
 
 function driftKey(app: Application, id: string): string {
-  return `${app.id}\u0000${id}`;
+  return `${app.uid}\u0000${id}`;
 }

@@ -110,7 +110,7 @@ export class ActionTestTree extends Disposable {
     const apps = await this.model.applications();
     this.controller.items.replace(
       apps.map((app) => {
-        const item = this.item(`app:${app.id}`, app.label, app.folderUri, { kind: 'application', app }, this.controller.items.get(`app:${app.id}`));
+        const item = this.item(`app:${app.uid}`, app.label, app.folderUri, { kind: 'application', app }, this.controller.items.get(`app:${app.uid}`));
         item.canResolveChildren = true;
         return item;
       }),
@@ -203,7 +203,7 @@ export class ActionTestTree extends Disposable {
       for (const root of roots) if (this.resolved.has(root.id)) await this.reload(root);
       return;
     }
-    const item = this.controller.items.get(`app:${app.id}`);
+    const item = this.controller.items.get(`app:${app.uid}`);
     if (item && this.resolved.has(item.id)) await this.reload(item);
   }
 
@@ -224,7 +224,7 @@ export class ActionTestTree extends Disposable {
   private async inputSetChanged(uri: vscode.Uri, listed: boolean): Promise<void> {
     const found = await this.model.inputSetAt(uri);
     if (!found) return;
-    const actionItem = this.controller.items.get(`app:${found.app.id}`)?.children.get(`action:${found.action.folder.toString()}`);
+    const actionItem = this.controller.items.get(`app:${found.app.uid}`)?.children.get(`action:${found.action.folder.toString()}`);
     const data = actionItem && this.data.get(actionItem);
     if (!actionItem || data?.kind !== 'action' || !this.resolved.has(actionItem.id)) return;
     const existing = actionItem.children.get(uri.toString());

@@ -13,7 +13,7 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
     case 'application': {
       // The label, id and folder come from customactions.yaml: a cloned workspace's text, shown as text.
       const item = new vscode.TreeItem(serverText(node.app.label, 120), vscode.TreeItemCollapsibleState.Collapsed);
-      item.id = `app/${node.app.id}`;
+      item.id = `app/${node.app.uid}`;
       item.description = serverText(node.app.id, 120);
       item.tooltip = untrustedMarkdown(
         `**${serverMarkdown(node.app.label)}**\n\nApplication ${serverMarkdown(node.app.id)}, folder ${serverMarkdown(node.app.folder)}`,
@@ -27,7 +27,7 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
       return actionItem(node);
     case 'environment': {
       const item = new vscode.TreeItem(node.environment, vscode.TreeItemCollapsibleState.Collapsed);
-      item.id = `env/${node.parent.parent.app.id}/${node.parent.key}/${node.environment}`;
+      item.id = `env/${node.parent.parent.app.uid}/${node.parent.key}/${node.environment}`;
       item.iconPath = new vscode.ThemeIcon(node.environment === 'Live' ? 'globe' : 'beaker');
       item.contextValue = `environment;${node.environment}`;
       item.tooltip = `${node.environment} events of ${serverText(node.parent.key, 120)}`;
@@ -36,7 +36,7 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
     case 'event': {
       const { event } = node;
       const item = new vscode.TreeItem(formatStart(event), vscode.TreeItemCollapsibleState.None);
-      item.id = `event/${node.parent.parent.parent.app.id}/${node.parent.parent.key}/${node.parent.environment}/${event.id}`;
+      item.id = `event/${node.parent.parent.parent.app.uid}/${node.parent.parent.key}/${node.parent.environment}/${event.id}`;
       item.description = [serverText(event.name, 80), event.duration === undefined ? '' : formatDuration(event.duration)].filter(Boolean).join(' · ');
       item.iconPath = event.ok
         ? new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'))
@@ -48,7 +48,7 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
     }
     case 'history': {
       const item = new vscode.TreeItem('History', vscode.TreeItemCollapsibleState.Collapsed);
-      item.id = `history/${node.parent.parent.app.id}/${node.parent.key}`;
+      item.id = `history/${node.parent.parent.app.uid}/${node.parent.key}`;
       item.iconPath = new vscode.ThemeIcon('history');
       item.tooltip = `Versions of ${serverText(node.parent.key, 120)} pushed from here, and those the server keeps`;
       item.contextValue = 'history';
@@ -58,7 +58,7 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
       const { item: version } = node;
       // The file first: a narrow view cuts the description (when, from where), never which file it is.
       const item = new vscode.TreeItem(version.row.label, vscode.TreeItemCollapsibleState.None);
-      item.id = `version/${node.parent.parent.parent.app.id}/${node.parent.parent.key}/${node.index}/${version.source}/${version.time ?? ''}`;
+      item.id = `version/${node.parent.parent.parent.app.uid}/${node.parent.parent.key}/${node.index}/${version.source}/${version.time ?? ''}`;
       item.description = version.row.description;
       item.tooltip = version.detail;
       item.iconPath = new vscode.ThemeIcon(version.source === 'server' ? 'cloud' : 'history');
@@ -90,7 +90,7 @@ function actionItem(node: ActionNode): vscode.TreeItem {
     hasEnvironments ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
   );
   // An invalid key may be listed twice, or be anything: its row is told apart by the server's id.
-  item.id = node.state === 'invalid' && node.remote ? `action/${node.parent.app.id}/invalid/${node.remote.id}` : `action/${node.parent.app.id}/${node.key}`;
+  item.id = node.state === 'invalid' && node.remote ? `action/${node.parent.app.uid}/invalid/${node.remote.id}` : `action/${node.parent.app.uid}/${node.key}`;
   const hints: Record<typeof node.state, [string, string]> = {
     synced: ['symbol-event', ''],
     local: ['cloud-upload', 'not created on the server yet'],

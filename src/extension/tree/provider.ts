@@ -55,7 +55,7 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
   ) {
     super();
     this.register({ dispose: () => clearTimeout(this.refreshAll) });
-    this.register(model.onDidChange(({ app }) => (app ? this.refreshApplication(app.id) : this.refreshAllSoon())));
+    this.register(model.onDidChange(({ app }) => (app ? this.refreshApplication(app.uid) : this.refreshAllSoon())));
     this.register(
       // A watch that began or ended changes no row: the node shows the same events either way.
       events.onDidChangeEvents(({ app, eventsUrl, kind }) => {
@@ -144,9 +144,9 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
     const previous = this.appNodes;
     this.appNodes = new Map(
       state.applications.map((app) => {
-        const known = previous.get(app.id);
+        const known = previous.get(app.uid);
         const same = known && known.app.label === app.label && known.app.folderUri.toString() === app.folderUri.toString();
-        return [app.id, same ? known : ({ kind: 'application', app } satisfies ApplicationNode)];
+        return [app.uid, same ? known : ({ kind: 'application', app } satisfies ApplicationNode)];
       }),
     );
     if (state.isSandbox) this.sandboxShown.fire({ applications: state.applications, demo: state.demo });
@@ -170,8 +170,8 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
 
   /** The history of action `actionId` changed (a push, a redeploy): its History row lists its versions again. */
   historyChanged(appId: string, actionId: string): void {
-    const node = this.historyNodes.get(`${appId}\n${actionId}`);
-    if (node) this.changed.fire(node);
+    // The history names the server's application id: every project that lists it shows the row anew.
+    for (const node of this.historyNodes.values()) if (node.parent.app.id === appId && node.parent.remote?.id === actionId) this.changed.fire(node);
   }
 
   private async versions(node: HistoryNode): Promise<TreeNode[]> {
@@ -236,5 +236,5 @@ function message(parent: TreeNode, suffix: string, text: string, icon: MessageNo
 }
 
 function envKey(app: Application, eventsUrl: string): string {
-  return `${app.id}\n${eventsUrl}`;
+  return `${app.uid}\n${eventsUrl}`;
 }
