@@ -172,3 +172,30 @@ export function outcomeJson(outcome: ActionOutcome): unknown {
     }),
   };
 }
+
+/**
+ * A unified diff (src/core/deploy/contentDiff.ts) as lines under its action's: coloured as git colours
+ * one where the stream takes colour. The lines hold server text; the terminal guard escapes them as
+ * every line is escaped.
+ */
+export function diffLines(lines: readonly string[], color: Colors, indent = '    '): string[] {
+  return lines.map((line) => {
+    const paint = /^(---|\+\+\+) /.test(line)
+      ? color.bold
+      : line.startsWith('@@')
+        ? color.cyan
+        : line.startsWith('+')
+          ? color.green
+          : line.startsWith('-')
+            ? color.red
+            : (text: string) => text;
+    return `${indent}${paint(line)}`;
+  });
+}
+
+/** A status's or a plan's diffs as JSON: each part's unified diff as one text, as `git diff` prints it. */
+export function diffJson(diff: { readonly metadata?: readonly string[]; readonly implementation?: readonly string[] } | undefined): unknown {
+  if (!diff) return undefined;
+  const text = (lines: readonly string[] | undefined) => (lines && lines.length > 0 ? `${lines.join('\n')}\n` : undefined);
+  return { ...(diff.metadata ? { metadata: text(diff.metadata) } : {}), ...(diff.implementation ? { implementation: text(diff.implementation) } : {}) };
+}

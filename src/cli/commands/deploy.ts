@@ -3,13 +3,15 @@ import { CodeChecks } from '../../core/deploy/checks';
 import { type ActionOutcome, verdictOf } from '../../core/deploy/outcome';
 import { count, serverText } from '../../core/text';
 import { deployAction, mapLimited } from '../../core/deploy/pipeline';
-import { planDeploy, planJson, toCheck } from '../../core/deploy/plan';
+import { type ActionPlan, planDeploy, planJson, toCheck } from '../../core/deploy/plan';
+import { deployDiff, sentParts } from '../../core/deploy/contentDiff';
+import { type CustomActionsClient } from '../../core/client';
 import { confirm, confirmTargetWrite } from '../confirm';
 import { type CommandContext } from '../context';
 import { EXIT, type ExitCode, worstExit } from '../exitCodes';
 import { onInterrupt } from '../interrupt';
 import { applyOutcomes, readLock, writeLock } from '../lockFile';
-import { exitOfOutcome, onlyOnServerLines, outcomeJson, outcomeLines, type Verdict, verdictWord } from '../render';
+import { diffJson, diffLines, exitOfOutcome, onlyOnServerLines, outcomeJson, outcomeLines, type Verdict, verdictWord } from '../render';
 import { type CommandDefinition } from './command';
 import { collectTargets, parseConcurrency, reportRefused, reportReset } from './targets';
 
@@ -21,7 +23,8 @@ export const deploy: CommandDefinition = {
     command
       .argument('[actions...]', 'actions by key, or <application-id>/<key>; default: all')
       .option('-a, --application <id...>', 'only these applications')
-      .option('--dry-run', 'print the plan (reading the server, writing nothing)')
+      .option('--dry-run', 'print the plan and the diff of what would change (reading the server, writing nothing)')
+      .option('--no-diff', 'with --dry-run: no diff under the actions that would change')
       .option('--force', "replace the server's version even when it changed since the base")
       .option('--delete', 'delete from the server the actions this repository deployed or pulled whose folders are gone')
       .addOption(new Option('--concurrency <n>', 'actions deployed at once').default('8'))
@@ -108,13 +111,18 @@ Examples:
     // Written whatever happened: what went through is the base of the next run, which finishes the job.
     const done = outcomes.filter((o): o is ActionOutcome => o !== undefined);
     if (!dryRun) await writeLock(project.root, lock, applyOutcomes(lock, project.baseUrl, done));
+    // A dry run shows what would change: per action it would create or update, the server's text → the workspace's.
+    const diffs = dryRun && (options.diff !== false || context.out.json) ? await planDiffs(work, outcomes, concurrency) : [];
     const noCode = new Set(plans.filter(({ target }) => target.local?.metadata && target.local.code === undefined));
     // The actions of this repository line by line; those only on the server after them, summed up.
     const onlyOnServer: { outcome: ActionOutcome; deployedHere: boolean }[] = [];
     for (const [i, outcome] of outcomes.entries()) {
       if (!outcome) continue;
       if (verdictOf(outcome.steps) === 'only-on-server') onlyOnServer.push({ outcome, deployedHere: plans[i]!.target.base !== undefined });
-      else for (const line of outcomeLines(outcome, context.out.color, { noCode: noCode.has(plans[i]!) })) context.out.line(line);
+      else {
+        for (const line of outcomeLines(outcome, context.out.color, { noCode: noCode.has(plans[i]!) })) context.out.line(line);
+        if (options.diff !== false) for (const line of diffLines(diffs[i]?.lines ?? [], context.out.color)) context.out.line(line);
+      }
     }
     for (const line of onlyOnServerLines(onlyOnServer, context.out.color)) context.out.line(line);
     const notStarted = plans.filter((_, i) => outcomes[i] === undefined).map(({ target }) => `${target.application}/${target.key}`);
@@ -131,7 +139,7 @@ Examples:
     context.out.result({
       ok: exit === EXIT.ok,
       dryRun,
-      actions: done.map(outcomeJson),
+      actions: outcomes.flatMap((o, i) => (o ? [dryRun ? { ...(outcomeJson(o) as object), diff: diffs[i]?.json } : outcomeJson(o)] : [])),
       ...(dryRun ? { plan: plans.map(planJson) } : {}),
       ...(refused.json.length > 0 ? { refused: refused.json } : {}),
       ...(stopping ? { interrupted: true, notStarted } : {}),
@@ -139,6 +147,31 @@ Examples:
     return exit;
   },
 };
+
+/**
+ * The diffs of a dry run's actions, in the plan's order: read from the server for the parts each would
+ * send (none for an action it would create), a note for a part the server offers no read of.
+ */
+async function planDiffs(
+  work: readonly { readonly client: CustomActionsClient; readonly plan: ActionPlan }[],
+  outcomes: readonly (ActionOutcome | undefined)[],
+  concurrency: number,
+): Promise<({ lines: string[]; json: unknown } | undefined)[]> {
+  return mapLimited(work, concurrency, async ({ client, plan }, i) => {
+    const outcome = outcomes[i];
+    const local = plan.target.local;
+    if (!outcome || !local) return undefined;
+    const { diffs, unreadable } = await deployDiff(client, await client.capabilities(), outcome, local).catch(() => ({
+      diffs: [],
+      unreadable: sentParts(outcome).parts,
+    }));
+    const byPart = Object.fromEntries(diffs.map((d) => [d.part, d.lines]));
+    const notes = unreadable.map(
+      (p) => `(${p === 'metadata' ? 'action.yaml' : 'main.ts'}: the server's version could not be read, so its change is not shown)`,
+    );
+    return { lines: [...diffs.flatMap((d) => d.lines), ...notes], json: diffJson(byPart) };
+  });
+}
 
 /** The first names of a list, and how many more. */
 function listed(names: readonly string[]): string {

@@ -1,18 +1,16 @@
 import { type Command, Option } from 'commander';
 import { sameServer } from '../../core/client';
 import { CodeChecks } from '../../core/deploy/checks';
-import { unifiedDiff } from '../../core/deploy/lineDiff';
+import { partDiffs, readServerTexts, workspaceTexts } from '../../core/deploy/contentDiff';
 import { type ActionOutcome, settled } from '../../core/deploy/outcome';
 import { deployAction, deployTargets, type DeployTarget, mapLimited } from '../../core/deploy/pipeline';
-import { metadataFields } from '../../core/deploy/base';
 import { type PromoteSourceClient, sourceAction } from '../../core/deploy/promote';
-import { serverText, count } from '../../core/text';
-import { serializeActionYaml } from '../../core/workspace';
+import { count } from '../../core/text';
 import { confirm } from '../confirm';
 import { type CommandContext } from '../context';
 import { CliError, EXIT, type ExitCode, worstExit } from '../exitCodes';
 import { applyOutcomes, readLock, writeLock } from '../lockFile';
-import { exitOfOutcome, outcomeJson, outcomeLines } from '../render';
+import { diffLines, exitOfOutcome, outcomeJson, outcomeLines } from '../render';
 import { verdictOf as verdictOfSteps } from '../../core/deploy/outcome';
 import { planAction } from '../../core/deploy/plan';
 import { ActionSelection } from '../workspace';
@@ -141,7 +139,7 @@ Examples:
   },
 };
 
-/** What would change at the destination: its code and metadata as it runs them, against the source's. */
+/** What would change at the destination: its code and metadata as it runs them, against the source's (contentDiff.ts). */
 async function printDiff(
   context: CommandContext,
   item: { readonly target: DeployTarget; readonly client: PromoteSourceClient },
@@ -151,25 +149,16 @@ async function printDiff(
   const { target, client } = item;
   const local = target.local!;
   const name = `${target.application}/${target.key}`;
-  let yaml = '';
-  let code = '';
-  if (target.listed) {
-    const [{ action }, implementation] = await Promise.all([client.getActionVersioned(target.listed.id), client.getImplementationVersioned(target.listed.id)]);
-    yaml = serializeActionYaml(metadataFields(action));
-    code = implementation.code ?? '';
-  }
-  const lines = [
-    ...unifiedDiff(yaml, local.metadata ? serializeActionYaml(local.metadata) : '', {
-      before: `${to}:${name}/action.yaml`,
-      after: `${from}:${name}/action.yaml`,
-    }),
-    ...unifiedDiff(code, local.code ?? '', { before: `${to}:${name}/main.ts`, after: `${from}:${name}/main.ts` }),
-  ];
-  const c = context.out.color;
-  for (const line of lines)
-    context.out.line(
-      `  ${line.startsWith('+') ? c.green(serverText(line, 2000)) : line.startsWith('-') ? c.red(serverText(line, 2000)) : serverText(line, 2000)}`,
-    );
+  const parts = ['metadata', 'implementation'] as const;
+  const server = target.listed ? await readServerTexts(client, { getAction: true, getImplementation: true }, target.listed.id, parts) : {};
+  const label = (file: string) => ({ before: `${to}:${name}/${file}`, after: `${from}:${name}/${file}` });
+  const diffs = partDiffs(parts, server, workspaceTexts(local), { metadata: label('action.yaml'), implementation: label('main.ts') });
+  for (const line of diffLines(
+    diffs.flatMap((d) => d.lines),
+    context.out.color,
+    '  ',
+  ))
+    context.out.line(line);
 }
 
 /** An action's verdict, the core's word for its steps. */

@@ -6,7 +6,7 @@ import { count, serverText } from '../../core/text';
 import { type CommandContext } from '../context';
 import { EXIT, type ExitCode, worstExit } from '../exitCodes';
 import { readLock } from '../lockFile';
-import { problemLine } from '../render';
+import { diffJson, diffLines, problemLine } from '../render';
 import { type CommandDefinition } from './command';
 import { collectTargets, parseConcurrency, reportRefused, reportReset } from './targets';
 
@@ -32,6 +32,11 @@ export const status: CommandDefinition = {
     command
       .argument('[actions...]', 'actions by key, or <application-id>/<key>; default: all')
       .option('-a, --application <id...>', 'only these applications')
+      .option('--no-diff', 'no diff under the actions that differ (their metadata and code, server → workspace)')
+      .option(
+        '--only-local',
+        "only this repository's actions: those only on the server (an application shared with other repositories) are left out, and never make exit 1",
+      )
       .addOption(new Option('--concurrency <n>', 'actions read at once').default('8'))
       .addHelpText(
         'after',
@@ -47,10 +52,15 @@ when every action is in step, 1 when not.`,
     const lock = await readLock(project.root);
     const apps = await collectTargets(context, project, lock, operands, options.application as string[] | undefined);
     const work = await Promise.all(apps.filter((a) => !a.refused).map(async ({ client, targets }) => ({ client, caps: await client.capabilities(), targets })));
-    const items = work.flatMap(({ client, caps, targets }) => targets.map((target) => ({ client, caps, target })));
+    const onlyLocal = options.onlyLocal === true;
+    const showDiff = options.diff !== false;
+    // --only-local: what the workspace has, or had (the lock's base); another repository's actions are not this one's to be in step with.
+    const items = work.flatMap(({ client, caps, targets }) =>
+      targets.filter((t) => !onlyLocal || t.local !== undefined || t.base !== undefined).map((target) => ({ client, caps, target })),
+    );
     const progress = context.out.progress(items.length, 'Comparing');
     const statuses = await mapLimited(items, concurrency, async ({ client, caps, target }) => {
-      const s = await actionStatus(client, caps, target);
+      const s = await actionStatus(client, caps, target, undefined, { diff: showDiff || context.out.json });
       progress.tick(`${target.application}/${target.key}`);
       return s;
     });
@@ -64,7 +74,10 @@ when every action is in step, 1 when not.`,
         `${ok ? color.green('in-step'.padEnd(10)) : color.yellow('differs'.padEnd(10))}${s.application}/${serverText(s.key, 120)}${ok ? '' : `  ${describe(s, resetApps.has(s.application))}`}`,
       );
       for (const p of s.problems ?? []) context.out.line(`  ${problemLine(p)}`);
+      if (showDiff)
+        for (const part of ['metadata', 'implementation'] as const) for (const line of diffLines(s.diff?.[part] ?? [], color)) context.out.line(line);
     }
+    const hidden = onlyLocal ? apps.reduce((n, a) => n + a.targets.length, 0) - items.length : 0;
     const refused = reportRefused(context, apps);
     reportReset(context, apps, (await context.server()).url);
     const differing = statuses.filter((s) => !inStep(s)).length;
@@ -78,11 +91,13 @@ when every action is in step, 1 when not.`,
               : `All ${statuses.length} actions in step.`
           : `${differing} of ${count(statuses.length, 'action')} ${differing === 1 ? 'differs' : 'differ'}.`,
       );
+    if (hidden > 0) context.out.info(`${count(hidden, 'action')} only on the server, never deployed or pulled from here, left out (--only-local).`);
     const exit = worstExit([differing === 0 ? EXIT.ok : EXIT.no, ...refused.exits]);
     context.out.result({
       ok: exit === EXIT.ok,
       inStep: differing === 0 && refused.exits.length === 0,
-      actions: statuses.map((s) => ({ ...s, inStep: inStep(s) })),
+      actions: statuses.map((s) => ({ ...s, inStep: inStep(s), diff: diffJson(s.diff) })),
+      ...(onlyLocal ? { onlyLocal: true, leftOut: hidden } : {}),
       ...(refused.json.length > 0 ? { refused: refused.json } : {}),
     });
     return exit;
@@ -93,8 +108,10 @@ function describe(s: ActionStatus, reset: boolean): string {
   const parts: string[] = [];
   if (s.presence === 'deleted-on-server' && reset) parts.push('not on the server, which looks new or reset');
   else if (s.presence !== 'both') parts.push(PRESENCE_WORDS[s.presence]);
-  if (s.problems) parts.push('action.yaml is invalid');
-  if (s.metadata && s.metadata !== 'same') parts.push(`metadata ${PART_WORDS[s.metadata]}`);
+  // The local file is what is wrong: its metadata is not compared, which is no fault of the server's.
+  if (s.problems)
+    parts.push(`the local action.yaml is invalid${s.problems[0] ? ` (${s.problems[0].file}:${s.problems[0].range.start.line + 1})` : ''}: not compared`);
+  else if (s.metadata && s.metadata !== 'same') parts.push(`metadata ${PART_WORDS[s.metadata]}`);
   if (s.implementation && s.implementation !== 'same') parts.push(`code ${PART_WORDS[s.implementation]}`);
   return parts.join('; ');
 }

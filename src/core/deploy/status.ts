@@ -5,7 +5,8 @@
  */
 import { type Capabilities } from '../client';
 import { codeHash, metadataHash } from './base';
-import { partStatus, type PartStatus, type ServerPart } from './decide';
+import { metadataText, partDiffs, serverLabels, workspaceTexts } from './contentDiff';
+import { type Part, partStatus, type PartStatus, type ServerPart } from './decide';
 import { type FileProblem } from './outcome';
 import { type DeployClient, type DeployTarget } from './pipeline';
 
@@ -21,6 +22,11 @@ export interface ActionStatus {
   readonly implementation?: PartStatus;
   /** action.yaml is not valid metadata: nothing of it can be compared or deployed. */
   readonly problems?: readonly FileProblem[];
+  /**
+   * Asked for (`diff: true`): per part that differs, the unified diff from the server's text to the
+   * workspace's (contentDiff.ts), what a deploy would send over it.
+   */
+  readonly diff?: { readonly [P in Part]?: readonly string[] };
 }
 
 export function inStep(status: ActionStatus): boolean {
@@ -32,27 +38,50 @@ export async function actionStatus(
   caps: Capabilities,
   target: DeployTarget,
   signal?: AbortSignal,
+  options: { readonly diff?: boolean } = {},
 ): Promise<ActionStatus> {
   const { local, listed } = target;
   const base = target.base && listed && target.base.id === listed.id ? target.base : undefined;
   const head = { application: target.application, key: target.key, id: listed?.id };
   const problems = local && !local.metadata ? { problems: local.metadataProblems.map((p) => ({ ...p, file: local.metadataFile })) } : {};
-  if (!listed) return { ...head, presence: local && target.base ? 'deleted-on-server' : 'only-here', ...problems };
+  if (!listed) {
+    const presence = local && target.base ? 'deleted-on-server' : 'only-here';
+    const diff = options.diff && presence === 'only-here' ? creationDiff(target) : undefined;
+    return { ...head, presence, ...problems, ...(diff ? { diff } : {}) };
+  }
   if (!local) return { ...head, presence: 'only-on-server' };
   const o = signal ? { signal } : {};
   const [metadata, code] = await Promise.all([
-    caps.getAction ? client.getActionVersioned(listed.id, o).then((r): ServerPart => ({ hash: metadataHash(r.action), etag: r.etag })) : undefined,
+    caps.getAction
+      ? client.getActionVersioned(listed.id, o).then((r) => ({ part: { hash: metadataHash(r.action), etag: r.etag } as ServerPart, text: r.action }))
+      : undefined,
     caps.getImplementation
       ? client
           .getImplementationVersioned(listed.id, o)
-          .then((r): ServerPart => (r.code === undefined ? { absent: true } : { hash: codeHash(r.code), etag: r.etag }))
+          .then((r) => ({ part: (r.code === undefined ? { absent: true } : { hash: codeHash(r.code), etag: r.etag }) as ServerPart, text: r.code }))
       : undefined,
   ]);
-  return {
+  const status = {
     ...head,
-    presence: 'both',
-    metadata: local.metadata ? partStatus(metadataHash(local.metadata), base?.metadata, metadata) : 'unknown',
-    implementation: partStatus(local.code === undefined ? undefined : codeHash(local.code), base?.implementation, code),
+    presence: 'both' as const,
+    metadata: local.metadata ? partStatus(metadataHash(local.metadata), base?.metadata, metadata?.part) : ('unknown' as const),
+    implementation: partStatus(local.code === undefined ? undefined : codeHash(local.code), base?.implementation, code?.part),
     ...problems,
   };
+  if (!options.diff) return status;
+  // Only what was read and differs: a part the server offers no read of has no diff to show.
+  const parts = (['metadata', 'implementation'] as const).filter(
+    (p) => status[p] !== 'same' && status[p] !== 'unknown' && (p === 'metadata' ? metadata : code) !== undefined,
+  );
+  const server = { metadata: metadata && metadataText(metadata.text), implementation: code?.text };
+  const diffs = partDiffs(parts, server, workspaceTexts(local), serverLabels(local));
+  return diffs.length > 0 ? { ...status, diff: Object.fromEntries(diffs.map((d) => [d.part, d.lines])) } : status;
+}
+
+/** A status's diff, for an action only here: the whole of its files, as a deploy would create it. */
+export function creationDiff(target: DeployTarget): ActionStatus['diff'] {
+  const { local } = target;
+  if (!local) return undefined;
+  const diffs = partDiffs(['metadata', 'implementation'], {}, workspaceTexts(local), serverLabels(local));
+  return diffs.length > 0 ? Object.fromEntries(diffs.map((d) => [d.part, d.lines])) : undefined;
 }
