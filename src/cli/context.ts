@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ApiError, createClient, type CustomActionsClient, serverIdentity } from '../core/client';
+import { ApiError, createClient, type CustomActionsClient, serverIdentity, type Transport } from '../core/client';
 import type * as Analysis from '../core/analysis';
 import { LOCAL_SANDBOX, type ProjectFile } from '../core/schema';
 import { ciBranch, describeTargetChoice, hasNamedTargets, inCi, type TargetAsk, targetChoiceJson } from '../core/workspace';
@@ -65,6 +65,8 @@ export class CommandContext {
   constructor(
     readonly io: CliIo,
     readonly options: GlobalOptions,
+    /** The run's transport (program.ts), made on the first client. */
+    private readonly transport: () => Transport,
   ) {
     this.out = new Output(io, options.json === true, options.color === false);
   }
@@ -159,7 +161,7 @@ export class CommandContext {
     return {
       given: this.options.target,
       env,
-      branch: wantsBranch ? (ciBranch(env) ?? gitBranch(this.startFolder)) : undefined,
+      branch: wantsBranch ? (ciBranch(env) ?? gitBranch(this.startFolder, env)) : undefined,
     };
   }
 
@@ -194,6 +196,7 @@ export class CommandContext {
       if (warning) this.out.warn(warning);
       client = createClient({
         baseUrl,
+        transport: this.transport(),
         getKey: () => Promise.resolve(key),
         timeoutMs: this.timeoutMs(),
         // --timeout is the whole wait of a request, its retries included (a pipeline's budget).
@@ -248,7 +251,7 @@ export class CommandContext {
    */
   analysis(): typeof Analysis {
     if (this.analysisLoad) return this.analysisLoad.exports;
-    const load = loadCached<typeof Analysis>(path.join(__dirname, 'analysis.js'), {
+    const load = loadCached<typeof Analysis>(path.join(this.io.bundles, 'analysis.js'), {
       env: this.io.env,
       workspace: this.workspaceFolders(),
       warn: (message) => this.out.warn(message),

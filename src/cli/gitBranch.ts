@@ -5,10 +5,11 @@ import { execFileSync } from 'node:child_process';
  * undefined when git is missing, the folder is no repository, or HEAD is detached (a CI's usual
  * checkout of a commit), so the default target is used and the line that names it says why.
  */
-export function gitBranch(folder: string): { readonly name: string; readonly from: string } | undefined {
+export function gitBranch(folder: string, env: Readonly<Record<string, string | undefined>>): { readonly name: string; readonly from: string } | undefined {
   try {
     const name = execFileSync('git', ['rev-parse', '--abbrev-ref', 'HEAD'], {
       cwd: folder,
+      env,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
       timeout: 10_000,

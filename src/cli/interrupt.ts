@@ -1,26 +1,26 @@
-import { EXIT } from './exitCodes';
-
 /**
  * Ctrl+C: a command that has work to wind down (a follow of events, test processes to end) claims
- * it with `onInterrupt` and finishes cleanly; with nobody claiming it the process ends at once with
- * exit code 130, as before. A second Ctrl+C always ends it at once.
+ * it with `on` and finishes cleanly; with nobody claiming it the run ends at once with exit code 130
+ * (`end`: the process exits), as before. A second Ctrl+C always ends it at once.
+ *
+ * One per run, handed to the program in its io (io.ts), so runs in one process (the in-process tests)
+ * never see each other's Ctrl+C; main.ts connects the process's SIGINT and SIGTERM to its run's.
  */
-const handlers = new Set<() => void>();
-let interrupted = false;
+export class Interrupts {
+  private readonly handlers = new Set<() => void>();
+  private interrupted = false;
 
-export function interrupt(): void {
-  if (interrupted || handlers.size === 0) process.exit(EXIT.interrupted);
-  interrupted = true;
-  for (const handler of [...handlers]) handler();
-}
+  constructor(private readonly end: () => void) {}
 
-/** Calls `handler` on the first Ctrl+C instead of ending the process; the returned function stops that. */
-export function onInterrupt(handler: () => void): () => void {
-  handlers.add(handler);
-  return () => void handlers.delete(handler);
-}
+  interrupt(): void {
+    if (this.interrupted || this.handlers.size === 0) return this.end();
+    this.interrupted = true;
+    for (const handler of [...this.handlers]) handler();
+  }
 
-/** Whether Ctrl+C was pressed while a command had claimed it. */
-export function wasInterrupted(): boolean {
-  return interrupted;
+  /** Calls `handler` on the first Ctrl+C instead of ending the run; the returned function stops that. */
+  on(handler: () => void): () => void {
+    this.handlers.add(handler);
+    return () => void this.handlers.delete(handler);
+  }
 }

@@ -1,8 +1,12 @@
 import { spawn } from 'node:child_process';
 import { fstatSync } from 'node:fs';
+import { type Interrupts } from './interrupt';
+
 /**
  * What a command may touch of the process it runs in, passed in so a test can run the whole program
- * in memory as well as a process.
+ * in memory as well as a process: nothing of the program reads `process.env`, `process.cwd()`,
+ * `process.stdin` or the process's signals, nor sets `process.exitCode` (main.ts does, from the
+ * result). The HTTP transport is the run's own too (program.ts).
  */
 export interface CliIo {
   readonly stdout: Stream;
@@ -17,6 +21,10 @@ export interface CliIo {
   readonly stdoutGone?: () => Promise<void>;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
+  /** Ctrl+C and SIGTERM of this run (interrupt.ts). */
+  readonly interrupts: Interrupts;
+  /** The folder of the bundles the program loads or starts beside itself (analysis.js, sandbox.js). */
+  readonly bundles: string;
 }
 
 export interface Stream {
@@ -26,7 +34,8 @@ export interface Stream {
   readonly columns?: number;
 }
 
-export function processIo(): CliIo {
+/** The process's own: its streams, environment, folder and stdin; `interrupts` connected to its signals by main.ts. */
+export function processIo(interrupts: Interrupts): CliIo {
   const stream = (s: NodeJS.WriteStream): Stream => {
     // A reader that stops early (`custom-actions deploy | head`) closes the pipe: what is left to print
     // is dropped, and the command still finishes its work (a deploy still records its lock) instead of
@@ -51,6 +60,9 @@ export function processIo(): CliIo {
     stdoutGone,
     env: process.env,
     cwd: process.cwd(),
+    interrupts,
+    // dist/: this file is bundled into dist/cli.js.
+    bundles: __dirname,
   };
 }
 

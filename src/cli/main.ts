@@ -1,24 +1,16 @@
 /**
  * `custom-actions`: the entry of dist/cli.js, the package's `bin`. All the work is in program.ts;
- * this only connects it to the process.
+ * this only connects it to the process: its signals, its streams, its exit code.
  */
-import { processIo } from './io';
 import { EXIT } from './exitCodes';
-import { interrupt } from './interrupt';
-import { guardIo } from './output';
-import { runCli } from './program';
+import { Interrupts } from './interrupt';
+import { processIo } from './io';
+import { runCommandLine } from './program';
 
-process.on('SIGINT', interrupt);
+const interrupts = new Interrupts(() => process.exit(EXIT.interrupted));
+process.on('SIGINT', () => interrupts.interrupt());
 // A CI system cancels a job with SIGTERM: the same clean stop as Ctrl+C.
-process.on('SIGTERM', interrupt);
-// One guard for the whole run (output.ts): the last resort below writes through it too.
-const io = guardIo(processIo());
-runCli(process.argv.slice(2), io).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    io.stderr.write(`custom-actions: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = EXIT.failed;
-  },
-);
+process.on('SIGTERM', () => interrupts.interrupt());
+void runCommandLine(process.argv.slice(2), processIo(interrupts)).then((code) => {
+  process.exitCode = code;
+});

@@ -111,6 +111,8 @@ export function guardIo(io: CliIo): GuardedIo {
     ...(io.stdoutGone ? { stdoutGone: io.stdoutGone } : {}),
     env: io.env,
     cwd: io.cwd,
+    interrupts: io.interrupts,
+    bundles: io.bundles,
     [GUARD]: guard,
   };
 }

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
-import { closeDefaultTransport, setDefaultTransport } from '../core/client';
+import { type Transport } from '../core/client';
 import { createNodeTransport } from '../core/client/nodeTransport';
 import { proxySettingsFromEnv } from '../core/client/proxy';
 import { looksLikeKey } from '../core/client/redact';
@@ -31,6 +31,22 @@ More: docs/cli.md in ${REPOSITORY}`;
 /** Option names that say "a key": an option of that name that the program does not declare is refused unread. */
 const KEY_NAMED = /key|token|secret|passw|pwd|credential|bearer|auth/i;
 
+/**
+ * The whole command line as main.ts runs it: `runCli` with its last resort, an error no command
+ * caught written as one line (through the terminal guard) with exit code 1. The in-process tests call
+ * this, with an io of their own.
+ */
+export async function runCommandLine(argv: readonly string[], rawIo: CliIo): Promise<ExitCode> {
+  // One guard for the whole run (output.ts): the last resort below writes through it too.
+  const io = guardIo(rawIo);
+  try {
+    return await runCli(argv, io);
+  } catch (error) {
+    io.stderr.write(`custom-actions: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT.failed;
+  }
+}
+
 /** Runs `custom-actions` with `argv` (the arguments after the program's name) and returns its exit code. */
 export async function runCli(givenArgv: readonly string[], rawIo: CliIo): Promise<ExitCode> {
   // `--json=a,b` picks fields (as gh's `--json a,b`); a bare `--json` takes no value, so a word after it
@@ -46,7 +62,13 @@ export async function runCli(givenArgv: readonly string[], rawIo: CliIo): Promis
   const io = guardIo(rawIo);
   for (const value of argumentValues(argv)) if (looksLikeKey(value)) guardOf(io).addSecret(value);
   let exitCode: ExitCode = EXIT.ok;
-  const program = buildProgram(io, (code) => (exitCode = code), fields);
+  // The run's own transport, made on the first request (so `--help` opens nothing) and closed at its
+  // end: no default of the process, so runs in one process share no connection nor proxy. A company's
+  // proxy comes from the environment (docs/cli.md, *Behind a company network*); its certificate
+  // authority from NODE_EXTRA_CA_CERTS, which Node itself reads at start into the store undici uses.
+  let transport: Transport | undefined;
+  const connect = (): Transport => (transport ??= createNodeTransport({ proxy: proxySettingsFromEnv(io.env) }));
+  const program = buildProgram(io, connect, (code) => (exitCode = code), fields);
   const refusal = keyArgument(program, argv, io.cwd);
   if (refusal !== undefined) {
     const out = new Output(io, argv.includes('--json'));
@@ -54,9 +76,6 @@ export async function runCli(givenArgv: readonly string[], rawIo: CliIo): Promis
     out.result({ ok: false, error: { exitCode: EXIT.usage, message: refusal } });
     return EXIT.usage;
   }
-  // A company's proxy from the environment (docs/cli.md, *Behind a company network*); its certificate
-  // authority from NODE_EXTRA_CA_CERTS, which Node itself reads at start into the store undici uses.
-  setDefaultTransport(createNodeTransport({ proxy: proxySettingsFromEnv(io.env) }));
   if (argv.length === 0) {
     io.stderr.write(program.helpInformation());
     return EXIT.usage;
@@ -72,12 +91,12 @@ export async function runCli(givenArgv: readonly string[], rawIo: CliIo): Promis
     }
     throw error;
   } finally {
-    await closeDefaultTransport();
+    await transport?.close();
   }
   return exitCode;
 }
 
-function buildProgram(io: CliIo, setExit: (code: ExitCode) => void, fields: readonly string[] | undefined): Command {
+function buildProgram(io: CliIo, transport: () => Transport, setExit: (code: ExitCode) => void, fields: readonly string[] | undefined): Command {
   const program = new Command('custom-actions')
     .description('Custom Actions from the command line: the workspace of customactions.yaml checked, deployed and pulled, as the editor does.')
     .version(VERSION, '-V, --version')
@@ -105,7 +124,7 @@ function buildProgram(io: CliIo, setExit: (code: ExitCode) => void, fields: read
       const self = args[args.length - 1] as Command;
       const globals = program.opts<GlobalOptions>();
       const own = self.opts();
-      const context = new CommandContext(io, { ...globals, ...self.optsWithGlobals<GlobalOptions>(), application: globals.application });
+      const context = new CommandContext(io, { ...globals, ...self.optsWithGlobals<GlobalOptions>(), application: globals.application }, transport);
       // -a before the command's name and after it are one list.
       const application = [...(globals.application ?? []), ...((own.application as string[] | undefined) ?? [])];
       try {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { actionMetadata } from '../support/metadata';
-import { ROOT, runCli, Scratch, textMain, writeAction, writeProject } from './support';
+import { ROOT, Scratch, spawnCli, textMain, writeAction, writeProject } from './support';
 
 const MISMATCH = 'export async function main(n: number): Promise<string> {\n  return String(n);\n}\n';
 
@@ -26,7 +26,7 @@ describe('custom-actions: the compiler code cache', function () {
     return dir;
   }
   const check = (cwd: string, env: Record<string, string>, cli?: string) =>
-    runCli(['check', '--json'], { cwd, env: { CUSTOM_ACTIONS_DEBUG: '1', ...env }, cli });
+    spawnCli(['check', '--json'], { cwd, env: { CUSTOM_ACTIONS_DEBUG: '1', ...env }, cli });
   const stateOf = (stderr: string) => /compiler code cache (\w+)/.exec(stderr)?.[1];
 
   it('is written by a first run, used by the next, rebuilt when damaged, and the verdicts are the same every time', async () => {

@@ -9,7 +9,7 @@ import { type Sandbox, startSandbox } from '../../src/sandbox';
 import { type ForwardProxy, startForwardProxy } from '../support/forwardProxy';
 import { actionMetadata } from '../support/metadata';
 import { makeTestCertificates, type TestCertificates } from '../support/testCertificates';
-import { cliSandbox, keyOf, runCli, Scratch, textMain, writeAction, writeProject } from './support';
+import { cliSandbox, keyOf, Scratch, spawnCli, textMain, writeAction, writeProject } from './support';
 
 describe('custom-actions behind a company network', function () {
   this.timeout(120_000);
@@ -38,11 +38,11 @@ describe('custom-actions behind a company network', function () {
   });
 
   /** A project on `baseUrl` with one action, and the built command run in it with `env`. */
-  function project(baseUrl: string, key: string): { dir: string; run: (args: string[], env?: Record<string, string>) => ReturnType<typeof runCli> } {
+  function project(baseUrl: string, key: string): { dir: string; run: (args: string[], env?: Record<string, string>) => ReturnType<typeof spawnCli> } {
     const dir = scratch.dir();
     writeProject(dir, baseUrl);
     writeAction(dir, 'app-a', actionMetadata({ key: `net${Math.random().toString(36).slice(2, 8)}` }), textMain('through the network'));
-    return { dir, run: (args, env = {}) => runCli(args, { cwd: dir, env: { CUSTOM_ACTIONS_KEY: key, ...env } }) };
+    return { dir, run: (args, env = {}) => spawnCli(args, { cwd: dir, env: { CUSTOM_ACTIONS_KEY: key, ...env } }) };
   }
 
   it('deploys through HTTP_PROXY in a tunnel to the base URL’s origin: the proxy is asked for nothing else, and never given the key', async () => {

@@ -1,5 +1,6 @@
 // The progress line: only for a person at a terminal, never in CI logs or under --json (docs/cli.md, *Output*).
 import assert from 'node:assert/strict';
+import { Interrupts } from '../../src/cli/interrupt';
 import { type CliIo, type Stream } from '../../src/cli/io';
 import { guardIo, Output } from '../../src/cli/output';
 
@@ -7,7 +8,19 @@ function io(stderrIsTTY: boolean): { io: CliIo; stdout: string[]; stderr: string
   const stdout: string[] = [];
   const stderr: string[] = [];
   const stream = (into: string[], isTTY: boolean): Stream => ({ write: (text) => void into.push(text), isTTY, columns: 80 });
-  return { io: { stdout: stream(stdout, false), stderr: stream(stderr, stderrIsTTY), stdinIsTTY: false, env: {}, cwd: '/' }, stdout, stderr };
+  return {
+    io: {
+      stdout: stream(stdout, false),
+      stderr: stream(stderr, stderrIsTTY),
+      stdinIsTTY: false,
+      env: {},
+      cwd: '/',
+      interrupts: new Interrupts(() => undefined),
+      bundles: '/',
+    },
+    stdout,
+    stderr,
+  };
 }
 
 function deployLike(out: Output): void {

@@ -1,4 +1,4 @@
-/** Root hook of the command line's suite: it runs the built command, so the build must be there. */
+/** Root hook of the command line's suite: its process tests run the built command, and its in-process tests load the build's bundles (analysis.js), so the build must be there. */
 import { existsSync } from 'node:fs';
 import { CLI } from './support';
 

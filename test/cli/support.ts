@@ -3,6 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
+import { Interrupts } from '../../src/cli/interrupt';
+import { type Stream } from '../../src/cli/io';
+import { runCommandLine } from '../../src/cli/program';
 import { type ActionMetadata } from '../../src/core/schema';
 import { type Sandbox, startSandbox } from '../../src/sandbox';
 
@@ -17,11 +20,52 @@ export interface CliResult {
   readonly output: string;
 }
 
+export interface RunOptions {
+  readonly cwd: string;
+  readonly env?: Record<string, string>;
+  /** A built command to run as a process (the packed package's bin); the built dist/cli.js when `spawnCli` is called without it. */
+  readonly cli?: string;
+}
+
 /**
- * Runs the built command as a process, as a pipeline does: no terminal, an environment with only what
- * the test gives it (and PATH), so keys of the machine running the tests cannot leak in.
+ * Runs the command line as a pipeline does: no terminal, nothing on stdin, an environment with only
+ * what the test gives it (and PATH), so keys of the machine running the tests cannot leak in.
+ *
+ * In this process by default (`runInProcess`): the program from source, with an io of its own, in
+ * milliseconds. As the built process (`spawnCli`) when the test names a `cli`, or for the whole suite
+ * with CUSTOM_ACTIONS_CLI_PROCESS=1 (both layers must then pass the same tests: docs/testing.md).
  */
-export function runCli(args: readonly string[], options: { cwd: string; env?: Record<string, string>; cli?: string }): Promise<CliResult> {
+export function runCli(args: readonly string[], options: RunOptions): Promise<CliResult> {
+  return options.cli === undefined && !process.env.CUSTOM_ACTIONS_CLI_PROCESS ? runInProcess(args, options) : spawnCli(args, options);
+}
+
+/**
+ * The whole program in this process (src/cli/program.ts's `runCommandLine`, as main.ts calls it),
+ * with the same environment, folder and streams a process would have, all its own: its Ctrl+C, its
+ * HTTP transport. The bundles it loads beside itself (the compiler's, the sandbox's) are the build's.
+ */
+export async function runInProcess(args: readonly string[], options: Omit<RunOptions, 'cli'>): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const stream = (write: (text: string) => void): Stream => ({ write, isTTY: false });
+  const code = await runCommandLine(args, {
+    stdout: stream((text) => (stdout += text)),
+    stderr: stream((text) => (stderr += text)),
+    stdinIsTTY: false,
+    // stdin is empty, as the process's is ignored.
+    readLine: () => Promise.resolve(undefined),
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+    cwd: options.cwd,
+    interrupts: new Interrupts(() => {
+      throw new Error('an in-process run was interrupted with nothing to wind down: test that on the built process (spawnCli)');
+    }),
+    bundles: path.join(ROOT, 'dist'),
+  });
+  return { code, stdout, stderr, output: stdout + stderr };
+}
+
+/** Runs the built command (dist/cli.js, or `cli`) as a process: exit codes, signals and pipes as a shell sees them. */
+export function spawnCli(args: readonly string[], options: RunOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [options.cli ?? CLI, ...args], {
       cwd: options.cwd,

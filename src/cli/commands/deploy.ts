@@ -9,7 +9,6 @@ import { type CustomActionsClient } from '../../core/client';
 import { confirm, confirmTargetWrite } from '../confirm';
 import { type CommandContext } from '../context';
 import { EXIT, type ExitCode, worstExit } from '../exitCodes';
-import { onInterrupt } from '../interrupt';
 import { applyOutcomes, readLock, writeLock } from '../lockFile';
 import { diffJson, diffLines, exitOfOutcome, onlyOnServerLines, outcomeJson, outcomeLines, type Verdict, verdictWord } from '../render';
 import { type CommandDefinition } from './command';
@@ -91,7 +90,7 @@ Examples:
     // Ctrl+C (or a CI's SIGTERM): the actions under way finish their step, no other starts, and the
     // lock records what went through; a second Ctrl+C ends the process at once.
     let stopping = false;
-    const release = onInterrupt(() => {
+    const release = context.io.interrupts.on(() => {
       stopping = true;
       progress.done();
       context.out.info('Stopping: the actions under way finish, no other starts (Ctrl+C again to stop at once).');

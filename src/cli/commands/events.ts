@@ -7,7 +7,6 @@ import { parseEnvironment, type ServerAction, serverActions } from '../actions';
 import { type CommandContext, describeFailure } from '../context';
 import { CliError, EXIT, type ExitCode, worstExit } from '../exitCodes';
 import { type EventFilter, matches, parseSince, parseStatus } from '../eventFilter';
-import { onInterrupt } from '../interrupt';
 import { type CommandDefinition } from './command';
 import { eventJson } from './run';
 
@@ -98,7 +97,7 @@ async function follow(context: CommandContext, sources: readonly Source[], filte
   const exits: ExitCode[] = [];
   let release = () => undefined as void;
   const ended = new Promise<boolean>((resolve) => {
-    release = onInterrupt(() => resolve(true));
+    release = context.io.interrupts.on(() => resolve(true));
     if (sources.length === 0) resolve(false);
   });
   const pollers: EventsPoller[] = [];

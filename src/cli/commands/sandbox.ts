@@ -4,7 +4,6 @@ import { createInterface } from 'node:readline';
 import { Argument, type Command } from 'commander';
 import { type CommandContext } from '../context';
 import { CliError, EXIT, type ExitCode } from '../exitCodes';
-import { onInterrupt } from '../interrupt';
 import { terminalSafeJson } from '../jsonText';
 import { applicationKeyVariable } from '../keys';
 import { loadProject } from '../project';
@@ -78,11 +77,11 @@ function serve(context: CommandContext, args: string[]): Promise<ExitCode> {
   // Only what the sandbox needs of this environment (no keys of the pipeline), as the extension starts it.
   const env: Record<string, string> = {};
   for (const name of ['TMPDIR', 'TMP', 'TEMP', 'SystemRoot', 'CUSTOM_ACTIONS_SANDBOX_CORS_ORIGINS']) {
-    const value = process.env[name];
+    const value = context.io.env[name];
     if (value !== undefined) env[name] = value;
   }
   // An IPC channel, so the sandbox ends with this process whichever way it ends.
-  const child = spawn(process.execPath, [path.join(__dirname, 'sandbox.js'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const child = spawn(process.execPath, [path.join(context.io.bundles, 'sandbox.js'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   return new Promise<ExitCode>((resolve) => {
     let ready = false;
     let stopping = false;
@@ -93,7 +92,7 @@ function serve(context: CommandContext, args: string[]): Promise<ExitCode> {
       child.kill('SIGTERM');
     };
     // Ctrl+C and SIGTERM both come through here (main.ts).
-    const release = onInterrupt(stop);
+    const release = context.io.interrupts.on(stop);
     child.stderr!.setEncoding('utf8').on('data', (text: string) => {
       // Before it is ready the sandbox prints only its failures; afterwards, only its own notices.
       if (!ready || !/^sandbox: SIG/m.test(text)) context.io.stderr.write(text);

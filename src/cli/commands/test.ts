@@ -6,7 +6,6 @@ import { localActions } from '../actions';
 import { confirmTargetWrite } from '../confirm';
 import { type CommandContext } from '../context';
 import { CliError, EXIT, type ExitCode, worstExit } from '../exitCodes';
-import { onInterrupt } from '../interrupt';
 import { writeInProject } from '../projectWrite';
 import { readCases } from '../testing/cases';
 import { junitXml } from '../testing/junit';
@@ -52,7 +51,7 @@ Examples:
     const started = new Date();
     const results: CaseResult[] = [];
     const abort = new AbortController();
-    const release = onInterrupt(() => abort.abort());
+    const release = context.io.interrupts.on(() => abort.abort());
     const progress = context.out.progress(cases.length, 'Testing');
     const onResult = (r: CaseResult) => {
       results.push(r);
