@@ -4,9 +4,9 @@ import { type ListedAction } from '../../core/client';
 import { type Part } from '../../core/deploy/decide';
 import { type LockedAction } from '../../core/deploy/lock';
 import { mapLimited } from '../../core/deploy/pipeline';
-import { localChanges, PART_FILE, pulledBase, type PulledFile, pulledFiles, serverMetadata } from '../../core/deploy/pull';
+import { PART_FILE, planPull, pullFolder, type PullPlan } from '../../core/deploy/pull';
 import { serverText } from '../../core/text';
-import { actionFolderForServerKey, ACTION_FILE, MAIN_FILE } from '../../core/workspace';
+import { ACTION_FILE, GENERATED_FILE, MAIN_FILE } from '../../core/workspace';
 import { type CommandContext } from '../context';
 import { CliError, EXIT, type ExitCode, worstExit } from '../exitCodes';
 import { readLock, writeLock } from '../lockFile';
@@ -15,17 +15,17 @@ import { writeInProject, writeRefusal } from '../projectWrite';
 import { ActionSelection } from '../workspace';
 import { type CommandDefinition } from './command';
 
+/** One action's pull as planned by the core (planPull), and whether this run may carry it out. */
 interface PlannedPull {
   readonly app: CliApplication;
   readonly listed: ListedAction;
   readonly folder: string;
-  readonly files: readonly PulledFile[];
-  /** What each file holds now (undefined: it does not exist). */
-  readonly onDisk: ReadonlyMap<string, string | undefined>;
-  readonly base: LockedAction;
+  readonly plan: PullPlan;
   /** Why it may not be written, when it may not. */
   readonly refusal?: { readonly exit: ExitCode; readonly reason: string };
 }
+
+const posix = (p: string) => p.split(path.sep).join('/');
 
 export const pull: CommandDefinition = {
   name: 'pull',
@@ -64,53 +64,47 @@ was pulled.`,
         );
       plans.push(
         ...(await mapLimited(chosen, 8, async (listedAction): Promise<PlannedPull> => {
-          const appFolder = app.folderPath.split(path.sep).join('/');
+          const refused = (reason: string, exit: ExitCode = EXIT.failed): PlannedPull => ({
+            app,
+            listed: listedAction,
+            folder: '',
+            plan: { kind: 'refused', reason },
+            refusal: { exit, reason },
+          });
           const existing = local.find((a) => a.key === listedAction.key)?.folder;
-          const target = existing ? { ok: true as const, path: existing } : actionFolderForServerKey(appFolder, listedAction.key);
-          const base = { id: listedAction.id };
-          if (!target.ok)
-            return { app, listed: listedAction, folder: '', files: [], onDisk: new Map(), base, refusal: { exit: EXIT.failed, reason: target.reason } };
+          const target = pullFolder(posix(app.folderPath), listedAction.key, existing === undefined ? undefined : posix(existing));
+          if (!target.ok) return refused(target.reason);
           const folder = path.resolve(target.path);
           const [{ action, etag }, implementation] = await Promise.all([
             client.getActionVersioned(listedAction.id),
             caps.getImplementation ? client.getImplementationVersioned(listedAction.id) : Promise.resolve(undefined),
           ]);
-          const metadata = serverMetadata(action, listedAction.key);
-          if (!metadata.ok)
-            return { app, listed: listedAction, folder, files: [], onDisk: new Map(), base, refusal: { exit: EXIT.failed, reason: metadata.reason } };
-          const yaml = readOptional(path.join(folder, ACTION_FILE));
-          const main = readOptional(path.join(folder, MAIN_FILE));
-          const files = pulledFiles(metadata.metadata, implementation?.code, yaml, main);
-          const onDisk = new Map<string, string | undefined>([
-            [ACTION_FILE, yaml],
-            [MAIN_FILE, main],
-          ]);
-          for (const f of files) if (!onDisk.has(f.name)) onDisk.set(f.name, readOptional(path.join(folder, f.name)));
-          const derived: LockedAction = { id: listedAction.id, ...pulledBase(action, etag, implementation) };
-          for (const f of files) {
-            const escape = await writeRefusal(project.root, path.join(folder, f.name));
-            if (escape) return { app, listed: listedAction, folder, files, onDisk, base: derived, refusal: { exit: EXIT.failed, reason: escape } };
-          }
+          const onDisk: Record<string, string | undefined> = {};
+          for (const name of [ACTION_FILE, MAIN_FILE, GENERATED_FILE]) onDisk[name] = readOptional(path.join(folder, name));
           const lockBase = lock.get(project.baseUrl, app.id, listedAction.key);
-          const changed = localChanges(
-            { yaml, main },
-            { metadata: metadata.metadata, code: implementation?.code },
-            lockBase?.id === listedAction.id ? lockBase : undefined,
-          );
-          if (changed.length > 0 && options.force !== true)
+          const plan = planPull({
+            listedKey: listedAction.key,
+            resource: action,
+            etag,
+            implementation,
+            onDisk,
+            base: lockBase?.id === listedAction.id ? lockBase : undefined,
+          });
+          if (plan.kind === 'refused') return refused(plan.reason);
+          for (const f of plan.files) {
+            const escape = await writeRefusal(project.root, path.join(folder, f.name));
+            if (escape) return { ...refused(escape), folder, plan };
+          }
+          if (plan.kind === 'conflict' && options.force !== true)
             return {
-              app,
-              listed: listedAction,
+              ...refused(
+                `${describeChanged(plan.changed)} changed here since the base; --force replaces ${plan.changed.length > 1 ? 'them' : 'it'}`,
+                EXIT.conflict,
+              ),
               folder,
-              files,
-              onDisk,
-              base: derived,
-              refusal: {
-                exit: EXIT.conflict,
-                reason: `${describeChanged(changed)} changed here since the base; --force replaces ${changed.length > 1 ? 'them' : 'it'}`,
-              },
+              plan,
             };
-          return { app, listed: listedAction, folder, files, onDisk, base: derived };
+          return { app, listed: listedAction, folder, plan };
         })),
       );
     }
@@ -138,13 +132,14 @@ was pulled.`,
     const bases: { applicationId: string; key: string; entry: LockedAction }[] = [];
     const results: { application: string; key: string; id: string; result: 'pulled' | 'unchanged'; files: string[] }[] = [];
     for (const p of plans) {
+      if (p.plan.kind === 'refused') continue;
       const written: string[] = [];
-      for (const f of p.files) {
-        if (p.onDisk.get(f.name) === f.text) continue;
+      for (const f of p.plan.files) {
+        if (f.step === 'same') continue;
         await writeInProject(project.root, path.join(p.folder, f.name), f.text);
         written.push(f.name);
       }
-      bases.push({ applicationId: p.app.id, key: p.listed.key, entry: p.base });
+      bases.push({ applicationId: p.app.id, key: p.listed.key, entry: { id: p.listed.id, ...p.plan.base } });
       results.push({ application: p.app.id, key: p.listed.key, id: p.listed.id, result: written.length ? 'pulled' : 'unchanged', files: written });
       const relFolder = path.relative(project.root, p.folder).split(path.sep).join('/');
       context.out.line(

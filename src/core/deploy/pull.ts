@@ -1,13 +1,13 @@
 /**
- * What a pull writes into an action's folder, and whether it may: the rules of the extension's Pull
- * (docs/workspace.md, *Pull*) as pure functions, for the command line now and the extension as it
- * adopts them.
+ * What a pull writes into an action's folder, and whether it may (docs/workspace.md, *Pull*): the one
+ * planner of a pull (`planPull`, and `pullFolder` for where it writes), which the command line's pull
+ * and the extension's Pull both carry out and render.
  */
 import { type ActionMetadata } from '../schema/metadata';
 import { formatProblem, validateMetadata } from '../schema/validate';
 import { generateTypes } from '../typegen';
 import { ACTION_FILE, GENERATED_FILE, MAIN_FILE } from '../workspace/files';
-import { checkServerKey } from '../workspace/actionFolder';
+import { actionFolderForServerKey, checkServerKey, directChildPath } from '../workspace/actionFolder';
 import { parseActionYaml, serializeActionYaml, updateActionYaml } from '../workspace/actionYaml';
 import { newActionTemplate } from '../workspace/template';
 import { type BaseVersion, codeHash, type DeployBase, metadataFields, metadataHash, NO_CODE } from './base';
@@ -84,4 +84,81 @@ export function localChanges(
     if (hash !== codeHash(server.code) && hash !== base?.implementation?.hash) changed.push('implementation');
   }
   return changed;
+}
+
+/**
+ * The folder a pull writes into ('/'-separated paths): the action's local folder when it has one,
+ * else the folder its server key names; either way a direct child of the application's folder after
+ * normalisation, and a server key that is not a valid key names nothing.
+ */
+export function pullFolder(
+  applicationFolder: string,
+  serverKey: unknown,
+  localFolder: string | undefined,
+): { readonly ok: true; readonly path: string } | { readonly ok: false; readonly reason: string } {
+  const key = checkServerKey(serverKey);
+  if (!key.ok) return key;
+  if (localFolder === undefined) return actionFolderForServerKey(applicationFolder, key.key);
+  const name = localFolder.split('/').pop() ?? '';
+  return directChildPath(applicationFolder, name) === localFolder
+    ? { ok: true, path: localFolder }
+    : { ok: false, reason: "its folder is not directly inside the application's folder" };
+}
+
+/**
+ * What becomes of one file: `same`, it holds the server's text already (not written); `write`, new,
+ * or nobody's work is lost (it is at its base); `replace`, it holds a local change the pull loses.
+ */
+export type PullFileStep = 'same' | 'write' | 'replace';
+
+export interface PlannedPullFile extends PulledFile {
+  readonly step: PullFileStep;
+}
+
+/** What a pull would read from the server and find in the folder, for one action. */
+export interface PullInput {
+  /** The key the server's list names the action by. */
+  readonly listedKey: string;
+  /** The server's action as read, with its version tag. */
+  readonly resource: object;
+  readonly etag: string | undefined;
+  /** The server's code as read (code undefined: it has none); undefined when the server offers no read of code. */
+  readonly implementation: { readonly code: string | undefined; readonly etag: string | undefined } | undefined;
+  /** What the folder holds now, by file name (undefined: absent). */
+  readonly onDisk: { readonly [name: string]: string | undefined };
+  /** The base the local copy was derived from (the lock's, for this action id), if any. */
+  readonly base: DeployBase | undefined;
+}
+
+/**
+ * A pull of one action, planned: `refused` (the server's metadata is not valid here, or names another
+ * key; `reason` holds server text), `unchanged` (the folder holds the server's version already),
+ * `write` (files to write, no local work lost) or `conflict` (local changes the pull would lose,
+ * `changed`: the command line refuses them without --force, the editor asks). Every kind but
+ * `refused` carries the files and the base a carried-out pull records.
+ */
+export type PullPlan =
+  | { readonly kind: 'refused'; readonly reason: string }
+  | {
+      readonly kind: 'unchanged' | 'write' | 'conflict';
+      readonly metadata: ActionMetadata;
+      readonly files: readonly PlannedPullFile[];
+      readonly changed: readonly Part[];
+      readonly base: DeployBase & { readonly metadata: BaseVersion };
+    };
+
+export function planPull(input: PullInput): PullPlan {
+  const checked = serverMetadata(input.resource, input.listedKey);
+  if (!checked.ok) return { kind: 'refused', reason: checked.reason };
+  const yaml = input.onDisk[ACTION_FILE];
+  const main = input.onDisk[MAIN_FILE];
+  const code = input.implementation?.code;
+  const changed = localChanges({ yaml, main }, { metadata: checked.metadata, code }, input.base);
+  const files = pulledFiles(checked.metadata, code, yaml, main).map((f): PlannedPullFile => {
+    const now = input.onDisk[f.name];
+    const step: PullFileStep = now === f.text ? 'same' : changed.some((part) => PART_FILE[part] === f.name) ? 'replace' : 'write';
+    return { ...f, step };
+  });
+  const kind = changed.length > 0 ? 'conflict' : files.every((f) => f.step === 'same') ? 'unchanged' : 'write';
+  return { kind, metadata: checked.metadata, files, changed, base: pulledBase(input.resource, input.etag, input.implementation) };
 }

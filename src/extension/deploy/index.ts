@@ -9,7 +9,7 @@ import { type ActionsTreeProvider } from '../tree/provider';
 import { onDemand } from '../loadOnDemand';
 import { type PushOptions, type PushResult, type Deployer } from './deployer';
 import { type VersionedResource } from '../../core/client';
-import { type BaseVersion } from '../../core/deploy/base';
+import { type BaseVersion, type DeployBase } from '../../core/deploy/base';
 import { type HistoryEntry } from '../../core/deploy/history';
 import { type Scope } from '../../core/deploy/scope';
 import { type Conflict, type MergeOutcome } from './conflicts';
@@ -177,6 +177,11 @@ export class DeployFeature extends Disposable {
   /** Nothing is written in `folder` (its generated types) until disposed: for removing the folder. */
   holdWrites(folder: vscode.Uri): Promise<vscode.Disposable> {
     return this.generated.hold(folder);
+  }
+
+  /** The base the local copy of action `id` was derived from (customactions.lock.json), if any. */
+  baseOf(app: Application, id: string): Promise<DeployBase | undefined> {
+    return this.bases.get(app, id);
   }
 
   /**

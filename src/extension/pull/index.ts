@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { type BaseVersion } from '../../core/deploy/base';
-import { localChanges, PART_FILE, pulledBase, pulledFiles, serverMetadata } from '../../core/deploy/pull';
+import { type BaseVersion, type DeployBase } from '../../core/deploy/base';
+import { planPull } from '../../core/deploy/pull';
 import { serverText } from '../../core/text';
-import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
+import { ACTION_FILE, GENERATED_FILE, MAIN_FILE } from '../../core/workspace';
 import { abortOn } from '../cancellation';
 import { pickAction } from '../commands';
 import { assertInsideWorkspace, createFolderInsideWorkspace, readText, writeInsideWorkspace } from '../files';
@@ -12,8 +12,9 @@ import { type Application } from '../project';
 import { confirmReplace, type PlannedFile, readLocalFiles, unchangedSince } from './localFiles';
 import { pullTarget } from './target';
 
-/** What a pull tells deploy (its door, `DeployFeature`, is one): the bases of what it brought. */
+/** What a pull asks and tells deploy (its door, `DeployFeature`, is one): the base a local copy was derived from, and the bases of what it brought. */
 export interface PullDeploy {
+  baseOf(app: Application, id: string): Promise<DeployBase | undefined>;
   recordBases(
     app: Application,
     action: { readonly id: string; readonly key: string },
@@ -47,6 +48,8 @@ export async function pullAction(s: PullParts, node?: unknown): Promise<void> {
     );
     return;
   }
+  const folder = target.folder;
+  const at = (name: string) => vscode.Uri.joinPath(folder, name);
   const fetched = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Pulling ${serverText(remote.key, 120)}…`, cancellable: true },
     async (_p, token) => {
@@ -56,18 +59,16 @@ export async function pullAction(s: PullParts, node?: unknown): Promise<void> {
         ? await s.connections.call(app, (client) => client.getImplementationVersioned(remote.id, { signal }))
         : undefined;
       if (token.isCancellationRequested) return undefined;
-      const checked = serverMetadata(resource, remote.key);
-      if (!checked.ok) throw new Error(`${serverText(remote.key, 120)} was not pulled: ${serverText(checked.reason)}. Nothing was written.`);
-      const base = pulledBase(resource, etag, implementation);
-      return { metadata: checked.metadata, code: implementation?.code, metadataBase: base.metadata, codeBase: base.implementation };
+      return { resource, etag, implementation };
     },
   );
   // Cancelled: nothing was written, so a pull is all or nothing.
   if (!fetched) return;
-  const folder = target.folder;
-  const at = (name: string) => vscode.Uri.joinPath(folder, name);
-  const before = { yaml: await readText(at(ACTION_FILE)).catch(() => undefined), main: await readText(at(MAIN_FILE)).catch(() => undefined) };
-  const files: PlannedFile[] = pulledFiles(fetched.metadata, fetched.code, before.yaml, before.main).map((f) => ({ ...f, uri: at(f.name) }));
+  const onDisk: Record<string, string | undefined> = {};
+  for (const name of [ACTION_FILE, MAIN_FILE, GENERATED_FILE]) onDisk[name] = await readText(at(name)).catch(() => undefined);
+  const plan = planPull({ listedKey: remote.key, ...fetched, onDisk, base: await s.deploy.baseOf(app, remote.id) });
+  if (plan.kind === 'refused') throw new Error(`${serverText(remote.key, 120)} was not pulled: ${serverText(plan.reason)}. Nothing was written.`);
+  const files: PlannedFile[] = plan.files.map((f) => ({ ...f, uri: at(f.name) }));
   const local = await readLocalFiles(folder, files);
   if (local.links.length > 0)
     throw new Error(`${serverText(remote.key, 120)} was not pulled: ${local.links.join(', ')}, and a write would follow it elsewhere.`);
@@ -82,11 +83,10 @@ export async function pullAction(s: PullParts, node?: unknown): Promise<void> {
     if (show && local.unsaved[0]) await vscode.window.showTextDocument(local.unsaved[0].uri);
     return;
   }
-  // With no base: every difference from the server's is a local change to ask about, as the user
-  // is there to answer (the command line, which cannot ask, tells them apart by the lock's base).
-  const changed = localChanges({ yaml: local.onDisk.get(at(ACTION_FILE).toString()), main: local.onDisk.get(at(MAIN_FILE).toString()) }, fetched, undefined);
-  const differing = files.filter((f) => changed.some((part) => PART_FILE[part] === f.name));
-  if (differing.length > 0) {
+  // The plan's conflict (a local change since the base would be lost) is asked about, as the user is
+  // there to answer; the command line, which cannot ask, refuses it without --force.
+  const differing = files.filter((f) => f.step === 'replace');
+  if (plan.kind === 'conflict') {
     if (!(await confirmReplace(remote.key, differing, s.serverVersions))) return;
     if (!(await unchangedSince(local, folder, files))) {
       void vscode.window.showWarningMessage(
@@ -100,7 +100,7 @@ export async function pullAction(s: PullParts, node?: unknown): Promise<void> {
     if (local.onDisk.get(file.uri.toString()) !== file.text) await writeInsideWorkspace(file.uri, file.text);
   }
   // The folder holds the server's versions now: the next pushes are checked against them.
-  s.deploy.recordBases(app, remote, { metadata: fetched.metadataBase, ...(fetched.codeBase ? { implementation: fetched.codeBase } : {}) });
+  s.deploy.recordBases(app, remote, plan.base);
   s.model.pulled(app, folder, remote.id);
   await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, MAIN_FILE));
 }

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import { type PulledFile } from '../../core/deploy/pull';
+import { type PlannedPullFile } from '../../core/deploy/pull';
 import { serverText } from '../../core/text';
 import { readText } from '../files';
 import { linkAt } from './target';
 import { type HeldTexts } from '../heldTexts';
 
-/** A file a pull writes (src/core/deploy/pull.ts), with where it goes. */
-export interface PlannedFile extends PulledFile {
+/** A file of a pull's plan (src/core/deploy/pull.ts), with where it goes. */
+export interface PlannedFile extends PlannedPullFile {
   readonly uri: vscode.Uri;
 }
 

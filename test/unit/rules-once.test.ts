@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Each rule of docs/architecture.md's *Every rule once* lives in src/core, and every face calls it:
+ * the faces named import the core function, and no file of a face calls what only the core's rule
+ * should (the pieces a face once put together itself). The rule's own behaviour is tested beside its
+ * function (the file named in `tested`); this holds the faces to it.
+ */
+interface Rule {
+  readonly name: string;
+  /** The core module and the function every face calls. */
+  readonly core: string;
+  readonly fn: string;
+  /** Files of the faces that must call it. */
+  readonly faces: readonly string[];
+  /** Calls no file of src/cli, src/extension or src/sandbox may make (the rule's parts, used by the core alone). */
+  readonly onlyInCore: readonly string[];
+  readonly tested: string;
+}
+
+const RULES: readonly Rule[] = [
+  {
+    name: 'pull planning',
+    core: 'src/core/deploy/pull.ts',
+    fn: 'planPull',
+    faces: ['src/cli/commands/pull.ts', 'src/extension/pull/index.ts'],
+    onlyInCore: ['localChanges(', 'pulledFiles(', 'pulledBase(', 'serverMetadata(', 'actionFolderForServerKey('],
+    tested: 'test/unit/deploy-pull.test.ts',
+  },
+  {
+    name: 'the folder a pull writes into',
+    core: 'src/core/deploy/pull.ts',
+    fn: 'pullFolder',
+    faces: ['src/cli/commands/pull.ts', 'src/extension/pull/target.ts'],
+    onlyInCore: ['directChildPath('],
+    tested: 'test/unit/deploy-pull.test.ts',
+  },
+];
+
+const root = path.resolve(__dirname, '../..');
+const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+
+function filesUnder(folder: string): string[] {
+  return readdirSync(path.join(root, folder)).flatMap((name) => {
+    const rel = `${folder}/${name}`;
+    return statSync(path.join(root, rel)).isDirectory() ? filesUnder(rel) : rel.endsWith('.ts') ? [rel] : [];
+  });
+}
+
+describe('Every rule once: each face calls the core function of a rule and does not put it together itself', () => {
+  const faceFiles = ['src/cli', 'src/extension', 'src/sandbox'].flatMap(filesUnder);
+  for (const rule of RULES) {
+    it(`${rule.name}: ${rule.fn} (${rule.core}), called by ${rule.faces.join(', ')}`, () => {
+      assert.match(read(rule.core), new RegExp(`export (async )?function ${rule.fn}\\b`), `${rule.core} exports ${rule.fn}`);
+      assert.match(read(rule.tested), new RegExp(`\\b${rule.fn}\\b`), `${rule.tested} tests ${rule.fn}`);
+      for (const face of rule.faces) assert.match(read(face), new RegExp(`\\b${rule.fn}\\(`), `${face} calls ${rule.fn}`);
+      const written = faceFiles.flatMap((file) => {
+        const text = read(file);
+        return rule.onlyInCore.filter((call) => new RegExp(`(^|[^\\w.])${call.replace('(', '\\(')}`, 'm').test(text)).map((call) => `${file}: ${call}`);
+      });
+      assert.deepEqual(written, [], 'the rule put together outside the core');
+    });
+  }
+});
