@@ -2,45 +2,26 @@ import { type ListedAction } from '../core/client';
 import { type Environment, ENVIRONMENTS } from '../core/schema';
 import { serverText } from '../core/text';
 import { type CommandContext } from './context';
+import { describeNameProblems, selectActions } from '../core/workspace';
 import { CliError, EXIT } from './exitCodes';
 import { type CliApplication, type LocalActionFolder, scanApplication } from './project';
+import { actionNames } from './workspace';
 
-/**
- * Actions named on the command line: `key`, or `application/key` when several applications could
- * hold the key. Shared by the commands that work on actions (test, events, run).
- */
-export interface ActionName {
-  readonly application?: string;
-  readonly key: string;
-}
-
-export function parseActionName(operand: string): ActionName {
-  const slash = operand.indexOf('/');
-  const name = slash < 0 ? { key: operand } : { application: operand.slice(0, slash), key: operand.slice(slash + 1) };
-  if (!name.key || name.application === '') throw new CliError(EXIT.usage, `"${operand}" is not an action: give its key, or application/key.`);
-  return name;
-}
-
-/** The local action folders named (all of the applications' when none is), each found or a usage error. */
+/** The local action folders named (all of the applications' when none is), by the core's rule of naming actions; a usage error otherwise. */
 export async function localActions(context: CommandContext, operands: readonly string[], applicationIds?: readonly string[]): Promise<LocalActionFolder[]> {
   const apps = await context.applications(applicationIds);
-  const scanned = await Promise.all(apps.map((app) => scanApplication(app)));
-  const all = scanned.flat();
-  if (operands.length === 0) return all;
-  const picked: LocalActionFolder[] = [];
-  for (const operand of operands) {
-    const name = parseActionName(operand);
-    const found = all.filter((a) => a.key === name.key && (name.application === undefined || a.application.id === name.application));
-    if (found.length === 0)
-      throw new CliError(EXIT.usage, `No action "${operand}" in the workspace.`, 'Action folders hold an action.yaml; see custom-actions status.');
-    if (found.length > 1)
-      throw new CliError(
-        EXIT.usage,
-        `"${operand}" is in ${found.length} applications: name one as ${found.map((a) => `${a.application.id}/${a.key}`).join(' or ')}.`,
-      );
-    if (!picked.includes(found[0]!)) picked.push(found[0]!);
-  }
-  return picked;
+  const all = (await Promise.all(apps.map((app) => scanApplication(app)))).flat();
+  const names = actionNames(operands);
+  const { chosen, problems } = selectActions(names, all, (a) => ({ application: a.application.id, key: a.key }));
+  const unknown = problems.filter((p) => p.kind === 'unknown');
+  if (problems.length > unknown.length) throw new CliError(EXIT.usage, describeNameProblems(problems.filter((p) => p.kind !== 'unknown')));
+  if (unknown.length > 0)
+    throw new CliError(
+      EXIT.usage,
+      `No action ${unknown.map((p) => `"${p.name}"`).join(', ')} in the workspace.`,
+      'Action folders hold an action.yaml; see custom-actions status.',
+    );
+  return chosen;
 }
 
 /** One action as the server lists it, with its application and the workspace's folder when there is one. */
@@ -51,44 +32,47 @@ export interface ServerAction {
 }
 
 /**
- * The actions named, as the server lists them: the application is the one named, else the one whose
- * folder holds the key, else the only application. Unknown keys are usage errors (exit 2).
+ * The actions named, as the server lists them, by the core's rule of naming actions over what the
+ * workspace and the servers hold: `application/key`, or a key one application holds (in its
+ * folders or on its server). Unknown and ambiguous names are usage errors (exit 2).
  */
 export async function serverActions(context: CommandContext, operands: readonly string[], applicationIds?: readonly string[]): Promise<ServerAction[]> {
   const apps = await context.applications(applicationIds);
-  const scanned = new Map<string, LocalActionFolder[]>();
-  for (const app of apps) scanned.set(app.id, await scanApplication(app));
-  const listings = new Map<string, Promise<ListedAction[]>>();
-  const listing = (app: CliApplication) => {
-    let list = listings.get(app.id);
-    if (!list) {
-      list = context.client(app).then((client) => client.listActions(app.id));
-      listings.set(app.id, list);
-    }
-    return list;
-  };
-  if (operands.length === 0) {
-    const out: ServerAction[] = [];
-    for (const app of apps)
-      for (const listed of await listing(app)) out.push({ application: app, listed, local: scanned.get(app.id)!.find((a) => a.key === listed.key) });
-    return out;
-  }
+  const names = actionNames(operands);
+  for (const name of names)
+    if (name.application !== undefined && !apps.some((a) => a.id === name.application))
+      throw new CliError(EXIT.usage, `customactions.yaml has no application "${name.application}".`);
+  // Only the applications a name can reach are listed: those named, else every one.
+  const wanted = names.length > 0 && names.every((n) => n.application !== undefined) ? apps.filter((a) => names.some((n) => n.application === a.id)) : apps;
+  const read = await Promise.all(
+    wanted.map(async (app) => {
+      const [local, listed] = await Promise.all([scanApplication(app), context.client(app).then((client) => client.listActions(app.id))]);
+      return { app, local, listed };
+    }),
+  );
+  const candidates = read.flatMap(({ app, local, listed }) => [
+    ...listed.map((l) => ({ app, key: l.key, listed: l as ListedAction | undefined })),
+    ...local.filter((f) => !listed.some((l) => l.key === f.key)).map((f) => ({ app, key: f.key, listed: undefined })),
+  ]);
+  const { chosen, problems } = selectActions(names, candidates, (c) => ({ application: c.app.id, key: c.key }));
+  const unknown = problems.find((p) => p.kind === 'unknown');
+  const within = unknown && (actionNames([unknown.name])[0]?.application ?? (wanted.length === 1 ? wanted[0]!.id : undefined));
+  const app = within === undefined ? undefined : wanted.find((a) => a.id === within);
+  if (unknown && app && problems.length === 1)
+    throw new CliError(
+      EXIT.usage,
+      `The server has no action "${actionNames([unknown.name])[0]!.key}" in application ${app.label}.`,
+      'Deploy it first (custom-actions deploy).',
+    );
+  if (problems.length > 0) throw new CliError(EXIT.usage, describeNameProblems(problems), 'Name an action by its key, or as <application-id>/<key>.');
+  const localOf = (app: CliApplication, key: string) => read.find((r) => r.app === app)!.local.find((l) => l.key === key);
   const out: ServerAction[] = [];
-  for (const operand of operands) {
-    const name = parseActionName(operand);
-    let app: CliApplication | undefined;
-    if (name.application !== undefined) {
-      app = apps.find((a) => a.id === name.application);
-      if (!app) throw new CliError(EXIT.usage, `customactions.yaml has no application "${name.application}".`);
-    } else {
-      const holding = apps.filter((a) => scanned.get(a.id)!.some((l) => l.key === name.key));
-      app = holding.length === 1 ? holding[0] : apps.length === 1 ? apps[0] : undefined;
-      if (!app) throw new CliError(EXIT.usage, `Which application's "${name.key}"? Name it as application/key (${apps.map((a) => a.id).join(', ')}).`);
+  for (const c of chosen) {
+    if (!c.listed) {
+      if (names.length === 0) continue;
+      throw new CliError(EXIT.usage, `The server has no action "${c.key}" in application ${c.app.label}.`, 'Deploy it first (custom-actions deploy).');
     }
-    const listed = (await listing(app)).find((a) => a.key === name.key);
-    if (!listed)
-      throw new CliError(EXIT.usage, `The server has no action "${name.key}" in application ${app.label}.`, 'Deploy it first (custom-actions deploy).');
-    out.push({ application: app, listed, local: scanned.get(app.id)!.find((l) => l.key === name.key) });
+    out.push({ application: c.app, listed: c.listed, local: localOf(c.app, c.key) });
   }
   return out;
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { type WorkspaceAction } from '../core/deploy/pipeline';
 import { formatProblem } from '../core/schema';
-import { ACTION_FILE, MAIN_FILE } from '../core/workspace';
+import { ACTION_FILE, type ActionName, describeNameProblems, MAIN_FILE, type NamedAction, parseActionName, selectActions } from '../core/workspace';
 import { CliError, EXIT } from './exitCodes';
 import { type CliProject, type LocalActionFolder } from './project';
 
@@ -19,39 +19,25 @@ export function workspaceAction(project: CliProject, folder: LocalActionFolder):
 }
 
 /**
- * Which actions the operands name: `key` (in any application that has it) or `application/key`.
- * None named means all. An operand that names nothing is a usage error, so a typo never deploys
- * nothing and reports success.
+ * The actions the operands name among `candidates`, by the core's rule of naming actions
+ * (`selectActions`, src/core/workspace/actionNames.ts): `key` where one application holds it, or
+ * `application/key`; none named means all. A name that finds nothing, or a key two applications
+ * hold, is a usage error, so a typo never deploys nothing and reports success, and a key never
+ * reaches the wrong application's action. `unknownIsFine`: a name that finds nothing is no error
+ * (its application's key was refused, and that error says why).
  */
-export class ActionSelection {
-  private readonly wanted: { app: string | undefined; key: string; used: boolean }[];
+export function selectNamed<T>(operands: readonly string[], candidates: readonly T[], where: (candidate: T) => NamedAction, unknownIsFine = false): T[] {
+  const { chosen, problems } = selectActions(actionNames(operands), candidates, where);
+  const told = unknownIsFine ? problems.filter((p) => p.kind !== 'unknown') : problems;
+  if (told.length > 0) throw new CliError(EXIT.usage, describeNameProblems(told), 'Name an action by its key, or as <application-id>/<key>.');
+  return chosen;
+}
 
-  constructor(operands: readonly string[]) {
-    this.wanted = operands.map((o) => {
-      const slash = o.lastIndexOf('/');
-      return slash < 0 ? { app: undefined, key: o, used: false } : { app: o.slice(0, slash), key: o.slice(slash + 1), used: false };
-    });
-  }
-
-  get all(): boolean {
-    return this.wanted.length === 0;
-  }
-
-  includes(app: string, key: string): boolean {
-    if (this.all) return true;
-    let hit = false;
-    for (const w of this.wanted) {
-      if (w.key === key && (w.app === undefined || w.app === app)) {
-        w.used = true;
-        hit = true;
-      }
-    }
-    return hit;
-  }
-
-  /** Throws for operands that named no action. */
-  checkAllUsed(): void {
-    const unused = this.wanted.filter((w) => !w.used).map((w) => (w.app ? `${w.app}/${w.key}` : w.key));
-    if (unused.length > 0) throw new CliError(EXIT.usage, `No such action: ${unused.join(', ')}.`, 'Name an action by its key, or as <application-id>/<key>.');
-  }
+/** The operands as action names; a usage error for one that is none. */
+export function actionNames(operands: readonly string[]): ActionName[] {
+  return operands.map((operand) => {
+    const name = parseActionName(operand);
+    if (!name) throw new CliError(EXIT.usage, `"${operand}" is not an action: give its key, or application/key.`);
+    return name;
+  });
 }

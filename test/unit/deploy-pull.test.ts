@@ -63,7 +63,8 @@ describe("Pull's rules (src/core/deploy/pull.ts), shared by the extension and th
     const atBase = { metadata: { etag: '"m1"', hash: metadataHash(metadata) }, implementation: { etag: '"c1"', hash: codeHash(LOCAL_CODE) } };
     const plan = (onDisk: Record<string, string | undefined>, base: Parameters<typeof planPull>[0]['base'] | 'none' = atBase) =>
       planPull({ listedKey: 'score-lead', resource, etag: '"m2"', implementation, onDisk, base: base === 'none' ? undefined : base });
-    const steps = (p: ReturnType<typeof planPull>) => (p.kind === 'refused' ? p.reason : Object.fromEntries(p.files.map((f) => [f.name, f.step])));
+    const steps = (p: ReturnType<typeof planPull>): Record<string, string> =>
+      p.kind === 'refused' ? { refused: p.reason } : Object.fromEntries(p.files.map((f) => [f.name, f.step]));
 
     it('a new folder: every file written, the base is what was read', () => {
       const p = plan({});
@@ -98,7 +99,7 @@ describe("Pull's rules (src/core/deploy/pull.ts), shared by the extension and th
     });
 
     it("metadata of another key than the list names, or not valid here: refused, with the server's reason", () => {
-      assert.match(steps(planPull({ listedKey: 'other', resource, etag: undefined, implementation, onDisk: {}, base: undefined })) as string, /"other"/);
+      assert.match(steps(planPull({ listedKey: 'other', resource, etag: undefined, implementation, onDisk: {}, base: undefined })).refused ?? '', /"other"/);
       const invalid = planPull({
         listedKey: 'score-lead',
         resource: { ...resource, parameters: 'x' },

@@ -7,7 +7,7 @@ import { type CommandContext } from '../context';
 import { EXIT, type ExitCode } from '../exitCodes';
 import { scanApplication } from '../project';
 import { problemLine } from '../render';
-import { ActionSelection, workspaceAction } from '../workspace';
+import { selectNamed, workspaceAction } from '../workspace';
 import { type CommandDefinition } from './command';
 
 /** The checks a deploy makes before sending, offline: no server, no key (a pre-commit hook, a CI lint step). */
@@ -28,12 +28,9 @@ at file:line:column. Needs no server and no key.`,
   async run(context: CommandContext, operands, options): Promise<ExitCode> {
     const project = await context.loadProject();
     const apps = await context.applications(options.application as string[] | undefined);
-    const selection = new ActionSelection(operands);
-    const selected: { application: string; action: WorkspaceAction }[] = [];
-    for (const app of apps)
-      for (const folder of await scanApplication(app))
-        if (selection.includes(app.id, folder.key)) selected.push({ application: app.id, action: workspaceAction(project, folder) });
-    selection.checkAllUsed();
+    const all: { application: string; action: WorkspaceAction }[] = [];
+    for (const app of apps) for (const folder of await scanApplication(app)) all.push({ application: app.id, action: workspaceAction(project, folder) });
+    const selected = selectNamed(operands, all, (s) => ({ application: s.application, key: s.action.key }));
     // Many actions' code in one program at a time; the analysis loads only if some action has code.
     const checks = new CodeChecks(
       () => context.analysis(),

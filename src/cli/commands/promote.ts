@@ -13,7 +13,7 @@ import { applyOutcomes, readLock, writeLock } from '../lockFile';
 import { diffLines, exitOfOutcome, outcomeJson, outcomeLines } from '../render';
 import { verdictOf as verdictOfSteps } from '../../core/deploy/outcome';
 import { planAction } from '../../core/deploy/plan';
-import { ActionSelection } from '../workspace';
+import { selectNamed } from '../workspace';
 import { type CommandDefinition } from './command';
 import { parseConcurrency } from './targets';
 
@@ -64,19 +64,26 @@ Examples:
     // Every key of both sides is found before anything is read.
     const clients = await Promise.all(pairs.map(async ({ src, dst }) => ({ src: await context.client(src), dst: await context.client(dst) })));
     const lock = await readLock(to.root);
-    const selection = new ActionSelection(operands);
 
     // What the source runs, read into the shape of a workspace's actions, planned against the destination.
     const work: { target: DeployTarget; client: (typeof clients)[number]['dst']; before?: { code?: string; yaml?: string } }[] = [];
+    const listings = await Promise.all(pairs.map(({ src, dst }, i) => Promise.all([clients[i]!.src.listActions(src.id), clients[i]!.dst.listActions(dst.id)])));
+    // Named across every application at once, by the project's application id or the target's.
+    const named = new Set(
+      selectNamed(
+        operands,
+        pairs.flatMap(({ dst }, i) => listings[i]![0].map((listed) => ({ dst, listed }))),
+        ({ dst, listed }) => ({ application: dst.projectId, aliases: [dst.id], key: listed.key }),
+      ).map(({ listed }) => listed),
+    );
     for (const [i, { src, dst }] of pairs.entries()) {
       const { src: srcClient, dst: dstClient } = clients[i]!;
-      const [srcListed, dstListed] = await Promise.all([srcClient.listActions(src.id), dstClient.listActions(dst.id)]);
-      const chosen = srcListed.filter((l) => selection.includes(dst.projectId, l.key) || (dst.projectId !== dst.id && selection.includes(dst.id, l.key)));
+      const [srcListed, dstListed] = listings[i]!;
+      const chosen = srcListed.filter((l) => named.has(l));
       const actions = await mapLimited(chosen, concurrency, (l) => sourceAction(srcClient, l, `${source.name}:${src.id}`));
       const targets = deployTargets(dst.id, actions, dstListed, (key) => lock.get(to.baseUrl, dst.id, key)).filter((t) => t.local !== undefined);
       work.push(...targets.map((target) => ({ target, client: dstClient })));
     }
-    selection.checkAllUsed();
     if (work.length === 0) {
       context.out.info(`Target ${source.name} runs no action to promote.`);
       context.out.result({ ok: true, dryRun, actions: [] });

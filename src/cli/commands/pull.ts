@@ -12,7 +12,7 @@ import { CliError, EXIT, type ExitCode, worstExit } from '../exitCodes';
 import { readLock, writeLock } from '../lockFile';
 import { type CliApplication, readOptional, scanApplication } from '../project';
 import { writeInProject, writeRefusal } from '../projectWrite';
-import { ActionSelection } from '../workspace';
+import { selectNamed } from '../workspace';
 import { type CommandDefinition } from './command';
 
 /** One action's pull as planned by the core (planPull), and whether this run may carry it out. */
@@ -51,12 +51,20 @@ was pulled.`,
     const lock = await readLock(project.root);
     const apps = await context.applications(options.application as string[] | undefined);
     const clients = await Promise.all(apps.map((app) => context.client(app)));
-    const selection = new ActionSelection(operands);
+    const read = await Promise.all(apps.map((app, i) => Promise.all([clients[i]!.listActions(app.id), scanApplication(app), clients[i]!.capabilities()])));
+    // Named across every application at once, so a key two of them list is asked about, not pulled twice.
+    const named = new Set(
+      selectNamed(
+        operands,
+        apps.flatMap((app, i) => read[i]![0].map((listed) => ({ app, listed }))),
+        ({ app, listed }) => ({ application: app.id, key: listed.key }),
+      ).map(({ listed }) => listed),
+    );
     const plans: PlannedPull[] = [];
     for (const [i, app] of apps.entries()) {
       const client = clients[i]!;
-      const [listed, local, caps] = await Promise.all([client.listActions(app.id), scanApplication(app), client.capabilities()]);
-      const chosen = listed.filter((a) => selection.includes(app.id, a.key));
+      const [listed, local, caps] = read[i]!;
+      const chosen = listed.filter((a) => named.has(a));
       if (chosen.length > 0 && !caps.getAction)
         throw new CliError(
           EXIT.failed,
@@ -108,7 +116,6 @@ was pulled.`,
         })),
       );
     }
-    selection.checkAllUsed();
     const refused = plans.filter((p) => p.refusal);
     const rel = (p: PlannedPull) => `${p.app.id}/${serverText(p.listed.key, 120)}`;
     if (refused.length > 0) {

@@ -5,7 +5,7 @@ import { looksReset } from '../../core/deploy/reset';
 import { type CommandContext } from '../context';
 import { CliError, EXIT, type ExitCode } from '../exitCodes';
 import { type CliApplication, type CliProject, parseActionFolders, readActionFolders } from '../project';
-import { ActionSelection, workspaceAction } from '../workspace';
+import { selectNamed, workspaceAction } from '../workspace';
 
 /** `--concurrency` of the commands that work on many actions at once: 1 to 64. */
 export function parseConcurrency(value: unknown): number {
@@ -70,7 +70,6 @@ export async function collectTargets(
   const apps = await context.applications(applicationIds);
   const files = await Promise.all(apps.map((app) => readActionFolders(app)));
   const clients = await Promise.all(apps.map((app) => context.client(app)));
-  const selection = new ActionSelection(operands);
   const result = await Promise.all(
     apps.map(async (app, i) => {
       const client = clients[i]!;
@@ -89,12 +88,19 @@ export async function collectTargets(
         throw named;
       }
       const { listed } = answer;
-      const all = deployTargets(app.id, local, listed, baseOf);
-      const targets = all.filter((t) => selection.includes(app.id, t.key));
-      return { app, client, targets, reset: looksReset(all, new Set(listed.map((l) => l.id))) };
+      const targets = deployTargets(app.id, local, listed, baseOf);
+      return { app, client, targets, reset: looksReset(targets, new Set(listed.map((l) => l.id))) };
     }),
   );
-  // An action named in an application whose key was refused is not "unknown": its error says why.
-  if (!result.some((r) => r.refused)) selection.checkAllUsed();
-  return result;
+  // Named across every application at once, so a key two of them hold is asked about, not taken
+  // twice. An action named in an application whose key was refused is not "unknown": its error says why.
+  const chosen = new Set(
+    selectNamed(
+      operands,
+      result.flatMap((r) => r.targets),
+      (t) => t,
+      result.some((r) => r.refused),
+    ),
+  );
+  return result.map((r) => ({ ...r, targets: r.targets.filter((t) => chosen.has(t)) }));
 }

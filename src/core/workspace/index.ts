@@ -8,3 +8,4 @@ export * from './actionFolder';
 export * from './writeGuard';
 export * from './targets';
 export * from './projects';
+export * from './actionNames';

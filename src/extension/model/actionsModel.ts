@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import { ApiError } from '../../core/client';
+import { selectActions } from '../../core/workspace';
 import { Disposable } from '../lifecycle';
 import { type LocalAction } from '../localActions';
 import { type Application } from '../project';
@@ -131,11 +132,16 @@ export class ActionsModel extends Disposable {
     return found && action ? { app: found.app, action } : undefined;
   }
 
-  /** The workspace's folder of an action, by application (its `uid`) and key (an event names both): a server's names never become paths. */
+  /**
+   * The workspace's folder of an action, by application (its `uid`) and key (an event names both), by
+   * the core's rule of naming actions (the command line's): a server's names never become paths.
+   */
   async localAction(appUid: string, key: string): Promise<{ app: Application; action: LocalAction } | undefined> {
     const app = (await this.sources.applications()).find((a) => a.uid === appUid);
-    const action = app && (await this.sources.scanLocal(app)).find((a) => a.key === key);
-    return app && action ? { app, action } : undefined;
+    if (!app) return undefined;
+    const local = await this.sources.scanLocal(app);
+    const [action] = selectActions([{ text: `${appUid}/${key}`, application: appUid, key }], local, (a) => ({ application: app.uid, key: a.key })).chosen;
+    return action ? { app, action } : undefined;
   }
 
   /**
