@@ -11,7 +11,8 @@ import { type DeployFeature } from '../deploy';
 import { type Events } from '../events';
 import { type Parts } from '../parts';
 import { isNode, pickAction, pickApplication } from '../commands';
-import { closeEditorsIn, dropStaleProblems, removeActionFolder } from './removeFolder';
+import { closeEditorsIn, removeActionFolder } from './removeFolder';
+import { staleProblemsOf } from './staleProblems';
 import { DIAGNOSTIC_SOURCE } from '../diagnosticSource';
 
 const LAST_EMAIL = 'customActions.lastDeveloperEmail';
@@ -71,7 +72,7 @@ export async function newAction(s: Pick<Parts, 'context' | 'project'> & CreatePa
   const metadata = newActionMetadata(key, name, developerEmail);
   const folder = vscode.Uri.joinPath(app.folderUri, key);
   await writeActionFolder(folder, metadata, undefined);
-  await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, MAIN_FILE));
+  await showFile(vscode.Uri.joinPath(folder, MAIN_FILE));
   await s.deploy.createOnServer(app, folder, metadata);
 }
 
@@ -93,7 +94,7 @@ export async function createOnServerCommand(s: Pick<Parts, 'model' | 'project'> 
 export async function openCode(s: Pick<Parts, 'model' | 'project'> & OfferPullParts, node?: unknown): Promise<void> {
   const action = await pickAction(s, node, (a) => a.local !== undefined);
   if (!action?.local) return offerPull(s, action);
-  await vscode.window.showTextDocument(vscode.Uri.joinPath(action.local.folder, MAIN_FILE), { preview: false });
+  await showFile(vscode.Uri.joinPath(action.local.folder, MAIN_FILE), { preview: false });
 }
 
 export async function editMetadata(s: Pick<Parts, 'model' | 'project'> & OfferPullParts, node?: unknown): Promise<void> {
@@ -109,7 +110,7 @@ const REMOVE_FOLDER_TOO = 'Delete and Remove Local Folder';
  * as the second argument skips the question for callers that asked already.
  */
 export async function deleteAction(
-  s: Pick<Parts, 'connections' | 'log' | 'model' | 'project'> & { readonly deploy: DeployFeature } & { readonly events: Events },
+  s: Pick<Parts, 'connections' | 'context' | 'log' | 'model' | 'project'> & { readonly deploy: DeployFeature } & { readonly events: Events },
   node?: unknown,
   args?: unknown,
 ): Promise<void> {
@@ -161,9 +162,8 @@ export async function deleteAction(
       } else {
         // Any editor opened on them meanwhile (while the user answered the question of the trash).
         await closeEditorsIn(action.local.folder);
-        void dropStaleProblems(action.local.folder, DIAGNOSTIC_SOURCE, s.log).catch((error: unknown) =>
-          s.log.info(`The problems of the deleted folder of ${action.key} were not checked: ${String(error)}`),
-        );
+        // A checker's late answer for its files is dropped whenever it comes (staleProblems.ts).
+        staleProblemsOf(s, DIAGNOSTIC_SOURCE).folderRemoved(action.local.folder);
       }
     }
   } finally {
@@ -198,6 +198,15 @@ export async function openEvent(s: Pick<Parts, 'eventDocuments'>, node?: unknown
   if (!isNode(node) || node.kind !== 'event') return;
   const env = node.parent;
   await s.eventDocuments.open([env.parent.app.uid, env.parent.key, env.environment, node.event.id], node.event.raw);
+}
+
+/**
+ * Shows a file in an editor without the extension opening its document: `window.showTextDocument`
+ * given a URI opens it for the extension first, and VS Code then holds it open three minutes past its
+ * editor, through a Delete of its folder that the trash took (removeFolder.ts, staleProblems.ts).
+ */
+async function showFile(uri: vscode.Uri, options?: vscode.TextDocumentShowOptions): Promise<void> {
+  await vscode.commands.executeCommand('vscode.open', uri, options);
 }
 
 /** Writes action.yaml and the generated types; main.ts is replaced only by code that came from the server. */

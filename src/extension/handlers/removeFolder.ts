@@ -28,8 +28,47 @@ export async function removeActionFolder(folder: vscode.Uri, key: string, log?: 
       DELETE_PERMANENTLY,
     );
     if (choice !== DELETE_PERMANENTLY) return 'kept';
-    await vscode.workspace.fs.delete(folder, { recursive: true, useTrash: false });
+    if (!(await deleteThroughWorkbench(folder, log))) await vscode.workspace.fs.delete(folder, { recursive: true, useTrash: false });
     return 'deleted';
+  }
+}
+
+/**
+ * Deletes a folder for good the way the Explorer does, as a workspace edit, so that the workbench lets
+ * go of the documents of its files. An extension that opened one (`workspace.openTextDocument`, or
+ * `window.showTextDocument` given a URI) leaves VS Code holding it open for three minutes after its
+ * editor closed, and lets go earlier only when the file is deleted or moved through the workbench;
+ * `workspace.fs.delete` is not. A document held open stays open in the TypeScript server too, which
+ * goes on listing its problems in the Problems panel though the file is gone (issue #36: the first
+ * hour's Delete). Unsaved changes would be dropped without a word by the workbench's delete: with any
+ * under the folder, or should the edit be refused, false, and the caller deletes through
+ * `workspace.fs`, which leaves those editors open with their text.
+ */
+async function deleteThroughWorkbench(folder: vscode.Uri, log?: Pick<vscode.LogOutputChannel, 'info'>): Promise<boolean> {
+  if (vscode.workspace.textDocuments.some((d) => d.isDirty && isUnder(folder, d.uri))) return false;
+  const edit = new vscode.WorkspaceEdit();
+  edit.deleteFile(folder, { recursive: true, ignoreIfNotExists: true });
+  try {
+    if (await vscode.workspace.applyEdit(edit)) return !(await stillThere(folder));
+  } catch (error) {
+    log?.info(
+      `The folder ${vscode.workspace.asRelativePath(folder)} could not be deleted as a workspace edit: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return false;
+}
+
+/** Whether `uri` is a file inside `folder` (same file system). */
+export function isUnder(folder: vscode.Uri, uri: vscode.Uri): boolean {
+  return uri.scheme === folder.scheme && uri.authority === folder.authority && uri.path.startsWith(`${folder.path.replace(/\/$/, '')}/`);
+}
+
+export async function stillThere(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -47,8 +86,7 @@ const DOCUMENTS_CLOSE_MS = 3_000;
  * the closed editors again, should the folder stay after all.
  */
 export async function closeEditorsIn(folder: vscode.Uri): Promise<() => Promise<void>> {
-  const inside = (uri: vscode.Uri) =>
-    uri.scheme === folder.scheme && uri.authority === folder.authority && uri.path.startsWith(`${folder.path.replace(/\/$/, '')}/`);
+  const inside = (uri: vscode.Uri) => isUnder(folder, uri);
   const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => !tab.isDirty && urisOf(tab.input).some(inside));
   if (tabs.length === 0) return () => Promise.resolve();
   const reopen = async () => {
@@ -82,77 +120,4 @@ function urisOf(input: unknown): vscode.Uri[] {
   if (input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom || input instanceof vscode.TabInputNotebook) return [input.uri];
   if (input instanceof vscode.TabInputTextDiff || input instanceof vscode.TabInputNotebookDiff) return [input.original, input.modified];
   return [];
-}
-
-/** How long after the folder went a late problem of its files is looked for, and how long one is given to go by itself. */
-const STALE_WATCH_MS = 15_000;
-const STALE_GRACE_MS = 2_000;
-const RESTART_TYPESCRIPT = 'typescript.restartTsServer';
-
-/**
- * VS Code's TypeScript support can go on listing the problems of a file deleted while it was checking
- * it: an answer that arrives after the file's document closed is still published, and nothing takes it
- * back (microsoft/vscode#182126). Closing the editors first (`closeEditorsIn`) makes that rarer, not
- * impossible: on a busy machine the answer comes after the folder is gone. So for a while after the
- * folder went, a problem another checker lists for a file that was in it, no longer exists and no
- * document holds, is given a moment to go; one that stays is dropped by restarting the TypeScript
- * server, the one way to make it forget it. Ours (the code checks) go with the file in CodeDiagnostics.
- */
-export function dropStaleProblems(folder: vscode.Uri, ours: string, log?: Pick<vscode.LogOutputChannel, 'info'>): Promise<void> {
-  const prefix = `${folder.path.replace(/\/$/, '')}/`;
-  const inside = (uri: vscode.Uri) => uri.scheme === folder.scheme && uri.authority === folder.authority && uri.path.startsWith(prefix);
-  const listed = () =>
-    vscode.languages
-      .getDiagnostics()
-      .filter(([uri, problems]) => inside(uri) && problems.some((p) => p.source !== ours))
-      .map(([uri]) => uri);
-  const stale = async () => {
-    const found: vscode.Uri[] = [];
-    for (const uri of listed()) {
-      if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) {
-        log?.info(`Problems of ${vscode.workspace.asRelativePath(uri)} stay: a document of it is still open.`);
-        continue;
-      }
-      if (!(await stillThere(uri))) found.push(uri);
-    }
-    return found;
-  };
-  let restarted = false;
-  let looking = false;
-  const look = async () => {
-    if (restarted || looking || listed().length === 0) return;
-    looking = true;
-    try {
-      await new Promise((resolve) => setTimeout(resolve, STALE_GRACE_MS));
-      const left = await stale();
-      if (restarted || left.length === 0 || !(await vscode.commands.getCommands(true)).includes(RESTART_TYPESCRIPT)) return;
-      restarted = true;
-      log?.info(`TypeScript still listed problems of ${left.length} deleted file(s); its server is restarted to drop them.`);
-      await vscode.commands.executeCommand(RESTART_TYPESCRIPT);
-    } finally {
-      looking = false;
-    }
-  };
-  return new Promise<void>((resolve) => {
-    const changed = vscode.languages.onDidChangeDiagnostics((e) => {
-      if (e.uris.some(inside)) void look().catch((error: unknown) => log?.info(`Stale problems not dropped: ${String(error)}`));
-    });
-    const timer = setTimeout(() => {
-      changed.dispose();
-      resolve();
-    }, STALE_WATCH_MS);
-    void look().catch(() => {
-      clearTimeout(timer);
-      changed.dispose();
-      resolve();
-    });
-  });
-}
-async function stillThere(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
 }
