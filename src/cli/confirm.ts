@@ -16,6 +16,11 @@ export interface Confirmation {
   readonly refusal?: string;
   /** The command again with `--yes`, for the refusal: `custom-actions deploy --delete --yes`. */
   readonly again?: string;
+  /**
+   * What shows beforehand what would happen, for the refusal: `--dry-run` unless told (a command
+   * without a dry run names another: `custom-actions deploy --dry-run` for `test --env Test`).
+   */
+  readonly check?: string;
 }
 
 /**
@@ -31,7 +36,7 @@ export async function confirm(context: CommandContext, confirmation: Confirmatio
     throw new CliError(
       EXIT.usage,
       `${confirmation.what} ${refusal}: it needs a confirmation, and there is no terminal to ask (or CI is set).`,
-      `Check what would happen with --dry-run, then run it with --yes${confirmation.again ? `: ${confirmation.again}` : ''} (in a pipeline: in the protected job only).`,
+      `Check what would happen with ${confirmation.check ?? '--dry-run'}, then run it with --yes${confirmation.again ? `: ${confirmation.again}` : ''} (in a pipeline: in the protected job only).`,
     );
   context.out.info(confirmation.what);
   context.io.stderr.write('Go on? [y/N] ');
@@ -45,11 +50,30 @@ export async function confirm(context: CommandContext, confirmation: Confirmatio
  * Before a write to a protected target (production): the same confirmation, and `--yes` said on
  * stderr. True for a target that is not protected.
  */
-export async function confirmTargetWrite(context: CommandContext, target: ProjectTarget, what: string): Promise<boolean> {
+export async function confirmTargetWrite(
+  context: CommandContext,
+  target: ProjectTarget,
+  what: string,
+  how: Pick<Confirmation, 'again' | 'check'> = {},
+): Promise<boolean> {
   if (!target.protected) return true;
+  return confirm(context, protectedConfirmation(context, target, what, how));
+}
+
+/**
+ * The confirmation of a write to a protected target, naming what else it asks about (`what`: the
+ * actions `--delete` deletes), so one question says both and is asked once.
+ */
+export function protectedConfirmation(
+  context: CommandContext,
+  target: ProjectTarget,
+  what: string,
+  how: Pick<Confirmation, 'again' | 'check'> = {},
+): Confirmation {
   if (context.options.yes === true) context.out.info(`Target ${target.name} is protected: writing to it, as --yes says.`);
-  return confirm(context, {
+  return {
     what: `Target ${target.name} (${target.baseUrl}) is protected. ${what}`,
     refusal: `Nothing written to protected target ${target.name}`,
-  });
+    ...how,
+  };
 }

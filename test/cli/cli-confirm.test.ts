@@ -1,7 +1,8 @@
 // What deletes or overwrites on the server is confirmed: a question on a terminal, --yes, a refusal without one.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { stringify } from 'yaml';
 import path from 'node:path';
 import { actionMetadata } from '../support/metadata';
 import { CLI, type CliResult, runCli, suiteSandbox, textMain, writeAction, writeProject } from './support';
@@ -73,5 +74,35 @@ describe('custom-actions deploy: confirmation of what deletes or overwrites', fu
     assert.equal(yes.code, 0, yes.output);
     assert.match(yes.output, /deleted\s+app-a\/gone-/);
     assert.equal((await listed()).length, 1);
+  });
+  it('on a protected target, --delete asks once, naming both the protected target and what it deletes', async () => {
+    const dir = fixture.scratch.dir();
+    writeFileSync(
+      path.join(dir, 'customactions.yaml'),
+      stringify({
+        baseUrl: 'local-sandbox',
+        applications: [{ id: 'app-a', folder: 'app-a' }],
+        targets: { prod: { baseUrl: fixture.sandbox.url, default: true, protected: true, applications: { 'app-a': 'app-a' } } },
+      }),
+    );
+    const keys = ['pgone-' + path.basename(dir).slice(-6), 'pkept-' + path.basename(dir).slice(-6)];
+    for (const key of keys) writeAction(dir, 'app-a', actionMetadata({ key }), textMain(key));
+    assert.equal((await runCli(['deploy', '--yes'], { cwd: dir, env: fixture.env })).code, 0);
+    rmSync(path.join(dir, 'app-a', keys[0]!), { recursive: true });
+
+    const refused = await runCli(['deploy', '--delete'], { cwd: dir, env: fixture.env });
+    assert.equal(refused.code, 2, refused.output);
+    assert.match(refused.stderr, /Target prod \(.*\) is protected\. Delete 1 action on .*: app-a\/pgone-/);
+    assert.match(refused.stderr, /Nothing written to protected target prod: it needs a confirmation/);
+    assert.match(refused.stderr, /custom-actions deploy --delete --target prod --yes/);
+
+    const no = await onTerminal(['deploy', '--delete'], 'n', { cwd: dir, env: fixture.env });
+    assert.equal(no.code, 1, no.output);
+    assert.equal(no.output.split('[y/N]').length - 1, 1, `asked more than once: ${no.output}`);
+    assert.match(no.output, /is protected\. Delete 1 action on /);
+    const yes = await onTerminal(['deploy', '--delete'], 'y', { cwd: dir, env: fixture.env });
+    assert.equal(yes.code, 0, yes.output);
+    assert.equal(yes.output.split('[y/N]').length - 1, 1, `asked more than once: ${yes.output}`);
+    assert.match(yes.output, /deleted\s+app-a\/pgone-/);
   });
 });

@@ -121,6 +121,12 @@ describe('custom-actions targets, branches and promote', function () {
     assert.equal(await productionCode(), undefined, 'a refused deploy wrote to production');
     const test = await cli(['test', '--env', 'Test', '--target', 'production']);
     assert.equal(test.code, 2, test.output);
+    // test has no --dry-run of its own: the hint names deploy's, and the command to run again.
+    assert.match(
+      test.stderr,
+      /Check what would happen with custom-actions deploy --dry-run --target production, then run it with --yes: custom-actions test --env Test --target production --yes/,
+    );
+    assert.match(refused.stderr, /Check what would happen with --dry-run, then run it with --yes: custom-actions deploy --target production --yes/);
     assert.equal(await productionCode(), undefined, 'test --env Test wrote to production');
   });
 

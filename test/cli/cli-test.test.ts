@@ -1,6 +1,6 @@
 // `custom-actions test`, run as the built process: local verdicts, the JUnit report CI reads, the Test environment.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createClient } from '../../src/core/client';
 import { type ActionMetadata } from '../../src/core/schema';
@@ -81,6 +81,21 @@ describe('custom-actions test', function () {
     // main's log carried an escape sequence: it is shown, not obeyed.
     assert.match(result.stdout, /adding \\u001B\[31m1\\u001B\[0m/);
     assert.doesNotMatch(result.stdout, TERMINAL_CONTROLS);
+  });
+
+  it('--output - writes the JUnit report to stdout (no file named -), and the case lines to stderr', async () => {
+    const dir = projectWithCases(scratch, fixture.sandbox.url);
+    const result = await runCli(['test', '--reporter', 'junit', '--output', '-'], { cwd: dir });
+    assert.equal(result.code, 1, result.output);
+    assert.ok(!existsSync(path.join(dir, '-')), 'a file named - was written');
+    const root = parseXml(result.stdout);
+    assert.equal(root.name, 'testsuites');
+    assert.equal(root.attributes.tests, '5');
+    assert.match(result.stderr, /^FAIL {2}app-a\/add › /m);
+    assert.match(result.stderr, /5 tests on Local/);
+    const both = await runCli(['test', '--json', '-o', '-'], { cwd: dir });
+    assert.equal(both.code, 2, both.output);
+    assert.match(both.stderr, /--output - and --json both want stdout/);
   });
 
   it('writes a JUnit report in the shape CI reporters read: suites per action, a failure or an error per case that did not pass, the counts', async () => {

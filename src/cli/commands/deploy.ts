@@ -6,7 +6,7 @@ import { deployAction, mapLimited } from '../../core/deploy/pipeline';
 import { type ActionPlan, planDeploy, planJson, toCheck } from '../../core/deploy/plan';
 import { deployDiff, sentParts } from '../../core/deploy/contentDiff';
 import { type CustomActionsClient } from '../../core/client';
-import { confirm, confirmTargetWrite } from '../confirm';
+import { confirm, confirmTargetWrite, protectedConfirmation } from '../confirm';
 import { type CommandContext } from '../context';
 import { EXIT, type ExitCode, worstExit } from '../exitCodes';
 import { applyOutcomes, readLock, writeLock } from '../lockFile';
@@ -46,7 +46,15 @@ Examples:
     const dryRun = options.dryRun === true;
     const force = options.force === true;
     const project = await context.loadProject();
-    if (!dryRun && !(await confirmTargetWrite(context, project.target.target, 'This deploy writes every action that differs (--dry-run shows which).'))) {
+    const destructive = options.delete === true || force;
+    const target = project.target.target;
+    const again = (flags: string) => `custom-actions deploy${flags}${target.protected ? ` --target ${target.name}` : ''} --yes`;
+    // A protected target is confirmed here, unless --delete or --force asks below anyway: then one question names both.
+    if (
+      !dryRun &&
+      !destructive &&
+      !(await confirmTargetWrite(context, target, 'This deploy writes every action that differs (--dry-run shows which).', { again: again('') }))
+    ) {
       context.out.result({ ok: false, dryRun, confirmed: false, actions: [] });
       return EXIT.no;
     }
@@ -69,7 +77,13 @@ Examples:
       const named = (verdict: Verdict) => preview.filter((o) => verdictOf(o.steps) === verdict).map((o) => `${o.application}/${serverText(o.key, 120)}`);
       const deleting = named('deleted');
       const overwriting = force ? named('held') : [];
-      if (deleting.length > 0 || overwriting.length > 0) {
+      const flags = [options.delete === true ? ' --delete' : '', force ? ' --force' : ''].join('');
+      if (deleting.length === 0 && overwriting.length === 0) {
+        if (!(await confirmTargetWrite(context, target, 'This deploy writes every action that differs (--dry-run shows which).', { again: again(flags) }))) {
+          context.out.result({ ok: false, dryRun, confirmed: false, actions: [] });
+          return EXIT.no;
+        }
+      } else {
         const server = (await context.server()).url;
         const what = [
           deleting.length > 0 ? `Delete ${count(deleting.length, 'action')} on ${server}: ${listed(deleting)}.` : '',
@@ -79,8 +93,8 @@ Examples:
         ]
           .filter(Boolean)
           .join(' ');
-        const flags = [options.delete === true ? '--delete' : '', force ? '--force' : ''].filter(Boolean).join(' ');
-        if (!(await confirm(context, { what, again: `custom-actions deploy ${flags} --yes` }))) {
+        const confirmation = target.protected ? protectedConfirmation(context, target, what, { again: again(flags) }) : { what, again: again(flags) };
+        if (!(await confirm(context, confirmation))) {
           context.out.result({ ok: false, dryRun, confirmed: false, actions: [] });
           return EXIT.no;
         }

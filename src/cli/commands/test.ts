@@ -24,7 +24,7 @@ export const test: CommandDefinition = {
       .option('-a, --application <id...>', 'only these applications (ids of customactions.yaml)')
       .addOption(new Option('--env <where>', 'Local: on this machine, through the local harness; Test: on the server, after pushing main.ts').default('Local'))
       .addOption(new Option('--reporter <name>', 'summary on the terminal, or junit XML (to --output)').choices(['summary', 'junit']).default('summary'))
-      .option('-o, --output <file>', 'write the report there (junit XML); the summary still goes to the terminal')
+      .option('-o, --output <file>', 'write the report there (junit XML), or to stdout with -; the summary still goes to the terminal')
       .addHelpText(
         'after',
         `
@@ -38,12 +38,19 @@ Examples:
     const where = String(options.env).toLowerCase();
     if (where !== 'local' && where !== 'test') throw new CliError(EXIT.usage, `--env must be Local or Test, not "${String(options.env)}".`);
     const output = options.output as string | undefined;
+    // `-o -`: the report is stdout (as curl and tar read `-`); the case lines go to stderr beside the summary.
+    const toStdout = output === '-';
+    if (toStdout && context.out.json) throw new CliError(EXIT.usage, '--output - and --json both want stdout: choose one, or write the report to a file.');
     if (options.reporter === 'junit' && !output && !context.out.json)
       throw new CliError(EXIT.usage, '--reporter junit needs --output <file>.', 'The terminal gets the summary; the XML goes to the file CI reads.');
     const project = await context.loadProject();
     if (
       where === 'test' &&
-      !(await confirmTargetWrite(context, project.target.target, "The Test environment runs main.ts as pushed: each action's code is deployed first."))
+      !(await confirmTargetWrite(context, project.target.target, "The Test environment runs main.ts as pushed: each action's code is deployed first.", {
+        // test has no dry run of its own: what it would deploy first is deploy's.
+        check: `custom-actions deploy --dry-run --target ${project.target.target.name}`,
+        again: `custom-actions test --env Test --target ${project.target.target.name} --yes`,
+      }))
     )
       return EXIT.no;
     const actions = await localActions(context, operands, options.application as string[] | undefined);
@@ -56,7 +63,7 @@ Examples:
     const onResult = (r: CaseResult) => {
       results.push(r);
       progress.tick(`${r.action} › ${r.name}`);
-      if (!context.out.json) printResult(context, r);
+      if (!context.out.json) printResult(context, r, toStdout);
     };
     let exits: ExitCode[] = [];
     try {
@@ -71,7 +78,8 @@ Examples:
     results.sort((a, b) => order.get(`${a.action}\u0000${a.name}`)! - order.get(`${b.action}\u0000${b.name}`)!);
     const t = totals(results);
     const environment = where === 'local' ? 'Local' : 'Test';
-    if (output) {
+    if (toStdout) context.io.stdout.write(junitXml(results, { name: 'custom-actions', timestamp: started, environment }));
+    else if (output) {
       const file = path.resolve(context.io.cwd, output);
       // Inside the project, by the project's rule; elsewhere the folder named is the one the user chose.
       const inside = !path.relative(project.root, file).startsWith('..') && !path.isAbsolute(path.relative(project.root, file));
@@ -93,17 +101,18 @@ Examples:
   },
 };
 
-/** One line per case on stdout (PASS/FAIL/ERROR first, so a log can be grepped), the reason indented under it. */
-function printResult(context: CommandContext, r: CaseResult): void {
-  const { color: c } = context.out;
+/** One line per case on stdout (stderr when the report is stdout), PASS/FAIL/ERROR first so a log can be grepped, the reason indented under it. */
+function printResult(context: CommandContext, r: CaseResult, toStderr: boolean): void {
+  const c = toStderr ? context.out.errColor : context.out.color;
+  const out = { line: (text: string): void => (toStderr ? context.out.info(text) : context.out.line(text)) };
   const mark = r.status === 'passed' ? c.green('PASS ') : r.status === 'failed' ? c.red('FAIL ') : c.red('ERROR');
   const time = r.duration === undefined ? '' : c.dim(` (${formatDuration(r.duration)})`);
-  context.out.line(`${mark} ${r.action} › ${r.name}${time}`);
+  out.line(`${mark} ${r.action} › ${r.name}${time}`);
   if (r.status === 'passed') return;
-  for (const line of (r.message ?? '').split('\n')) context.out.line(`      ${line}`);
-  if (r.detail && r.status === 'failed') for (const line of r.detail.split('\n').slice(0, 20)) context.out.line(`      ${c.dim(line)}`);
+  for (const line of (r.message ?? '').split('\n')) out.line(`      ${line}`);
+  if (r.detail && r.status === 'failed') for (const line of r.detail.split('\n').slice(0, 20)) out.line(`      ${c.dim(line)}`);
   if (r.logs.length > 0) {
-    context.out.line(`      ${c.dim('logs:')}`);
-    for (const line of r.logs.slice(0, 20)) context.out.line(`        ${c.dim(line)}`);
+    out.line(`      ${c.dim('logs:')}`);
+    for (const line of r.logs.slice(0, 20)) out.line(`        ${c.dim(line)}`);
   }
 }

@@ -27,6 +27,26 @@ type Servers = Record<string, Record<string, Record<string, LockedAction>>>;
 
 export interface LockProblem {
   readonly message: string;
+  /** Where, from 1, when it can be told (the first conflict marker, or where the JSON breaks). */
+  readonly line?: number;
+  readonly column?: number;
+  /** The file holds git's conflict markers: a merge or rebase changed the lock on both sides. */
+  readonly conflict?: boolean;
+}
+
+/** Where in `text` an offset is, lines and columns from 1. */
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
+  const line = before.split('\n').length;
+  return { line, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
+}
+
+/** Where JSON.parse stopped, from its message (`at position 12`, or `(line 3 column 5)` in newer Node). */
+function jsonErrorAt(text: string, message: string): { line: number; column: number } | undefined {
+  const lc = /line (\d+) column (\d+)/.exec(message);
+  if (lc) return { line: Number(lc[1]), column: Number(lc[2]) };
+  const position = /position (\d+)/.exec(message);
+  return position ? lineColumn(text, Number(position[1])) : undefined;
 }
 
 /** The lock's content; `with` and `without` return a changed copy. */
@@ -44,10 +64,17 @@ export class DeployLock {
    */
   static parse(text: string): { lock: DeployLock } | { problem: LockProblem } {
     let value: unknown;
+    // A merge or rebase that changed the lock on both sides leaves git's markers: named as such, at the first of them.
+    const marker = /^(<<<<<<<|=======|>>>>>>>)( |\r?$)/m.exec(text);
+    if (marker && /^<<<<<<<( |\r?$)/m.test(text))
+      return {
+        problem: { message: "it holds git's conflict markers: a merge or rebase changed it on both sides", conflict: true, ...lineColumn(text, marker.index) },
+      };
     try {
       value = JSON.parse(text);
     } catch (error) {
-      return { problem: { message: `not JSON (${error instanceof Error ? error.message : String(error)})` } };
+      const message = error instanceof Error ? error.message : String(error);
+      return { problem: { message: `not JSON (${message})`, ...jsonErrorAt(text, message) } };
     }
     if (!isRecord(value) || value.version !== LOCK_VERSION || !isRecord(value.servers))
       return { problem: { message: `not a lock of version ${LOCK_VERSION}: expected {"version": ${LOCK_VERSION}, "servers": {…}}` } };
