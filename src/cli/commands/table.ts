@@ -8,6 +8,8 @@ import { deploy } from './deploy';
 import { pull } from './pull';
 import { status } from './status';
 import { events } from './events';
+import { history } from './history';
+import { rollback } from './rollback';
 import { init } from './init';
 import { promote } from './promote';
 import { run } from './run';
@@ -15,4 +17,4 @@ import { sandbox } from './sandbox';
 import { test } from './test';
 import { whoami } from './whoami';
 
-export const COMMANDS: readonly CommandDefinition[] = [init, status, deploy, promote, whoami, pull, check, test, events, run, sandbox];
+export const COMMANDS: readonly CommandDefinition[] = [init, status, deploy, promote, history, rollback, whoami, pull, check, test, events, run, sandbox];

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { type VersionedResource, type VersionEntry } from '../../core/client';
+import { versionRows } from '../../core/deploy/versionRows';
 import { formatWhen } from '../../core/events';
 import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
@@ -98,40 +99,37 @@ export async function historyItems(s: ListParts, { action, parts }: Located): Pr
       s.log.warn(`The server's versions of ${action.key} could not be read: ${String(error)}`);
       return [];
     });
-  const made = new Map<string, VersionEntry>();
-  for (const v of versions) if (v.etag !== undefined) made.set(`${v.kind}\u0000${v.etag}`, v);
-  const matched = new Set<VersionEntry>();
-  const local: HistoryItem[] = entries.map((e) => {
-    const v = e.etag === undefined ? undefined : made.get(`${e.part}\u0000${e.etag}`);
-    if (v) matched.add(v);
-    const kept = v ? ` · ${serverVersion(v)}` : '';
+  // One row per version, newest first, by the rule the command line's history shares (core versionRows).
+  return versionRows(entries, versions, parts).map((row): HistoryItem => {
+    const { entry: e, version: v } = row;
+    if (e) {
+      const kept = v ? ` · ${serverVersion(v)}` : '';
+      return {
+        source: 'local',
+        part: e.part,
+        time: e.time,
+        label: `$(history) ${when(e.time)}`,
+        description: `${nameOf(e.part)} · pushed from this machine to ${serverText(e.target, 120)}${kept}`,
+        row: { label: nameOf(e.part), description: `${when(e.time)} · pushed from here${kept}` },
+        detail: `${size(e.content)}${e.checked ? '' : ' · not checked for changes by others'}`,
+        content: () => Promise.resolve(e.content),
+      };
+    }
+    const version = v!;
     return {
-      source: 'local',
-      part: e.part,
-      time: e.time,
-      label: `$(history) ${when(e.time)}`,
-      description: `${nameOf(e.part)} · pushed from this machine to ${serverText(e.target, 120)}${kept}`,
-      row: { label: nameOf(e.part), description: `${when(e.time)} · pushed from here${kept}` },
-      detail: `${size(e.content)}${e.checked ? '' : ' · not checked for changes by others'}`,
-      content: () => Promise.resolve(e.content),
-    };
-  });
-  const kept: HistoryItem[] = versions
-    .filter((v) => !matched.has(v))
-    .map((v) => ({
       source: 'server',
-      part: v.kind,
-      time: v.createdAt,
-      label: `$(cloud) ${v.createdAt ? when(v.createdAt) : `version ${serverText(String(v.version), 20)}`}`,
-      description: `${nameOf(v.kind)} · ${serverVersion(v)}`,
-      row: { label: nameOf(v.kind), description: `${v.createdAt ? `${when(v.createdAt)} · ` : ''}${serverVersion(v)}` },
-      detail: v.size === undefined ? undefined : `${serverText(String(v.size), 20)} bytes`,
+      part: version.kind,
+      time: version.createdAt,
+      label: `$(cloud) ${version.createdAt ? when(version.createdAt) : `version ${serverText(String(version.version), 20)}`}`,
+      description: `${nameOf(version.kind)} · ${serverVersion(version)}`,
+      row: { label: nameOf(version.kind), description: `${version.createdAt ? `${when(version.createdAt)} · ` : ''}${serverVersion(version)}` },
+      detail: version.size === undefined ? undefined : `${serverText(String(version.size), 20)} bytes`,
       content: async () => {
-        const content = await s.connections.call(app, (client) => client.getVersion(id, v.kind, v.version));
+        const content = await s.connections.call(app, (client) => client.getVersion(id, version.kind, version.version));
         return content.kind === 'implementation' ? content.code : JSON.stringify(content.metadata);
       },
-    }));
-  return [...local, ...kept].sort((a, b) => (b.time ?? '').localeCompare(a.time ?? ''));
+    };
+  });
 }
 
 /** "server version N by W": the server's number and writer, as text. */
