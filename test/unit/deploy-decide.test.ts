@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { NO_CODE } from '../../src/core/deploy/base';
-import { decideRead, partStatus } from '../../src/core/deploy/decide';
+import { changedSinceBase, decideRead, partStatus } from '../../src/core/deploy/decide';
 import { DeployLock } from '../../src/core/deploy/lock';
 
 const base = { etag: '"v1"', hash: 'sha256:base' };
@@ -37,6 +37,30 @@ describe('deploy: the rule of a part (decide.ts)', () => {
     assert.equal(partStatus('sha256:here', base, undefined), 'unknown');
     assert.equal(partStatus(undefined, undefined, { absent: true }), 'same');
   });
+});
+
+describe('deploy: changed on the server (changedSinceBase), one rule for a deploy, a status and the editor', () => {
+  const v1 = { etag: '"v1"', hash: 'h1' };
+  // [case, base, server, changed]
+  const rows: [string, Parameters<typeof changedSinceBase>[0], Parameters<typeof changedSinceBase>[1], boolean | undefined][] = [
+    ['the same content under the same tag', v1, { hash: 'h1', etag: '"v1"' }, false],
+    ['the same content under a new tag (a colleague put the text back)', v1, { hash: 'h1', etag: '"v7"' }, false],
+    ['other content under the same tag (a server that does not move its tags)', v1, { hash: 'h2', etag: '"v1"' }, true],
+    ['other content under a new tag', v1, { hash: 'h2', etag: '"v2"' }, true],
+    ['code on a server whose base had none', NO_CODE, { hash: 'h1', etag: '"v1"' }, true],
+    ['no code on either', NO_CODE, { absent: true }, false],
+    ['no base to tell', undefined, { hash: 'h1', etag: '"v1"' }, undefined],
+  ];
+  for (const [name, b, server, changed] of rows)
+    it(`${name}: ${String(changed)}, and a deploy and a status read it so`, () => {
+      assert.equal(changedSinceBase(b, server), changed);
+      // A local copy at the base: a status says changed-on-server exactly when the rule does, and a
+      // deploy of a local change is held exactly then.
+      const localHash = b && !b.absent ? b.hash : undefined;
+      if (changed !== undefined && 'hash' in server && localHash !== server.hash)
+        assert.equal(partStatus(localHash, b, server) === 'changed-on-server', changed);
+      if (changed !== undefined && 'hash' in server) assert.equal(decideRead('local-edit', b, server, false).kind === 'held', changed);
+    });
 });
 
 describe('deploy: the lock (lock.ts)', () => {

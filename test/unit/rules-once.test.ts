@@ -53,6 +53,15 @@ const RULES: readonly Rule[] = [
     onlyInCore: [],
     tested: 'test/cli/cli-action-names.test.ts',
   },
+  {
+    name: 'changed on the server',
+    core: 'src/core/deploy/decide.ts',
+    fn: 'changedSinceBase',
+    faces: ['src/core/deploy/decide.ts', 'src/extension/deploy/drift.ts', 'src/extension/deploy/conflicts.ts'],
+    // A tag compared with the base's tag decides nothing: a face that did would be a second rule.
+    onlyInCore: ['base.etag === ', 'base?.etag === ', '.etag !== base', 'now[part] !== base'],
+    tested: 'test/unit/deploy-decide.test.ts',
+  },
 ];
 
 const root = path.resolve(__dirname, '../..');

@@ -34,6 +34,17 @@ export type PartDecision =
  */
 export type HeldReason = 'changed-on-server' | 'no-base' | 'deleted-on-server';
 
+/**
+ * Changed on the server: the server holds other content than the base (by content hash, never by
+ * version tag: a server writes a new tag for the same text put back, and that is no change). The one
+ * rule of a deploy's hold, a status's `changed-on-server` and the editor's out-of-step mark;
+ * undefined with no base to tell.
+ */
+export function changedSinceBase(base: BaseVersion | undefined, server: ServerPart): boolean | undefined {
+  if (base === undefined) return undefined;
+  return ('hash' in server ? server.hash : undefined) !== (base.absent ? undefined : base.hash);
+}
+
 /** The decision for a part whose server side was read. */
 export function decideRead(localHash: string, base: BaseVersion | undefined, server: ServerPart, force: boolean): PartDecision {
   if ('hash' in server && server.hash === localHash) return { kind: 'unchanged' };
@@ -42,9 +53,9 @@ export function decideRead(localHash: string, base: BaseVersion | undefined, ser
     // No code on the server: there is nothing to overwrite, whatever the base says.
     return { kind: 'push', why: 'first-code' };
   }
-  if (base === undefined) return { kind: 'held', why: 'no-base' };
-  if (!base.absent && base.hash === server.hash) return { kind: 'push', why: 'changed-here' };
-  return { kind: 'held', why: 'changed-on-server' };
+  const moved = changedSinceBase(base, server);
+  if (moved === undefined) return { kind: 'held', why: 'no-base' };
+  return moved ? { kind: 'held', why: 'changed-on-server' } : { kind: 'push', why: 'changed-here' };
 }
 
 /** How a status reads one part: the same on both sides, changed here, on the server, on both, or different with no base to tell. */
@@ -54,9 +65,8 @@ export function partStatus(localHash: string | undefined, base: BaseVersion | un
   if (server === undefined) return 'unknown';
   const serverHash = 'hash' in server ? server.hash : undefined;
   if (serverHash === localHash) return 'same';
-  if (base === undefined) return 'differs';
-  const baseHash = base.absent ? undefined : base.hash;
-  const here = localHash !== baseHash;
-  const there = serverHash !== baseHash;
+  const there = changedSinceBase(base, server);
+  if (base === undefined || there === undefined) return 'differs';
+  const here = localHash !== (base.absent ? undefined : base.hash);
   return here && there ? 'changed-on-both' : there ? 'changed-on-server' : 'changed-here';
 }

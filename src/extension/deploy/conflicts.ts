@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { type VersionedResource } from '../../core/client';
-import { type HeldReason } from '../../core/deploy/decide';
+import { changedSinceBase, type HeldReason } from '../../core/deploy/decide';
 import { type ServerVersionInfo } from '../../core/deploy/outcome';
 import { mergeTexts, trustedBase } from '../../core/deploy/merge';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
@@ -83,7 +83,8 @@ export class Conflicts {
     if (!server)
       return this.unavailable(`The server cannot return the ${part === 'implementation' ? 'code' : 'metadata'} of ${label}, so it cannot be merged.`);
     const base = await this.bases.part(app, id, part);
-    if (base?.etag !== undefined && base.etag === server.etag) {
+    // In step by the core's rule of "changed on the server" (content against the base's, not tags).
+    if (changedSinceBase(base, { hash: server.hash, etag: server.etag }) === false) {
       void vscode.window.showInformationMessage(`${nameOf(part)} of ${label} is based on the server's version already: save to push it.`);
       return { kind: 'in-step' };
     }

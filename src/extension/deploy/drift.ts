@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
-import { type VersionedResource } from '../../core/client';
 import { errorMessage } from '../connections';
 import { Disposable } from '../lifecycle';
 import { type Parts } from '../parts';
 import { codeHash, metadataHash } from '../../core/deploy/base';
-import { type Part } from '../../core/deploy/decide';
+import { changedSinceBase, type Part } from '../../core/deploy/decide';
 import { type Application } from '../project';
 import { mainOf, readActionYaml, savedText } from './locate';
 import { type LockStore } from './lockStore';
@@ -23,7 +22,7 @@ export const REGAIN_FOCUS_FOR_TESTS_COMMAND = 'customActions.test.regainWindowFo
 
 /**
  * Out of step: whether an action changed on the server since this workspace last pulled or pushed it,
- * found by comparing the server's version tags with the base. Asked for the action of the file the
+ * by the core's rule (its content against the base's, `changedSinceBase`). Asked for the action of the file the
  * user brings up (and again when the window regains focus), never for actions nobody looks at; the
  * answer goes to the model (the tree shows it) and, for the active file, to the status bar.
  */
@@ -111,20 +110,28 @@ export class DriftWatch extends Disposable {
     );
   }
 
-  /** Whether a part with a known base has another version on the server now; undefined when nothing can be told. */
+  /**
+   * Whether a part with a known base holds other content on the server now, by the core's rule
+   * (`changedSinceBase`, as a deploy's hold and `custom-actions status` judge it); undefined when
+   * nothing can be told.
+   */
   private async changedOnServer(app: Application, id: string): Promise<boolean | undefined> {
     const base = await this.bases.get(app, id);
-    if (!base?.implementation?.etag && !base?.metadata?.etag) return undefined;
+    if (!base?.implementation && !base?.metadata) return undefined;
     return this.s.connections.call(
       app,
       async (client) => {
         const capabilities = await client.capabilities();
-        const now: Partial<Record<VersionedResource, string | undefined>> = {};
-        if (base.implementation?.etag && capabilities.getImplementation) now.implementation = (await client.getImplementationVersioned(id)).etag;
-        if (base.metadata?.etag && capabilities.getAction) now.metadata = (await client.getActionVersioned(id)).etag;
-        const parts = (Object.keys(now) as VersionedResource[]).filter((part) => now[part] !== undefined);
-        if (parts.length === 0) return undefined;
-        return parts.some((part) => now[part] !== base[part]?.etag);
+        const changed: (boolean | undefined)[] = [];
+        if (base.implementation && capabilities.getImplementation) {
+          const { code, etag } = await client.getImplementationVersioned(id);
+          changed.push(changedSinceBase(base.implementation, code === undefined ? { absent: true } : { hash: codeHash(code), etag }));
+        }
+        if (base.metadata && capabilities.getAction) {
+          const { action, etag } = await client.getActionVersioned(id);
+          changed.push(changedSinceBase(base.metadata, { hash: metadataHash(action), etag }));
+        }
+        return changed.length === 0 ? undefined : changed.some((c) => c === true);
       },
       { waitForKey: false },
     );
