@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { failureDocument } from '../core/commandLine';
 import path from 'node:path';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
 import { type Transport } from '../core/client';
@@ -73,7 +74,7 @@ export async function runCli(givenArgv: readonly string[], rawIo: CliIo): Promis
   if (refusal !== undefined) {
     const out = new Output(io, argv.includes('--json'));
     out.error(refusal, `Set ${DEFAULT_KEY_VARIABLE} (or ${DEFAULT_KEY_VARIABLE}_<APPLICATION_ID>) in the environment, or name a file with --key-file.`);
-    out.result({ ok: false, error: { exitCode: EXIT.usage, message: refusal } });
+    out.result(failureDocument(EXIT.usage, refusal));
     return EXIT.usage;
   }
   if (argv.length === 0) {
@@ -86,7 +87,7 @@ export async function runCli(givenArgv: readonly string[], rawIo: CliIo): Promis
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
       // Commander has said what was wrong on stderr; a pipeline that asked for JSON gets its document too.
-      new Output(io, argv.includes('--json')).result({ ok: false, error: { exitCode: EXIT.usage, message: usageMessage(error) } });
+      new Output(io, argv.includes('--json')).result(failureDocument(EXIT.usage, usageMessage(error)));
       return EXIT.usage;
     }
     throw error;
@@ -232,7 +233,7 @@ function report(context: CommandContext, error: unknown, lines = false): ExitCod
     // Not one of ours: the stack helps a bug report; the message is scrubbed like everything else.
     context.out.error(failure.message, context.io.env.CUSTOM_ACTIONS_DEBUG ? (error as Error).stack : undefined);
   } else context.out.error(failure.message, failure.hint);
-  const document = { ok: false, error: { exitCode: failure.exitCode, message: failure.message, ...(failure.kind ? { kind: failure.kind } : {}) } };
+  const document = failureDocument(failure.exitCode, failure.message, failure.kind);
   if (lines && context.out.json) context.out.jsonLine(document);
   else context.out.result(document);
   return failure.exitCode;

@@ -9,6 +9,7 @@ import { applicationSpec } from '../core/schema/project';
 import { admin } from './admin';
 import { NETWORK_FLAGS, NETWORK_USAGE, networkOptions } from './cliNetwork';
 import { startSandbox } from './index';
+import { sandboxBackend } from '../core/sandbox/backend';
 
 const USAGE = `usage: sandbox [--port N] [--data DIR] [--demo] [--json] [--ensure-app ID[:NAME]]... [--host ADDR] [--tls-cert FILE --tls-key FILE] [--rate-limit N] [--max-json-bytes N] [--max-code-bytes N]
   --port N              port (0 or absent: a free one)
@@ -65,12 +66,21 @@ async function main(): Promise<void> {
   } catch (error) {
     return usage(error instanceof Error ? error.message : String(error));
   }
-  const databaseUrl = values['database-url'] ?? (process.env.CUSTOM_ACTIONS_DATABASE_URL || undefined);
-  if (databaseUrl !== undefined && values.data !== undefined) return usage('--data and --database-url exclude each other');
+  const chosen = sandboxBackend({ databaseUrl: values['database-url'], data: values.data }, process.env);
+  if (!chosen.ok) return usage(chosen.reason);
+  const backend = chosen.backend;
+  const databaseUrl = backend.kind === 'postgres' ? backend.url : undefined;
   if (values['database-url'] !== undefined && URL.canParse(values['database-url']) && new URL(values['database-url']).password) {
     process.stderr.write('sandbox: the process list shows --database-url with its password; prefer CUSTOM_ACTIONS_DATABASE_URL\n');
   }
-  const sandbox = await startSandbox({ port, dataDir: values.data, databaseUrl, demo: values.demo, applications, ...network });
+  const sandbox = await startSandbox({
+    port,
+    dataDir: backend.kind === 'directory' ? backend.dir : undefined,
+    databaseUrl,
+    demo: values.demo,
+    applications,
+    ...network,
+  });
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ url: sandbox.url, applications: sandbox.applications })}\n`);
   } else {

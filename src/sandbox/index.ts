@@ -12,6 +12,7 @@ import { createSandboxServer, newLifecycle, type TlsFiles } from './http/server'
 import { isLoopback, urlHost } from './network';
 import { DEFAULT_LIMITS, type SandboxLimits } from './limits';
 import { ProcessPool } from './runner/pool';
+import { sandboxBackend } from '../core/sandbox/backend';
 import { openDatabase } from './store/database';
 import { CHANGES_CHANNEL, ChangeListener, openPostgres } from './store/postgres';
 import { type Database } from './store/sql';
@@ -76,9 +77,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   // The runner's spare process starts while the database opens: the first run need not wait for it.
   const runner = new ProcessPool(limits);
-  if (options.databaseUrl !== undefined && options.dataDir !== undefined) {
+  // The caller has applied the rule to its flags and environment; the options are held to it too.
+  const chosen = sandboxBackend({ databaseUrl: options.databaseUrl, data: options.dataDir }, {});
+  if (!chosen.ok) {
     await runner.close();
-    throw new Error('a sandbox keeps its data either in a data directory or on a database server, not both');
+    throw new Error(`a sandbox keeps its data either in a data directory or on a database server, not both (${chosen.reason})`);
   }
   const changes = new Changes();
   let database: Database;

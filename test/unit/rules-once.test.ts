@@ -62,6 +62,22 @@ const RULES: readonly Rule[] = [
     onlyInCore: ['base.etag === ', 'base?.etag === ', '.etag !== base', 'now[part] !== base'],
     tested: 'test/unit/deploy-decide.test.ts',
   },
+  {
+    name: 'which sandbox backend to open',
+    core: 'src/core/sandbox/backend.ts',
+    fn: 'sandboxBackend',
+    faces: ['src/sandbox/index.ts', 'src/sandbox/cli.ts', 'src/sandbox/admin.ts', 'src/cli/commands/sandbox.ts'],
+    onlyInCore: ['env.CUSTOM_ACTIONS_DATABASE_URL', 'process.env.CUSTOM_ACTIONS_DATABASE_URL'],
+    tested: 'test/unit/sandbox-backend.test.ts',
+  },
+  {
+    name: "a command line's failure document (custom-actions and sandbox admin)",
+    core: 'src/core/commandLine.ts',
+    fn: 'failureDocument',
+    faces: ['src/cli/program.ts', 'src/sandbox/admin.ts'],
+    onlyInCore: ['ok: false, error: { exitCode'],
+    tested: 'test/sandbox/sandbox-admin.test.ts',
+  },
 ];
 
 const root = path.resolve(__dirname, '../..');

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { DATABASE_URL_VARIABLE, sandboxBackend } from '../../core/sandbox/backend';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Argument, type Command } from 'commander';
@@ -25,7 +26,10 @@ export const sandbox: CommandDefinition = {
     command
       .addArgument(new Argument('<subcommand>', 'what to do with the sandbox').choices(['start']))
       .option('--port <port>', 'the port on 127.0.0.1 (default: a free one)')
-      .option('--data <dir>', 'keep the data in this folder (default: in memory, gone when it stops)')
+      .option(
+        '--data <dir>',
+        'keep the data in this folder (default: in memory, gone when it stops; on the database server CUSTOM_ACTIONS_DATABASE_URL names, when set, which --data refuses)',
+      )
       .option('--ensure-app <app...>', "create these applications, each id or id:name (or rename them), with a new key each; default: customactions.yaml's")
       .option('--demo', 'create the demo applications, with example actions and events')
       .option('--cors-origins <list>', "origins a browser may call it from (default: VS Code for the Web's and loopback; none: no CORS)")
@@ -50,7 +54,12 @@ Examples:
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(EXIT.usage, `--port must be a port number, not "${String(options.port)}".`);
       args.push('--port', String(port));
     }
-    if (options.data !== undefined) args.push('--data', path.resolve(context.io.cwd, String(options.data)));
+    // Which store, by the rule the sandbox and `sandbox admin` follow (a data directory with
+    // CUSTOM_ACTIONS_DATABASE_URL set is refused, not quietly one of the two).
+    const chosen = sandboxBackend({ data: options.data === undefined ? undefined : String(options.data) }, context.io.env);
+    if (!chosen.ok) throw new CliError(EXIT.usage, `${chosen.reason[0]!.toUpperCase()}${chosen.reason.slice(1)}.`);
+    const backend = chosen.backend;
+    if (backend.kind === 'directory') args.push('--data', path.resolve(context.io.cwd, backend.dir));
     if (options.demo) args.push('--demo');
     if (options.corsOrigins !== undefined) args.push('--cors-origins', String(options.corsOrigins));
     const ensure = (options.ensureApp as string[] | undefined) ?? (options.demo ? [] : await projectApplications(context));
@@ -76,7 +85,8 @@ async function projectApplications(context: CommandContext): Promise<string[]> {
 function serve(context: CommandContext, args: string[]): Promise<ExitCode> {
   // Only what the sandbox needs of this environment (no keys of the pipeline), as the extension starts it.
   const env: Record<string, string> = {};
-  for (const name of ['TMPDIR', 'TMP', 'TEMP', 'SystemRoot', 'CUSTOM_ACTIONS_SANDBOX_CORS_ORIGINS']) {
+  // The database server's URL by the environment only: on the command line its password would be in the process list.
+  for (const name of ['TMPDIR', 'TMP', 'TEMP', 'SystemRoot', 'CUSTOM_ACTIONS_SANDBOX_CORS_ORIGINS', DATABASE_URL_VARIABLE]) {
     const value = context.io.env[name];
     if (value !== undefined) env[name] = value;
   }

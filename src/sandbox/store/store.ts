@@ -73,6 +73,11 @@ const ANALYZE_DELAY_MS = 100;
  * processes can share one server. PGlite resolves a query only once it has been written to the data
  * directory, and a server only once it has committed, so an answer means the change is kept.
  */
+/** A key named that names no key, or more than one: the caller's mistake, not the database's. */
+export class KeyNameError extends Error {
+  override name = 'KeyNameError';
+}
+
 export class Store {
   private readonly analyzeEvery: number;
   private readonly log: (message: string) => void;
@@ -225,13 +230,13 @@ export class Store {
   async revokeKey(keyOrId: string): Promise<{ applicationId: string; keyId: string }> {
     const exact = keyOrId.startsWith('ca_sk_');
     const id = keyOrId.toLowerCase();
-    if (!exact && !/^[0-9a-f]{8,64}$/.test(id)) throw new Error('name the key by its id (8 or more hex digits, from list-keys) or give the key itself');
+    if (!exact && !/^[0-9a-f]{8,64}$/.test(id)) throw new KeyNameError('name the key by its id (8 or more hex digits, from list-keys) or give the key itself');
     return this.db.transaction(async (tx) => {
       const found = exact
         ? await tx.query<{ hash: string; application_id: string }>('SELECT hash, application_id FROM api_keys WHERE hash = $1', [hashKey(keyOrId)])
         : await tx.query<{ hash: string; application_id: string }>('SELECT hash, application_id FROM api_keys WHERE starts_with(hash, $1)', [id]);
-      if (found.rows.length === 0) throw new Error('no such key');
-      if (found.rows.length > 1) throw new Error(`the id ${id} names ${found.rows.length} keys; give more of it`);
+      if (found.rows.length === 0) throw new KeyNameError('no such key');
+      if (found.rows.length > 1) throw new KeyNameError(`the id ${id} names ${found.rows.length} keys; give more of it`);
       const row = found.rows[0]!;
       await tx.query('DELETE FROM api_keys WHERE hash = $1', [row.hash]);
       return { applicationId: row.application_id, keyId: keyIdOf(row.hash) };
