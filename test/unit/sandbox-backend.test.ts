@@ -15,7 +15,12 @@ describe('Sandbox backend: one rule for the server, sandbox admin and custom-act
     ['the flag over the variable', { databaseUrl: URL_ }, { CUSTOM_ACTIONS_DATABASE_URL: 'postgres://other/x' }, `postgres ${URL_} --database-url`],
     ['an empty variable is none', { data: 'd' }, { CUSTOM_ACTIONS_DATABASE_URL: '' }, 'directory d'],
     ['--data with --database-url: refused', { data: 'd', databaseUrl: URL_ }, {}, 'refused: --data and --database-url exclude each other'],
-    ['--data with the variable: refused, saying how', { data: 'd' }, { CUSTOM_ACTIONS_DATABASE_URL: URL_ }, 'unset CUSTOM_ACTIONS_DATABASE_URL to use the directory'],
+    [
+      '--data with the variable: refused, saying how',
+      { data: 'd' },
+      { CUSTOM_ACTIONS_DATABASE_URL: URL_ },
+      'unset CUSTOM_ACTIONS_DATABASE_URL to use the directory',
+    ],
   ];
   for (const [name, flags, env, expected] of rows)
     it(name, () => {
