@@ -8,7 +8,8 @@ import { proxySettingsFromEnv } from '../core/client/proxy';
 import { looksLikeKey } from '../core/client/redact';
 import { type CommandDefinition } from './commands/command';
 import { COMMANDS } from './commands/table';
-import { CommandContext, describeFailure, type GlobalOptions } from './context';
+import { CommandContext, describeFailure } from './context';
+import { commandOptions, globalOptions } from './options';
 import { CliError, EXIT, type ExitCode } from './exitCodes';
 import { type CliIo } from './io';
 import { guardIo, guardOf, Output } from './output';
@@ -123,11 +124,12 @@ function buildProgram(io: CliIo, transport: () => Transport, setExit: (code: Exi
     command.addHelpText('after', EXIT_HELP);
     command.action(async (...args: unknown[]) => {
       const self = args[args.length - 1] as Command;
-      const globals = program.opts<GlobalOptions>();
-      const own = self.opts();
-      const context = new CommandContext(io, { ...globals, ...self.optsWithGlobals<GlobalOptions>(), application: globals.application }, transport);
+      // Read once into typed values (options.ts); the command's own -a shadows the global one in optsWithGlobals.
+      const globals = globalOptions(program.opts());
+      const own = commandOptions(self.opts());
+      const context = new CommandContext(io, { ...globalOptions(self.optsWithGlobals()), application: globals.application }, transport);
       // -a before the command's name and after it are one list.
-      const application = [...(globals.application ?? []), ...((own.application as string[] | undefined) ?? [])];
+      const application = [...(globals.application ?? []), ...(own.application ?? [])];
       try {
         if (fields !== undefined) context.out.picked = pickedFields(definition, fields);
         setExit(await definition.run(context, self.args, { ...own, ...(application.length > 0 ? { application } : {}) }));

@@ -27,7 +27,7 @@ at file:line:column. Needs no server and no key.`,
   },
   async run(context: CommandContext, operands, options): Promise<ExitCode> {
     const project = await context.loadProject();
-    const apps = await context.applications(options.application as string[] | undefined);
+    const apps = await context.applications(options.application);
     const all: { application: string; action: WorkspaceAction }[] = [];
     for (const app of apps) for (const folder of await scanApplication(app)) all.push({ application: app.id, action: workspaceAction(project, folder) });
     const selected = selectNamed(operands, all, (s) => ({ application: s.application, key: s.action.key }));

@@ -1,6 +1,7 @@
 import { type Command } from 'commander';
 import { type CommandContext } from '../context';
 import { type ExitCode } from '../exitCodes';
+import { type CommandOptions } from '../options';
 
 /**
  * One command of `custom-actions`: its own file under src/cli/commands/, listed once in table.ts
@@ -19,5 +20,5 @@ export interface CommandDefinition {
   /** Adds the command's arguments, options and help text. */
   configure(command: Command): void;
   /** Does the work; the exit code says how it went. Throw a CliError (or let an ApiError through) to fail. */
-  run(context: CommandContext, operands: string[], options: Record<string, unknown>): Promise<ExitCode>;
+  run(context: CommandContext, operands: string[], options: CommandOptions): Promise<ExitCode>;
 }

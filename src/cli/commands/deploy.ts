@@ -59,7 +59,7 @@ Examples:
       return EXIT.no;
     }
     const lock = await readLock(project.root);
-    const apps = await collectTargets(context, project, lock, operands, options.application as string[] | undefined);
+    const apps = await collectTargets(context, project, lock, operands, options.application);
     // The plan first: what goes, to which action, against which base; the checks follow it.
     const work = apps.flatMap(({ client, targets }) => planDeploy(targets, { force, delete: options.delete === true }).map((plan) => ({ client, plan })));
     const plans = work.map(({ plan }) => plan);

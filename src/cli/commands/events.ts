@@ -61,11 +61,11 @@ Examples:
     const limit = Number(options.limit);
     if (!Number.isInteger(limit) || limit < 0) throw new CliError(EXIT.usage, `--limit must be a whole number, not "${String(options.limit)}".`);
     const filter: EventFilter = {
-      status: parseStatus(options.status as string | undefined),
+      status: parseStatus(options.status),
       ...(options.grep === undefined ? {} : { text: String(options.grep).toLowerCase() }),
       ...(options.since === undefined ? {} : { since: parseSince(String(options.since)) }),
     };
-    const actions = await serverActions(context, operands, options.application as string[] | undefined);
+    const actions = await serverActions(context, operands, options.application);
     const sources: Source[] = [];
     for (const action of actions)
       for (const environment of environments) {

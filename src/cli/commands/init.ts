@@ -42,7 +42,7 @@ Examples:
       throw new CliError(EXIT.usage, 'init needs the server the project deploys to.', 'Name it with --base-url <url> (or CUSTOM_ACTIONS_BASE_URL).');
     const folder = context.startFolder;
     const file = path.join(folder, PROJECT_FILE);
-    const given = (options.application as string[] | undefined) ?? [];
+    const given = options.application ?? [];
     if (given.length === 0)
       throw new CliError(EXIT.usage, "init needs the project's applications: -a, --application <app...>.", 'Name each with -a <id> or -a <id>:<name>.');
     const project: ProjectFile = { baseUrl, applications: given.map(applicationEntry) };

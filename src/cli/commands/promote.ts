@@ -54,7 +54,7 @@ Examples:
     const source = from.target.target;
     const destination = to.target.target;
     if (source.name === destination.name) throw new CliError(EXIT.usage, '--from and --to name the same target.');
-    const destinations = await context.applications(options.application as string[] | undefined, to);
+    const destinations = await context.applications(options.application, to);
     const apps = destinations.map((dst) => ({ src: from.applications.find((a) => a.projectId === dst.projectId)!, dst }));
     const problem = promoteProblem(
       source,

@@ -49,7 +49,7 @@ was pulled.`,
   async run(context: CommandContext, operands, options): Promise<ExitCode> {
     const project = await context.loadProject();
     const lock = await readLock(project.root);
-    const apps = await context.applications(options.application as string[] | undefined);
+    const apps = await context.applications(options.application);
     const clients = await Promise.all(apps.map((app) => context.client(app)));
     const read = await Promise.all(apps.map((app, i) => Promise.all([clients[i]!.listActions(app.id), scanApplication(app), clients[i]!.capabilities()])));
     // Named across every application at once, so a key two of them list is asked about, not pulled twice.

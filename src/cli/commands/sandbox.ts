@@ -62,7 +62,7 @@ Examples:
     if (backend.kind === 'directory') args.push('--data', path.resolve(context.io.cwd, backend.dir));
     if (options.demo) args.push('--demo');
     if (options.corsOrigins !== undefined) args.push('--cors-origins', String(options.corsOrigins));
-    const ensure = (options.ensureApp as string[] | undefined) ?? (options.demo ? [] : await projectApplications(context));
+    const ensure = options.ensureApp ?? (options.demo ? [] : await projectApplications(context));
     if (ensure.length === 0 && !options.demo)
       throw new CliError(EXIT.usage, 'The sandbox would have no application: name one with --ensure-app <id>, or start it in a project.');
     for (const app of ensure) args.push('--ensure-app', app);

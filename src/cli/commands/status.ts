@@ -50,7 +50,7 @@ when every action is in step, 1 when not.`,
     const concurrency = parseConcurrency(options.concurrency);
     const project = await context.loadProject();
     const lock = await readLock(project.root);
-    const apps = await collectTargets(context, project, lock, operands, options.application as string[] | undefined);
+    const apps = await collectTargets(context, project, lock, operands, options.application);
     const work = await Promise.all(apps.filter((a) => !a.refused).map(async ({ client, targets }) => ({ client, caps: await client.capabilities(), targets })));
     const onlyLocal = options.onlyLocal === true;
     const showDiff = options.diff !== false;

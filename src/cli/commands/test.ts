@@ -37,7 +37,7 @@ Examples:
   async run(context: CommandContext, operands, options): Promise<ExitCode> {
     const where = String(options.env).toLowerCase();
     if (where !== 'local' && where !== 'test') throw new CliError(EXIT.usage, `--env must be Local or Test, not "${String(options.env)}".`);
-    const output = options.output as string | undefined;
+    const output = options.output;
     // `-o -`: the report is stdout (as curl and tar read `-`); the case lines go to stderr beside the summary.
     const toStdout = output === '-';
     if (toStdout && context.out.json) throw new CliError(EXIT.usage, '--output - and --json both want stdout: choose one, or write the report to a file.');
@@ -53,7 +53,7 @@ Examples:
       }))
     )
       return EXIT.no;
-    const actions = await localActions(context, operands, options.application as string[] | undefined);
+    const actions = await localActions(context, operands, options.application);
     const cases = await readCases(actions, project.root);
     const started = new Date();
     const results: CaseResult[] = [];

@@ -42,7 +42,7 @@ Examples:
     );
   },
   async run(context: CommandContext, _operands, options): Promise<ExitCode> {
-    const apps = await context.applications(options.application as string[] | undefined);
+    const apps = await context.applications(options.application);
     const server = await context.server();
     context.out.server = server;
     const rows = await Promise.all(
