@@ -29,6 +29,8 @@ export interface CommandOptions {
   readonly limit?: string;
   readonly onlyLocal?: boolean;
   readonly output?: string;
+  /** history's `--part code|metadata`. */
+  readonly part?: string;
   readonly port?: string;
   readonly reporter?: string;
   readonly since?: string;
@@ -60,6 +62,7 @@ const COMMAND_OPTIONS = {
   limit: 'text',
   onlyLocal: 'flag',
   output: 'text',
+  part: 'text',
   port: 'text',
   reporter: 'text',
   since: 'text',

@@ -39,7 +39,7 @@ Examples:
   async run(context: CommandContext, operands, options): Promise<ExitCode> {
     const parts = partsOption(options.part);
     const project = await context.loadProject();
-    const [action] = await serverActions(context, operands, options.application as string[] | undefined);
+    const [action] = await serverActions(context, operands, options.application);
     const { application, listed } = action!;
     const client = await context.client(application);
     if (!(await client.capabilities()).versions)

@@ -53,7 +53,7 @@ Examples:
     const dryRun = options.dryRun === true;
     const force = options.force === true;
     const project = await context.loadProject();
-    const [action] = await serverActions(context, [operand], options.application as string[] | undefined);
+    const [action] = await serverActions(context, [operand], options.application);
     const { application, listed } = action!;
     const name = `${application.id}/${serverText(listed.key, 120)}`;
     const client = await context.client(application);
