@@ -64,7 +64,9 @@ export interface PromoteRequest {
    * The source's actions that go, of each pair's list (the actions named, or every one), in the order
    * of `listings`: given every application's list at once, so names can be matched across them.
    */
-  readonly select: (listings: readonly { readonly pair: PromotePair; readonly listed: readonly ListedAction[] }[]) => readonly (readonly ListedAction[])[];
+  readonly select: (
+    listings: readonly { readonly pair: PromotePair; readonly listed: readonly ListedAction[] }[],
+  ) => readonly (readonly ListedAction[])[] | Promise<readonly (readonly ListedAction[])[]>;
   /** The destination's base of an action in the lock, by its application id there and key. */
   readonly baseOf: (destinationId: string, key: string) => LockedAction | undefined;
   readonly concurrency: number;
@@ -136,7 +138,7 @@ export async function planPromote(request: PromoteRequest): Promise<PromotePlan>
       return { pair, listed, atDestination };
     }),
   );
-  const selected = request.select(listings);
+  const selected = await request.select(listings);
   const work: { target: DeployTarget; client: PromoteClient }[] = [];
   for (const [i, { pair, atDestination }] of listings.entries()) {
     const { source, destination } = pair;

@@ -9,6 +9,8 @@ import { localFileOf } from './serverCopy';
 import { pullAction } from '../pull';
 import { PULLED_SCHEME } from '../heldTexts';
 import { type Parts } from '../parts';
+import { CodeChecks } from '../../core/deploy/checks';
+import { loadAnalysis } from './analysisLoader';
 import { type DeployFeature } from './index';
 import { deployHistory, openHistoryVersion } from './historyView';
 
@@ -24,6 +26,14 @@ export const DEPLOY_COMMANDS = {
   'customActions.heldSaveChoices': heldSaveChoices,
   'customActions.refusedSaveChoices': refusedSaveChoices,
 } satisfies Record<string, (s: never, ...args: never[]) => unknown>;
+
+/**
+ * The code checks a deploy makes, for what another command sends as a deploy would (the editor's
+ * Promote): the same analysis the saves use, loaded on the first check.
+ */
+export function deployCodeChecks(s: Pick<Parts, 'context'>): CodeChecks {
+  return new CodeChecks(() => loadAnalysis(s.context.extensionUri), []);
+}
 
 /** What a command on an action's parts takes: the action picked, and deploy's door. */
 type Picked = Pick<Parts, 'model' | 'project'> & { readonly deploy: DeployFeature };
