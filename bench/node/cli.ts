@@ -11,7 +11,9 @@
  * writes it. A second project of 200 actions and a bare process of 200 PUTs give the slope of each:
  * what one more action costs, apart from what a process costs once. The eight are made side by side
  * in each round, in an order that turns, and each figure is the median of the rounds' ratios with its
- * 95 % interval: a busy moment of a shared machine then weighs on both halves of one pair. Needs a build; `npm run build` measures what the
+ * 95 % interval: a busy moment of a shared machine then weighs on both halves of one pair. Issue #37's
+ * targets: the warm deploy ≤ 1.3× its floor (the first-verdict process + the in-process bare PUTs), and one
+ * more action ≤ 1.2× one more bare PUT (the slopes). Needs a build; `npm run build` measures what the
  * package ships (minified), `npm run build:dev` works too and is said so in the figures' notes.
  */
 import { spawn } from 'node:child_process';
@@ -274,8 +276,10 @@ async function main(): Promise<void> {
       load,
       1.3,
     );
-    ratioFigure('deploy_100_changed_vs_bare_puts', warm, bares, 'warm deploy against in-process bare PUTs', load, 1.2);
-    ratioFigure('deploy_100_changed_vs_bare_process', warm, bareProcesses, 'warm deploy against the bare-PUT process', load, 1.2);
+    // Issue #28's targets (1.2× of each bare round) gave way to #37's floor above: no process can meet
+    // the first (docs/benchmarks.md, *Which target can be met, and why*). Kept as figures, to compare runs.
+    ratioFigure('deploy_100_changed_vs_bare_puts', warm, bares, 'warm deploy against in-process bare PUTs', load);
+    ratioFigure('deploy_100_changed_vs_bare_process', warm, bareProcesses, 'warm deploy against the bare-PUT process', load);
     ratioFigure('deploy_100_changed_cold_vs_bare_puts', cold, bares, 'cold deploy against in-process bare PUTs', load);
     ratioFigure('deploy_100_changed_cold_vs_bare_process', cold, bareProcesses, 'cold deploy against the bare-PUT process', load);
     // One more action: the slope between the two sizes, per round (both halves of a pair in one round).
@@ -300,10 +304,12 @@ async function main(): Promise<void> {
     // ratio of the two median slopes, with each slope's interval.
     const [actionLow, actionHigh] = medianInterval(perAction);
     const [putLow, putHigh] = medianInterval(perPut);
+    // Issue #37: one more action costs at most 1.2× one more bare PUT.
     emit({
       bench: BENCH,
       metric: 'deploy_one_more_action_vs_bare_put',
       value: median(perAction) / median(perPut),
+      target: 1.2,
       unit: 'x',
       note: `one more action's deploy ${median(perAction).toFixed(2)} ms (95 % interval ${actionLow!.toFixed(2)}–${actionHigh!.toFixed(2)}) against one more bare PUT ${median(perPut).toFixed(2)} ms (${putLow!.toFixed(2)}–${putHigh!.toFixed(2)}); ${load}`,
     });
