@@ -78,6 +78,23 @@ const RULES: readonly Rule[] = [
     onlyInCore: ['ok: false, error: { exitCode'],
     tested: 'test/sandbox/sandbox-admin.test.ts',
   },
+  {
+    name: 'when a server version becomes the base',
+    core: 'src/core/deploy/base.ts',
+    fn: 'baseAfter',
+    faces: ['src/core/deploy/pushPart.ts', 'src/core/deploy/pull.ts', 'src/extension/deploy/conflicts.ts', 'src/extension/deploy/drift.ts'],
+    // A base written out by hand from a server's answer is a second rule of when it moves.
+    onlyInCore: ['{ etag: server.etag, hash', '{ etag, hash: local.', '{ etag: created.etag, hash'],
+    tested: 'test/unit/deploy-base-after.test.ts',
+  },
+  {
+    name: 'the base of an action just created',
+    core: 'src/core/deploy/base.ts',
+    fn: 'createdBase',
+    faces: ['src/core/deploy/pipeline.ts', 'src/extension/deploy/create.ts'],
+    onlyInCore: [],
+    tested: 'test/unit/deploy-base-after.test.ts',
+  },
 ];
 
 const root = path.resolve(__dirname, '../..');

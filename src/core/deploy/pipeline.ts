@@ -7,7 +7,7 @@
  */
 import { type Capabilities, type CustomActionsClient } from '../client';
 import { type ActionMetadata } from '../schema/metadata';
-import { metadataHash, NO_CODE } from './base';
+import { createdBase } from './base';
 import { type Part } from './decide';
 import { type LockedAction } from './lock';
 import { type ActionOutcome, failedOutcome, type FileProblem, type Outcome, type Step } from './outcome';
@@ -127,7 +127,7 @@ class ActionRun {
     }
     const created = await this.client.createAction(this.plan.target.application, metadata, this.signal());
     this.id = created.id;
-    this.record({ id: created.id, metadata: { etag: created.etag, hash: metadataHash(metadata) }, implementation: NO_CODE }, true);
+    this.record({ id: created.id, ...createdBase(created.etag, metadata) }, true);
     this.steps.push({ kind: 'pushed', step: 'action', op: 'create', checked: false });
     return true;
   }

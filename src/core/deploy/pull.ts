@@ -10,7 +10,7 @@ import { ACTION_FILE, GENERATED_FILE, MAIN_FILE } from '../workspace/files';
 import { actionFolderForServerKey, checkServerKey, directChildPath } from '../workspace/actionFolder';
 import { parseActionYaml, serializeActionYaml, updateActionYaml } from '../workspace/actionYaml';
 import { newActionTemplate } from '../workspace/template';
-import { type BaseVersion, codeHash, type DeployBase, metadataFields, metadataHash, NO_CODE } from './base';
+import { baseAfter, type BaseVersion, codeHash, type DeployBase, metadataFields, metadataHash, NO_CODE } from './base';
 import { type Part } from './decide';
 
 export interface PulledFile {
@@ -42,9 +42,13 @@ export function pulledBase(
   etag: string | undefined,
   implementation: { readonly code: string | undefined; readonly etag: string | undefined } | undefined,
 ): DeployBase & { readonly metadata: BaseVersion } {
-  const metadata: BaseVersion = { etag, hash: metadataHash(resource) };
+  const metadata: BaseVersion = baseAfter({ kind: 'pulled', server: { etag, hash: metadataHash(resource) } })!;
   if (implementation === undefined) return { metadata };
-  return { metadata, implementation: implementation.code === undefined ? NO_CODE : { etag: implementation.etag, hash: codeHash(implementation.code) } };
+  return {
+    metadata,
+    implementation:
+      implementation.code === undefined ? NO_CODE : baseAfter({ kind: 'pulled', server: { etag: implementation.etag, hash: codeHash(implementation.code) } })!,
+  };
 }
 
 /**

@@ -21,7 +21,7 @@
  */
 import { type Capabilities, type CustomActionsClient, VersionConflictError } from '../client';
 import { type ActionMetadata } from '../schema/metadata';
-import { type BaseVersion, codeHash, metadataHash } from './base';
+import { baseAfter, type BaseVersion, codeHash, metadataHash } from './base';
 import { decideRead, type HeldReason, type Part, type ServerPart } from './decide';
 import { type Outcome, type ServerVersionInfo } from './outcome';
 
@@ -97,7 +97,11 @@ async function readThenDecide(client: PartClient, push: PartPush): Promise<PartR
     return orHeld(client, push, await write(client, push, {}, false));
   }
   const decision = decideRead(push.hash, base, server, force);
-  if (decision.kind === 'unchanged' && !push.resend) return { outcome: { kind: 'unchanged', step: part }, base: { etag: server.etag, hash: push.hash } };
+  if (decision.kind === 'unchanged' && !push.resend)
+    return {
+      outcome: { kind: 'unchanged', step: part },
+      base: baseAfter({ kind: 'confirmed', localHash: push.hash, server: 'hash' in server ? server : { etag: undefined } }),
+    };
   if (decision.kind === 'held') return held(client, push, decision.why, 'hash' in server ? { etag: server.etag, hash: server.hash } : {});
   const checks = part === 'metadata' ? caps.conditionalWrites.metadata : caps.conditionalWrites.implementation;
   const condition: Condition = force
@@ -124,7 +128,7 @@ async function write(client: PartClient, push: PartPush, condition: Condition, c
       part === 'metadata'
         ? await client.updateAction(id, JSON.parse(content) as ActionMetadata, options)
         : await client.putImplementation(id, content, options);
-    return { outcome: { kind: 'pushed', step: part, op: 'update', checked }, base: { etag: result.etag, hash } };
+    return { outcome: { kind: 'pushed', step: part, op: 'update', checked }, base: baseAfter({ kind: 'pushed', server: { etag: result.etag, hash } }) };
   } catch (error) {
     if (error instanceof VersionConflictError) return PRECONDITION_FAILED;
     throw error;

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { baseAfter } from '../../core/deploy/base';
 import { type VersionedResource } from '../../core/client';
 import { changedSinceBase, type HeldReason } from '../../core/deploy/decide';
 import { type ServerVersionInfo } from '../../core/deploy/outcome';
@@ -107,7 +108,8 @@ export class Conflicts {
       release();
       return this.unavailable(`${nameOf(part)} of ${label} could not be edited; nothing was changed.`);
     }
-    this.bases.record(app, { id, key: label }, part, { etag: server.etag, hash: server.hash });
+    const mergedWith = baseAfter({ kind: 'merged', server });
+    if (mergedWith) this.bases.record(app, { id, key: label }, part, mergedWith);
     await vscode.window.showTextDocument(uri, { preview: false });
     // What the message says happens next is exactly what the deployer does: the hold above.
     void vscode.window.showInformationMessage(
@@ -125,7 +127,8 @@ export class Conflicts {
    */
   async overwrite(conflict: Conflict): Promise<unknown> {
     const { app, id, part, folder, server, label } = conflict;
-    this.bases.record(app, { id, key: label }, part, { etag: server.etag, hash: server.hash ?? '' });
+    const named = baseAfter({ kind: 'overwritten', server });
+    if (named) this.bases.record(app, { id, key: label }, part, named);
     return this.push(localFileOf(folder, part), part);
   }
 

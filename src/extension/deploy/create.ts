@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { type BaseVersion, NO_CODE, metadataHash } from '../../core/deploy/base';
+import { type BaseVersion, createdBase } from '../../core/deploy/base';
 import { type ActionMetadata } from '../../core/schema';
 import { MAIN_FILE } from '../../core/workspace';
 import { abortOn } from '../cancellation';
@@ -38,7 +38,7 @@ export async function createOnServer(
     );
     id = created.id;
     // A new action has no code: its first push asks the server that it still has none.
-    deploy.recordBases(app, { id, key: metadata.key }, { metadata: { etag: created.etag, hash: metadataHash(metadata) }, implementation: NO_CODE });
+    deploy.recordBases(app, { id, key: metadata.key }, createdBase(created.etag, metadata));
   } catch (error) {
     s.model.createFailed(app);
     // The folder is kept either way; the offer to retry does not hold up the command.

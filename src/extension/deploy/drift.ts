@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../connections';
 import { Disposable } from '../lifecycle';
 import { type Parts } from '../parts';
-import { codeHash, metadataHash } from '../../core/deploy/base';
+import { baseAfter, codeHash, metadataHash } from '../../core/deploy/base';
 import { changedSinceBase, type Part } from '../../core/deploy/decide';
 import { type Application } from '../project';
 import { mainOf, readActionYaml, savedText } from './locate';
@@ -98,12 +98,17 @@ export class DriftWatch extends Disposable {
         const capabilities = await client.capabilities();
         if (local.implementation !== undefined && capabilities.getImplementation) {
           const { code, etag } = await client.getImplementationVersioned(action.id);
-          if (code !== undefined && codeHash(code) === local.implementation)
-            this.bases.record(app, action, 'implementation', { etag, hash: local.implementation });
+          const same = baseAfter({
+            kind: 'confirmed',
+            localHash: local.implementation,
+            server: { etag, ...(code === undefined ? {} : { hash: codeHash(code) }) },
+          });
+          if (same) this.bases.record(app, action, 'implementation', same);
         }
         if (local.metadata !== undefined && capabilities.getAction) {
           const { action: metadata, etag } = await client.getActionVersioned(action.id);
-          if (metadataHash(metadata) === local.metadata) this.bases.record(app, action, 'metadata', { etag, hash: local.metadata });
+          const same = baseAfter({ kind: 'confirmed', localHash: local.metadata, server: { etag, hash: metadataHash(metadata) } });
+          if (same) this.bases.record(app, action, 'metadata', same);
         }
       },
       { waitForKey: false },
