@@ -76,7 +76,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     tree.onDidChangeViewState((state) => void vscode.commands.executeCommand('setContext', 'customActions.viewState', state)),
     keys.onDidChange(() => model.refresh()),
     // The applications of a local-sandbox workspace are on screen: the sandbox starts while the user reads.
-    tree.onDidShowSandboxApplications((shown) => sandbox.warmUp(shown.applications, shown.demo)),
+    tree.onDidShowSandboxApplications(() => void project.sandboxApplications().then((shown) => sandbox.warmUp(shown.applications, shown.demo))),
     { dispose: () => void closeDefaultTransport() },
   );
   // Then the features. Local debugging is made on its first use: its code is in the on-demand bundle.

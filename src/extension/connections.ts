@@ -4,7 +4,7 @@ import { serverText } from '../core/text';
 import { type Config } from './config';
 import { type KeyStore, normalizeBaseUrl } from './keyStore';
 import { Disposable } from './lifecycle';
-import { type Application, type ProjectModel } from './project';
+import { type Application, NoProjectError, type ProjectModel } from './project';
 
 import { type SandboxManager } from './sandboxManager';
 import { type WorkspaceTrust } from './trust';
@@ -39,20 +39,28 @@ export class Connections extends Disposable {
     this.register(sandbox.onDidChangeState(() => this.clients.clear()));
   }
 
-  /** The base URL requests go to: the project's, or the running sandbox's (started on demand). */
-  async baseUrl(): Promise<{ logical: string; actual: string }> {
-    const state = await this.project.require();
+  /**
+   * The base URL requests of a project go to (the application's, or the only or first project's): its
+   * own, or the running sandbox's (started on demand).
+   */
+  async baseUrl(of?: Pick<Application, 'project'>): Promise<{ logical: string; actual: string }> {
+    // The project as it is now (a target switched since the application was read counts).
+    const state = of ? (this.project.current(of.project.root) ?? of.project) : await this.project.require();
+    if (state.kind !== 'ok') throw new NoProjectError(state.message);
     if (!state.isSandbox) return { logical: normalizeBaseUrl(state.baseUrl), actual: normalizeBaseUrl(state.baseUrl) };
     // The sandbox runs the workspace's main.ts.
     this.trust.require('Starting the local sandbox');
-    const actual = await this.sandbox.ensure(state.applications, state.demo);
+    // One sandbox serves every project that names it: it is asked for all their applications, so
+    // a request of one project does not restart it without the other's.
+    const { applications, demo } = await this.project.sandboxApplications();
+    const actual = await this.sandbox.ensure(applications, demo);
     return { logical: state.baseUrl, actual };
   }
 
   async client(app: Application): Promise<CustomActionsClient> {
     // Every request carries the key, to the base URL the workspace's text names: not before it is trusted.
     this.trust.require('Talking to the server');
-    const { logical, actual } = await this.baseUrl();
+    const { logical, actual } = await this.baseUrl(app);
     if (!(await this.keys.has(logical, app.id))) throw new NoKeyError(app);
     const id = `${actual}\n${app.id}`;
     let client = this.clients.get(id);
@@ -70,7 +78,7 @@ export class Connections extends Disposable {
   /** A client for a key that is not stored yet, to check it before it is. */
   async probe(app: Application, key: string): Promise<void> {
     this.trust.require('Checking a key with the server');
-    const { actual } = await this.baseUrl();
+    const { actual } = await this.baseUrl(app);
     const client = createClient({ baseUrl: actual, getKey: () => Promise.resolve(key), timeoutMs: this.config().requestTimeoutMs, retries: 0 });
     await client.listActions(app.id);
   }
@@ -146,7 +154,7 @@ export async function enterKey(connections: Connections, keys: KeyStore, app: Ap
     void vscode.window.showErrorMessage(`The key was not saved: ${reason}`);
     return undefined;
   }
-  const { logical } = await connections.baseUrl();
+  const { logical } = await connections.baseUrl(app);
   await keys.set(logical, allApplications ? '*' : app.id, trimmed);
   return trimmed;
 }

@@ -19,6 +19,9 @@ import { serverText } from '../core/text';
 import { normalizeOrigin } from '../core/deploy/scope';
 import { Disposable } from './lifecycle';
 import { readText } from './files';
+import { projectAt } from './projectAt';
+
+export { projectAt } from './projectAt';
 
 /** What an application knows of its project: everything but the project's list of applications. */
 export type ProjectInfo = Omit<Project, 'applications'>;
@@ -152,6 +155,11 @@ export class ProjectModel extends Disposable {
     return requireProject(await this.get());
   }
 
+  /** The project of the folder `root` as last read (a target switched since an application was read counts). */
+  current(root: vscode.Uri): FoundProject | undefined {
+    return this.found.find((p) => p.root.toString() === root.toString());
+  }
+
   /** The project holding `uri` (the nearest at or above it), as last read. */
   projectOf(uri: vscode.Uri): FoundProject | undefined {
     return projectAt(this.found, uri);
@@ -184,6 +192,17 @@ export class ProjectModel extends Disposable {
   /** The target picked for the project of this file, if one was. */
   pickedTargetOf(projectFile: vscode.Uri): string | undefined {
     return this.picks.get(projectFile);
+  }
+
+  /**
+   * What the one local sandbox serves: the applications of every project that names it (an id listed
+   * by two of them once), with the demo data when one of them asks for it.
+   */
+  async sandboxApplications(): Promise<{ applications: readonly Application[]; demo: boolean }> {
+    const sandboxed = (await this.valid()).filter((p) => p.isSandbox);
+    const byId = new Map<string, Application>();
+    for (const app of sandboxed.flatMap((p) => p.applications)) if (!byId.has(app.id)) byId.set(app.id, app);
+    return { applications: [...byId.values()], demo: sandboxed.some((p) => p.demo) };
   }
 
   /** Where a new project file goes: the first workspace folder. */
@@ -335,16 +354,6 @@ async function readProject(uri: vscode.Uri, root: vscode.Uri, name: string, text
   return { ...info, applications };
 }
 
-/** The project of `uri` among `projects`, by the core's rule (the nearest at or above it). */
-export function projectAt<P extends { readonly root: vscode.Uri }>(projects: readonly P[], uri: vscode.Uri): P | undefined {
-  const same = projects.filter((p) => p.root.scheme === uri.scheme && p.root.authority === uri.authority);
-  const root = projectHolding(
-    same.map((p) => p.root.path),
-    uri.path,
-  );
-  return root === undefined ? undefined : same.find((p) => p.root.path.replace(/\/+$/, '') === root.replace(/\/+$/, ''));
-}
-
 /** `state` when it is a valid project, else the NoProjectError that says why not. */
 export function requireProject(state: ProjectState): Project {
   if (state.kind !== 'ok') throw new NoProjectError(state.kind === 'invalid' ? state.message : undefined);
@@ -357,9 +366,4 @@ export function requireProject(state: ProjectState): Project {
  */
 export function serverOf(project: ProjectState | ProjectInfo): string | undefined {
   return project.kind === 'ok' ? normalizeOrigin(project.baseUrl) : undefined;
-}
-
-/** The server of the first project (for what knows one project only). */
-export function currentServer(project: Pick<ProjectModel, 'state'>): string | undefined {
-  return serverOf(project.state);
 }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { LOCAL_SANDBOX } from '../core/schema';
 import { serverText } from '../core/text';
 import { Disposable } from './lifecycle';
-import { type ProjectModel } from './project';
+import { type ProjectModel, type ProjectState } from './project';
 import { type SandboxManager } from './sandboxManager';
 
 export type Reachability = 'unknown' | 'reachable' | 'unreachable';
@@ -24,13 +24,15 @@ export class TargetStatusBar extends Disposable {
     private readonly sandbox: SandboxManager,
   ) {
     super();
-    this.register(
-      project.onDidChange((state) => {
-        const server = state.kind === 'ok' ? state.baseUrl : undefined;
-        if (server !== this.server) [this.server, this.reachability, this.lastError] = [server, 'unknown', ''];
-        this.render();
-      }),
-    );
+    const follow = () => {
+      const state = this.shown();
+      const server = state.kind === 'ok' ? state.baseUrl : undefined;
+      if (server !== this.server) [this.server, this.reachability, this.lastError] = [server, 'unknown', ''];
+      this.render();
+    };
+    this.register(project.onDidChange(follow));
+    // With several projects the item names the one of the file being edited.
+    this.register(vscode.window.onDidChangeActiveTextEditor(() => this.project.projects.length > 1 && follow()));
     this.register(sandbox.onDidChangeState(() => this.render()));
     this.render();
   }
@@ -42,8 +44,14 @@ export class TargetStatusBar extends Disposable {
     this.render();
   }
 
+  /** The project of the active editor's file, else the first. */
+  private shown(): ProjectState {
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    return (uri && this.project.projectOf(uri)) ?? this.project.state;
+  }
+
   private render(): void {
-    const state = this.project.state;
+    const state = this.shown();
     if (state.kind !== 'ok') {
       this.item.hide();
       return;
@@ -71,8 +79,12 @@ export class TargetStatusBar extends Disposable {
     }
     // The base URL and the target's name are the workspace's text and the error the server's: all shown as text.
     this.item.text = `${icon} ${serverText(named ? named.name : target, 80)}`;
-    this.item.command = named ? 'customActions.switchTarget' : 'customActions.refresh';
+    // Switch Target of this very project (its row's argument), not a pick among all of them.
+    this.item.command = named
+      ? { command: 'customActions.switchTarget', title: 'Switch Target', arguments: [{ kind: 'project', project: state }] }
+      : 'customActions.refresh';
     this.item.name = named ? 'Custom Actions: Target' : 'Custom Actions: Server';
+    if (this.project.projects.length > 1) tooltip = `${state.name}: ${tooltip}`;
     this.item.tooltip = `${serverText(tooltip)}\n${named ? 'Click to switch the target.' : 'Click to refresh.'}`;
     this.item.show();
   }

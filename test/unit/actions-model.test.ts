@@ -14,8 +14,9 @@ function uri(path: string): vscode.Uri {
   return make(path);
 }
 
-function application(id: string): Application {
-  return { id, folder: id, label: id.toUpperCase(), folderUri: uri(`/ws/${id}`), uid: `file:///ws\n${id}` } as Application;
+function application(id: string, root = '/ws', folder = id): Application {
+  const project = { root: uri(root), name: root.slice(root.lastIndexOf('/') + 1) } as Application['project'];
+  return { id, folder, label: id.toUpperCase(), folderUri: uri(`${root}/${folder}`), project, uid: `file://${root}\n${id}` } as Application;
 }
 
 function remote(id: string, key: string, name = key): RemoteAction {
@@ -226,6 +227,29 @@ describe('ActionsModel', () => {
       '/elsewhere/refund/inputs/x.json',
     ])
       assert.equal(await model.inputSetAt(uri(elsewhere)), undefined, elsewhere);
+  });
+
+  it('finds a file in the applications of its nearest project: a project nested in an application folder owns its files', async () => {
+    // /ws lists "tools" (folder tools); /ws/tools/admin is a project of its own, listing "ops" (folder ops).
+    const outer = application('tools');
+    const inner = application('ops', '/ws/tools/admin');
+    const twin = application('tools', '/ws/tools/admin', 'tools');
+    const model = new ActionsModel(
+      {
+        applications: () => Promise.resolve([outer, inner, twin]),
+        listRemote: () => Promise.resolve([]),
+        scanLocal: () => Promise.resolve([]),
+        readLocal: () => Promise.resolve(undefined),
+      },
+      new ActionLinks(new Memento()),
+    );
+    const inOps = await model.fileAt(uri('/ws/tools/admin/ops/refund/main.ts'));
+    assert.equal(inOps?.app, inner, "the nested project's application, not the outer folder's");
+    assert.equal(inOps?.folder.path, '/ws/tools/admin/ops/refund');
+    assert.equal((await model.fileAt(uri('/ws/tools/score/main.ts')))?.app, outer);
+    assert.equal((await model.fileAt(uri('/ws/tools/admin/tools/x/main.ts')))?.app, twin, 'the same id in two projects: the nearest');
+    assert.equal(await model.fileAt(uri('/ws/tools/admin/customactions.yaml')), undefined, "the nested project's own file is no action file of the outer one");
+    assert.equal(await model.applicationOf(uri('/ws/tools/admin/notes/readme.md')), undefined);
   });
 
   it('finds the action folder of an event by application (its uid: two projects may share an id) and key, never by a path the server names', async () => {

@@ -1,27 +1,114 @@
 import * as vscode from 'vscode';
 import { serverText } from '../../core/text';
-import { type Application } from '../project';
+import { type Application, type FoundProject, NoProjectError, type Project, requireProject } from '../project';
 import { type Parts } from '../parts';
 import { type ActionEntry } from '../model';
-import { type TreeNode } from '../tree/nodes';
+import { type ProjectNode, type TreeNode } from '../tree/nodes';
 
-/** The application a command acts on: the node it was invoked on, else the only one, else the user's pick. */
+/**
+ * The project a command acts on: the row it was invoked on (a project's, or one below it), else the
+ * project of the active editor's file (the nearest customactions.yaml above it), else the only one,
+ * else the user's pick. Undefined when there is none (said) or the pick was dismissed.
+ */
+export async function pickProject(
+  s: Pick<Parts, 'project'>,
+  node: unknown,
+  placeHolder = 'Which project',
+  /** Which projects the command can work on (Switch Target: those with targets); the others are not offered. */
+  fits: (project: FoundProject) => boolean = () => true,
+): Promise<FoundProject | undefined> {
+  const all = await s.project.all();
+  const projects = all.length > 1 ? all.filter(fits) : all;
+  const fromNode = projectOfNode(node);
+  const root = fromNode ?? decidingFile(node);
+  const decided = root && (fromNode ? s.project.current(fromNode) : s.project.projectOf(root));
+  if (decided) return decided;
+  if (projects.length === 0) throw new NoProjectError();
+  if (projects.length === 1) return projects[0];
+  const picked = await vscode.window.showQuickPick(
+    projects.map((project) => ({ label: serverText(project.name, 120), description: projectDescription(project), project })),
+    { placeHolder, matchOnDescription: true },
+  );
+  return picked?.project;
+}
+
+/** A valid project, as pickProject finds it; a NoProjectError (which says why) for an invalid one. */
+export async function pickValidProject(
+  s: Pick<Parts, 'project'>,
+  node: unknown,
+  placeHolder?: string,
+  fits?: (project: FoundProject) => boolean,
+): Promise<Project | undefined> {
+  const project = await pickProject(s, node, placeHolder, fits);
+  return project && requireProject(project);
+}
+
+/**
+ * The application a command acts on: the row it was invoked on, else one of the project the row or the
+ * active editor's file decides, else of every project (each named beside it when there are several):
+ * the only one, else the user's pick.
+ */
 export async function pickApplication(s: Pick<Parts, 'project'>, node: unknown, placeHolder = 'Application'): Promise<Application | undefined> {
   const fromNode = applicationOf(node);
   if (fromNode) return fromNode;
-  const state = await s.project.require();
-  if (state.applications.length === 0) {
-    void vscode.window.showInformationMessage('customactions.yaml lists no applications yet: add one first.', 'Add Application').then((c) => {
-      if (c) void vscode.commands.executeCommand('customActions.addApplication');
-    });
+  const projects = await s.project.valid();
+  const root = projectOfNode(node) ?? decidingFile(node);
+  const decided = root && s.project.projectOf(root);
+  const [first] = projects;
+  if (!decided && !first) return requireProject(await s.project.get()).applications[0];
+  const candidates = decided?.kind === 'ok' ? [decided] : decided ? [requireProject(decided)] : projects;
+  const applications = candidates.flatMap((p) => p.applications);
+  if (applications.length === 0) {
+    const project = candidates[0] ?? first;
+    void vscode.window
+      .showInformationMessage(`${projectFileOf(project, projects.length)} lists no applications yet: add one first.`, 'Add Application')
+      .then((c) => {
+        if (c) void vscode.commands.executeCommand('customActions.addApplication', project && projectArgument(project));
+      });
     return undefined;
   }
-  if (state.applications.length === 1) return state.applications[0];
+  if (applications.length === 1) return applications[0];
+  const several = candidates.length > 1;
   const picked = await vscode.window.showQuickPick(
-    state.applications.map((app) => ({ label: app.label, description: serverText(app.id, 120), app })),
-    { placeHolder },
+    applications.map((app) => ({
+      label: app.label,
+      description: serverText(several ? `${app.id} · ${app.project.name}` : app.id, 120),
+      app,
+    })),
+    { placeHolder, matchOnDescription: true },
   );
   return picked?.app;
+}
+
+/** What a project is called where a message names it: its file, and its folder when there are several. */
+export function projectFileOf(project: { readonly name: string } | undefined, count: number): string {
+  return project && count > 1 ? `customactions.yaml of ${serverText(project.name, 120)}` : 'customactions.yaml';
+}
+
+/** A project as a command's argument, as a project's row hands it. */
+export function projectArgument(project: FoundProject): ProjectNode {
+  return { kind: 'project', project };
+}
+
+/** Where a project deploys, for pickers and its row: its target and server, or why it is not valid. */
+export function projectDescription(project: FoundProject): string {
+  if (project.kind === 'invalid') return 'customactions.yaml is not valid';
+  const server = project.isSandbox ? 'local sandbox' : project.baseUrl;
+  return serverText(project.hasTargets ? `${project.target.target.name} · ${server}` : server, 200);
+}
+
+/** The folder of the project a row belongs to. */
+function projectOfNode(node: unknown): vscode.Uri | undefined {
+  if (!isNode(node)) return undefined;
+  if (node.kind === 'project') return node.project.root;
+  return applicationOf(node)?.project.root;
+}
+
+/** A file that decides the project: the one a command was given, else the active editor's (when it is a file of the workspace). */
+function decidingFile(node: unknown): vscode.Uri | undefined {
+  if (node instanceof vscode.Uri) return node;
+  if (isNode(node)) return undefined;
+  return vscode.window.activeTextEditor?.document.uri;
 }
 
 /** The action a command acts on: the tree node, or the action folder of the given file or the active editor, or a pick. */

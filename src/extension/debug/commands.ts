@@ -44,7 +44,7 @@ export async function debugMain(
   const chosen =
     inputs !== undefined
       ? { inputs, label: 'given inputs' }
-      : await chooseInputs(s, local, parameters, { remoteId: await remoteIdOf(s, file), key: local.key });
+      : await chooseInputs(s, local, parameters, { remoteId: await remoteIdOf(s, file), key: local.key, at: local.folder });
   if (chosen === undefined) return undefined;
   return s.debug.debug({ key: local.key, folder: local.folder, metadata: metadataOf(local), inputs: chosen.inputs, label: chosen.label });
 }
@@ -83,7 +83,7 @@ export async function debugEvent(
       ENTER_INPUTS,
     );
     if (choice !== ENTER_INPUTS) return undefined;
-    inputs = await askRemembered(s, `Debug ${serverText(local.key, 120)}`, parametersOf(local), { remoteId: source.actionId, key: local.key });
+    inputs = await askRemembered(s, `Debug ${serverText(local.key, 120)}`, parametersOf(local), { remoteId: source.actionId, key: local.key, at: local.folder });
     if (inputs === undefined) return undefined;
   }
   const at = normalizeEvent(source.raw).startTime;

@@ -271,7 +271,7 @@ export class Deployer extends Disposable {
     const { app, label, part } = record;
     return this.history.record(
       this.s.connections
-        .baseUrl()
+        .baseUrl(app)
         .then(({ logical }) => ({ appId: app.id, actionId: id, actionKey: label, part, content, time, target: logical, etag, checked })),
     );
   }

@@ -6,7 +6,7 @@ import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { isNode, pickAction } from '../commands';
 import { type ActionEntry } from '../model';
-import { currentServer } from '../project';
+import { serverOf } from '../project';
 import { type DeployFeature } from './index';
 import { type Parts } from '../parts';
 import { type HistoryItem, type VersionNode } from '../tree/nodes';
@@ -88,7 +88,7 @@ async function locate(s: Pick<Parts, 'model' | 'project'>, arg: unknown): Promis
 export async function historyItems(s: ListParts, { action, parts }: Located): Promise<HistoryItem[]> {
   const { app } = action;
   const id = action.remote.id;
-  const server = currentServer(s.project);
+  const server = serverOf(s.project.current(app.project.root) ?? app.project);
   const entries = server === undefined ? [] : (await s.deploy.actionHistory({ server, appId: app.id }, id)).filter((e) => parts.includes(e.part));
   const versions = await s.connections
     .call(app, async (client) => {

@@ -143,18 +143,21 @@ export class DeployFeature extends Disposable {
     }
     if (!isMetadataFile(file) && !isCodeFile(file)) return undefined;
     const push = () => (isMetadataFile(file) ? this.deployer.pushMetadata(uri, options) : this.deployer.pushCode(uri, text, options));
-    const state = this.s.project.state;
-    if (state.kind === 'ok' && state.target.target.protected) {
+    // The file's own project decides (the nearest customactions.yaml above it), with its active target.
+    const root = file.app.project.root;
+    const state = this.s.project.current(root);
+    if (state?.kind === 'ok' && state.target.target.protected) {
       // A protected target (production) is never written by a save on its own: the user pushes it, confirmed.
-      void this.offerProtectedPush(state.target.target.name, push);
+      void this.offerProtectedPush(root, state.target.target.name, push);
       return undefined;
     }
     return push();
   }
 
-  private async offerProtectedPush(target: string, push: () => Promise<PushResult | undefined>): Promise<void> {
+  private async offerProtectedPush(root: vscode.Uri, target: string, push: () => Promise<PushResult | undefined>): Promise<void> {
     this.s.log.info(`Saved, not pushed: the editor's target ${target} is protected.`);
-    const server = this.s.project.state.kind === 'ok' ? this.s.project.state.baseUrl : undefined;
+    const then = this.s.project.current(root);
+    const server = then?.kind === 'ok' ? then.baseUrl : undefined;
     const action = `Push to ${target}…`;
     const picked = await vscode.window.showInformationMessage(
       `Saved, not pushed: the target ${target} is protected, and a save never pushes to it by itself.`,
@@ -165,7 +168,7 @@ export class DeployFeature extends Disposable {
     const sure = await vscode.window.showWarningMessage(`Push this change to the protected target ${target}?`, { modal: true }, confirm);
     if (sure !== confirm) return;
     // The offer was made for that target: after a switch, a push would go to another one.
-    const now = this.s.project.state;
+    const now = this.s.project.current(root) ?? { kind: 'none' };
     if (now.kind !== 'ok' || now.target.target.name !== target || now.baseUrl !== server) {
       const active = now.kind === 'ok' ? `the target is now ${now.target.target.name}` : 'the project changed';
       void vscode.window.showWarningMessage(`Nothing pushed to ${target}: ${active} since the save. Switch back to ${target} and save again to push there.`);

@@ -5,7 +5,7 @@ import { DeployLock, LOCK_FILE } from '../../core/deploy/lock';
 import { errorMessage } from '../connections';
 import { writeInsideWorkspace } from '../files';
 import { Disposable } from '../lifecycle';
-import { type Application, currentServer, type ProjectModel } from '../project';
+import { type Application, type ProjectModel, serverOf } from '../project';
 import { type WorkspaceTrust } from '../trust';
 
 /** What the store knows of the lock file of one project folder. */
@@ -22,19 +22,74 @@ interface Loaded {
  * The base of each action (what this copy was derived from on the server, src/core/deploy/base.ts),
  * kept where the command line keeps it: `customactions.lock.json` beside customactions.yaml, committed
  * by the team, so a deploy from the editor is checked against the command line's and the other way
- * round (docs/deploy.md, *The base*). Entries are keyed as the command line keys them: the server the
- * project names (its base URL, or `local-sandbox`), the application and the action's key.
- *
- * Read on first need and again when the file changes on disk (a checkout, a deploy in the terminal).
- * A record changes the lock in memory at once and the file behind it: writes are serialized and
- * coalesced and never awaited by a push, go through the link guard, and are never made while the file
- * is not a lock (told once) or in a workspace that is not trusted.
+ * round (docs/deploy.md, *The base*). One lock per project: an application's bases are in the lock
+ * of the project that lists it, keyed as the command line keys them (the server the project names,
+ * its base URL or `local-sandbox`, the application and the action's key). A project that goes takes
+ * its lock's watcher with it.
  */
 export class LockStore extends Disposable {
+  private readonly files = new Map<string, LockFile>();
+
+  constructor(
+    private readonly project: Pick<ProjectModel, 'projects' | 'onDidChangeProjects'>,
+    private readonly trust: Pick<WorkspaceTrust, 'isTrusted'>,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    super();
+    this.register(
+      project.onDidChangeProjects(({ removed }) => {
+        for (const root of removed) {
+          this.files.get(root.toString())?.dispose();
+          this.files.delete(root.toString());
+        }
+      }),
+    );
+    this.register({ dispose: () => [...this.files.values()].forEach((file) => file.dispose()) });
+  }
+
+  /** The base of action `id` of `app` on the server its project names now. */
+  get(app: Application, id: string): Promise<DeployBase | undefined> {
+    return this.fileOf(app).get(app, id);
+  }
+
+  async part(app: Application, id: string, part: Part): Promise<BaseVersion | undefined> {
+    return (await this.get(app, id))?.[part];
+  }
+
+  /** The server holds `version` of this part of action `id` (key `key`) now, and the local copy is derived from it. */
+  record(app: Application, action: { readonly id: string; readonly key: string }, part: Part, version: BaseVersion): void {
+    this.fileOf(app).record(app, action, part, version);
+  }
+
+  /** The action is gone from the server: no base to check against. */
+  forget(app: Application, id: string): void {
+    this.fileOf(app).forget(app, id);
+  }
+
+  private fileOf(app: Application): LockFile {
+    const root = app.project.root;
+    const key = root.toString();
+    let file = this.files.get(key);
+    if (!file) {
+      // The server the project names now (a target switched since the application was read counts).
+      const server = () => serverOf(this.project.projects.find((p) => p.root.toString() === key) ?? app.project);
+      file = new LockFile(root, server, this.trust, this.log);
+      this.files.set(key, file);
+    }
+    return file;
+  }
+}
+
+/**
+ * The lock file of one project folder. Read on first need and again when the file changes on disk (a
+ * checkout, a deploy in the terminal). A record changes the lock in memory at once and the file behind
+ * it: writes are serialized and coalesced and never awaited by a push, go through the link guard, and
+ * are never made while the file is not a lock (told once) or in a workspace that is not trusted.
+ */
+class LockFile extends Disposable {
   private loaded: Loaded | undefined;
   private loading: Promise<Loaded | undefined> | undefined;
-  /** The watcher of the current root's lock file and its listeners, replaced whole when the root changes. */
-  private watching: vscode.Disposable | undefined;
+  private watching = false;
   private writing = false;
   /** Counts the records made here, so a read of the file that a record overtook does not undo it. */
   private changes = 0;
@@ -45,34 +100,27 @@ export class LockStore extends Disposable {
   private readonly told = new Set<string>();
 
   constructor(
-    private readonly project: Pick<ProjectModel, 'state' | 'get'>,
+    private readonly root: vscode.Uri,
+    private readonly server: () => string | undefined,
     private readonly trust: Pick<WorkspaceTrust, 'isTrusted'>,
     private readonly log: vscode.LogOutputChannel,
   ) {
     super();
-    this.register({ dispose: () => this.watching?.dispose() });
   }
 
-  /** The base of action `id` of `app` on the server the project names now. */
   async get(app: Application, id: string): Promise<DeployBase | undefined> {
     const loaded = await this.load();
-    const server = currentServer(this.project);
+    const server = this.server();
     if (!loaded || server === undefined) return undefined;
     const key = loaded.lock.keyOf(server, app.id, id);
     const entry = key === undefined ? undefined : loaded.lock.get(server, app.id, key);
     return entry && { ...(entry.metadata ? { metadata: entry.metadata } : {}), ...(entry.implementation ? { implementation: entry.implementation } : {}) };
   }
 
-  async part(app: Application, id: string, part: Part): Promise<BaseVersion | undefined> {
-    return (await this.get(app, id))?.[part];
-  }
-
-  /** The server holds `version` of this part of action `id` (key `key`) now, and the local copy is derived from it. */
   record(app: Application, action: { readonly id: string; readonly key: string }, part: Part, version: BaseVersion): void {
     this.change((lock, server) => lock.recorded(server, app.id, action, part, version));
   }
 
-  /** The action is gone from the server: no base to check against. */
   forget(app: Application, id: string): void {
     this.change((lock, server) => lock.forgotten(server, app.id, id));
   }
@@ -80,7 +128,7 @@ export class LockStore extends Disposable {
   private change(update: (lock: DeployLock, server: string) => DeployLock): void {
     this.changes++;
     const apply = (loaded: Loaded | undefined) => {
-      const server = currentServer(this.project);
+      const server = this.server();
       if (!loaded || server === undefined) return;
       loaded.lock = update(loaded.lock, server);
       this.schedule(loaded);
@@ -92,27 +140,22 @@ export class LockStore extends Disposable {
 
   /** The lock of the project's folder, read once and kept current by the watcher. */
   private load(): Promise<Loaded | undefined> {
-    const state = this.project.state;
-    const uri = state.kind === 'ok' ? vscode.Uri.joinPath(state.root, LOCK_FILE) : undefined;
-    if (this.loaded && uri && this.loaded.uri.toString() === uri.toString()) return Promise.resolve(this.loaded);
+    if (this.loaded) return Promise.resolve(this.loaded);
     return (this.loading ??= this.read().finally(() => (this.loading = undefined)));
   }
 
   private async read(): Promise<Loaded | undefined> {
-    const state = await this.project.get();
-    if (state.kind !== 'ok') return undefined;
-    const uri = vscode.Uri.joinPath(state.root, LOCK_FILE);
-    if (!this.loaded || this.loaded.uri.toString() !== uri.toString()) {
-      this.loaded = { uri, lock: DeployLock.empty(), text: undefined, problem: undefined };
-      this.watch(state.root);
-    }
+    if (this.isDisposed) return undefined;
+    this.loaded ??= { uri: vscode.Uri.joinPath(this.root, LOCK_FILE), lock: DeployLock.empty(), text: undefined, problem: undefined };
+    this.watch();
     await this.reread(this.loaded);
     return this.loaded;
   }
 
-  private watch(root: vscode.Uri): void {
-    this.watching?.dispose();
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, LOCK_FILE));
+  private watch(): void {
+    if (this.watching) return;
+    this.watching = true;
+    const watcher = this.register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.root, LOCK_FILE)));
     const changed = () => {
       const loaded = this.loaded;
       if (!loaded) return;
@@ -120,7 +163,9 @@ export class LockStore extends Disposable {
       if (this.writing) this.changedMeanwhile = true;
       else void this.reread(loaded);
     };
-    this.watching = vscode.Disposable.from(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed));
+    this.register(watcher.onDidChange(changed));
+    this.register(watcher.onDidCreate(changed));
+    this.register(watcher.onDidDelete(changed));
   }
 
   /** Reads the file into `loaded`: its text wins over what is in memory (a checkout, another deploy), unless it is what was written here. */

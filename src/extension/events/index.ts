@@ -32,9 +32,14 @@ export interface Events {
 }
 
 /** What the events feature needs beyond its commands: the CodeLens over input sets, and an end to watches with the sandbox. */
-export function registerEvents(s: Pick<Parts, 'model' | 'sandbox'> & { readonly events: Events }): vscode.Disposable[] {
+export function registerEvents(s: Pick<Parts, 'model' | 'project' | 'sandbox'> & { readonly events: Events }): vscode.Disposable[] {
   return [
     vscode.languages.registerCodeLensProvider({ pattern: '**/inputs/*.json' }, new InputSetCodeLens(s.model)),
+    // A project that went (its customactions.yaml deleted, its folder removed from the workspace) takes its watches with it.
+    s.project.onDidChangeProjects(({ removed }) => {
+      const gone = new Set(removed.map((root) => root.toString()));
+      for (const watch of s.events.list()) if (gone.has(watch.app.project.root.toString())) void s.events.unwatch(watch.id);
+    }),
     // Polling a stopped sandbox would start it again (connections start it on demand): its watches end with it.
     s.sandbox.onDidChangeState((state) => {
       if (state.kind === 'stopped' && s.events.list().length > 0) void s.events.unwatchAll();

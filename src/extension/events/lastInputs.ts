@@ -1,5 +1,6 @@
 import { type Scope, scopedKey, scopedRecord } from '../../core/deploy/scope';
-import { currentServer } from '../project';
+import type * as vscode from 'vscode';
+import { serverOf } from '../project';
 import { type Parts } from '../parts';
 
 const LAST_INPUTS = 'customActions.lastRunInputs.v2';
@@ -10,16 +11,19 @@ const LEGACY_INPUTS = 'customActions.lastRunInputs';
 export interface InputsOwner {
   readonly remoteId: string | undefined;
   readonly key: string;
+  /** A folder of the action (or its application's): its project names the server. */
+  readonly at: vscode.Uri;
 }
 
 /**
- * Where an action's inputs are kept: under the server the project names now, so inputs entered for an
+ * Where an action's inputs are kept: under the server its project names now, so inputs entered for an
  * action of one server (they may hold its data) are never offered for the same id on another. An
  * action's id on a server names one application's action; an action not on the server yet is known by
  * its key only. Undefined without a project: nothing is offered or kept.
  */
 function slot(s: Pick<Parts, 'project'>, owner: InputsOwner): { scope: Scope; id: string } | undefined {
-  const server = currentServer(s.project);
+  const project = s.project.projectOf(owner.at);
+  const server = project && serverOf(project);
   if (server === undefined) return undefined;
   return { scope: { server, appId: '' }, id: owner.remoteId !== undefined ? `id:${owner.remoteId}` : `key:${owner.key}` };
 }

@@ -127,7 +127,7 @@ async function chooseInputs(
       return { values: picked.set.inputs, entered: false };
     }
   }
-  const owner = { remoteId: action.remote?.id, key: action.key };
+  const owner = { remoteId: action.remote?.id, key: action.key, at: action.local?.folder ?? action.app.folderUri };
   const previous = lastInputs(s, owner);
   const values = parameters ? await askInputs(title, parameters, previous) : await askJson(title, previous);
   if (values === undefined) return undefined;

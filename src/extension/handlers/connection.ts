@@ -5,18 +5,21 @@ import { count, serverText } from '../../core/text';
 import { enterKey } from '../connections';
 import { assertInsideWorkspace, writeInsideWorkspace } from '../files';
 import { ANY_APPLICATION } from '../keyStore';
-import { requireProject } from '../project';
+import { type ProjectState, requireProject } from '../project';
 import { mayReplaceFile } from '../replaceFile';
 import { type Parts } from '../parts';
-import { isNode, pickApplication } from '../commands';
+import { isNode, pickApplication, pickProject, pickValidProject, projectFileOf } from '../commands';
 
 export async function signIn(s: Pick<Parts, 'connections' | 'keys' | 'model' | 'project' | 'trust'>, node?: unknown): Promise<void> {
   // Before the key is typed: it would be checked against the server the workspace names.
   s.trust.require('Sign In');
-  const state = await s.project.require();
-  let app = isNode(node) ? await pickApplication(s, node) : undefined;
+  // A project's row (its "Sign in" message) names the project; an application's row the application.
+  const fromRow = isNode(node) && node.kind !== 'project';
+  let app = fromRow ? await pickApplication(s, node) : undefined;
   let allApplications = false;
   if (!app) {
+    const state = await pickValidProject(s, node, 'Sign in to the server of which project');
+    if (!state) return;
     const items = [
       ...state.applications.map((a) => ({ label: a.label, description: serverText(a.id, 120), app: a, all: false })),
       ...(state.applications[0] ? [{ label: 'All applications of this server', description: 'a default key', app: state.applications[0], all: true }] : []),
@@ -35,7 +38,7 @@ export async function signIn(s: Pick<Parts, 'connections' | 'keys' | 'model' | '
 export async function signOut(s: Pick<Parts, 'connections' | 'keys' | 'model' | 'project'>, node?: unknown): Promise<void> {
   const app = await pickApplication(s, node, 'Remove the key of which application');
   if (!app) return;
-  const { logical } = await s.connections.baseUrl();
+  const { logical } = await s.connections.baseUrl(app);
   await s.keys.delete(logical, app.id);
   const fallback = await s.keys.has(logical, app.id);
   if (fallback) {
@@ -50,8 +53,18 @@ export async function signOut(s: Pick<Parts, 'connections' | 'keys' | 'model' | 
   s.model.refresh();
 }
 
-export async function startSandbox(s: Pick<Parts, 'model' | 'project' | 'sandbox' | 'trust'>): Promise<void> {
-  let state = await s.project.get();
+export async function startSandbox(s: Pick<Parts, 'model' | 'project' | 'sandbox' | 'trust'>, node?: unknown): Promise<void> {
+  const projects = await s.project.all();
+  // Several projects: the one the row or the editor decides, else one that names the sandbox, else a pick.
+  const sandboxed = projects.filter((p) => p.kind === 'ok' && p.isSandbox);
+  let state: ProjectState;
+  if (projects.length === 0) state = { kind: 'none' };
+  else if (sandboxed.length === 1 && !isNode(node) && !decidedByEditor(s)) state = sandboxed[0]!;
+  else {
+    const picked = await pickProject(s, node, 'Start the local sandbox for which project');
+    if (!picked) return;
+    state = picked;
+  }
   if (state.kind === 'none') {
     const target = s.project.defaultUri();
     if (!target) {
@@ -65,15 +78,15 @@ export async function startSandbox(s: Pick<Parts, 'model' | 'project' | 'sandbox
   const project = requireProject(state);
   if (!project.isSandbox) {
     const open = await vscode.window.showInformationMessage(
-      `This workspace talks to ${serverText(project.baseUrl, 200)}. The local sandbox is used when ${PROJECT_FILE} says "baseUrl: ${LOCAL_SANDBOX}".`,
+      `${projects.length > 1 ? `The project ${serverText(project.name, 120)}` : 'This workspace'} talks to ${serverText(project.baseUrl, 200)}. The local sandbox is used when ${PROJECT_FILE} says "baseUrl: ${LOCAL_SANDBOX}".`,
       `Open ${PROJECT_FILE}`,
     );
     if (open) await vscode.window.showTextDocument(project.uri);
     return;
   }
   s.trust.require('Starting the local sandbox');
-  const apps = project.applications;
-  const demo = project.demo;
+  // One sandbox for every project that names it.
+  const { applications: apps, demo } = await s.project.sandboxApplications();
   const url = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Starting the local sandbox…' }, () =>
     s.sandbox.ensure(apps, demo),
   );
@@ -89,7 +102,11 @@ export async function stopSandbox(s: Pick<Parts, 'model' | 'sandbox'>): Promise<
 }
 
 export async function initProject(s: Pick<Parts, 'project'>): Promise<void> {
-  const target = s.project.defaultUri();
+  // A workspace of several folders: the user says which one the new project is (each may be one).
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const folder = folders.length > 1 ? await vscode.window.showWorkspaceFolderPick({ placeHolder: `Create ${PROJECT_FILE} in which folder` }) : folders[0];
+  if (folders.length > 1 && !folder) return;
+  const target = folder && vscode.Uri.joinPath(folder.uri, PROJECT_FILE);
   if (!target) {
     void vscode.window.showWarningMessage('Open a folder first.');
     return;
@@ -119,8 +136,9 @@ export async function initProject(s: Pick<Parts, 'project'>): Promise<void> {
   await vscode.window.showTextDocument(target);
 }
 
-export async function addApplicationCommand(s: Pick<Parts, 'project'>): Promise<void> {
-  const state = await s.project.require();
+export async function addApplicationCommand(s: Pick<Parts, 'project'>, node?: unknown): Promise<void> {
+  const state = await pickValidProject(s, node, 'Add an application to which project');
+  if (!state) return;
   const id = await vscode.window.showInputBox({
     title: 'Add Application (1/3)',
     prompt: 'The application id of the platform',
@@ -146,10 +164,10 @@ export async function addApplicationCommand(s: Pick<Parts, 'project'>): Promise<
 export async function removeApplicationCommand(s: Pick<Parts, 'project'>, node?: unknown): Promise<void> {
   const app = await pickApplication(s, node, 'Remove which application from this workspace');
   if (!app) return;
-  const state = await s.project.get();
-  if (state.kind !== 'ok') return;
+  const state = s.project.current(app.project.root);
+  if (state?.kind !== 'ok') return;
   const confirm = await vscode.window.showWarningMessage(
-    `Remove "${app.label}" from ${PROJECT_FILE}? Its folder and the actions on the server are kept.`,
+    `Remove "${app.label}" from ${projectFileOf(state, s.project.projects.length)}? Its folder and the actions on the server are kept.`,
     { modal: true },
     'Remove',
   );
@@ -158,10 +176,16 @@ export async function removeApplicationCommand(s: Pick<Parts, 'project'>, node?:
   await s.project.reload();
 }
 
-export async function openProjectFile(s: Pick<Parts, 'project'>): Promise<void> {
-  const state = await s.project.get();
-  if (state.kind === 'none') return initProject(s);
-  await vscode.window.showTextDocument(state.uri);
+export async function openProjectFile(s: Pick<Parts, 'project'>, node?: unknown): Promise<void> {
+  if ((await s.project.all()).length === 0) return initProject(s);
+  const state = await pickProject(s, node, 'Open the customactions.yaml of which project');
+  if (state) await vscode.window.showTextDocument(state.uri);
+}
+
+/** Whether the active editor's file is in a project (it then decides which one a command means). */
+function decidedByEditor(s: Pick<Parts, 'project'>): boolean {
+  const uri = vscode.window.activeTextEditor?.document.uri;
+  return uri !== undefined && s.project.projectOf(uri) !== undefined;
 }
 
 /** Edits through a WorkspaceEdit so the change is undoable and respects an open, dirty editor of the file. */

@@ -17,10 +17,8 @@ export { type ActionFile } from './locate';
 export function createActionsModel(context: vscode.ExtensionContext, project: ProjectModel, connections: Connections, trust: WorkspaceTrust): ActionsModel {
   const model = new ActionsModel(
     {
-      applications: async () => {
-        const state = await project.get();
-        return state.kind === 'ok' ? state.applications : [];
-      },
+      // Every project's: a file is found in the applications of the project it belongs to (locate.ts).
+      applications: async () => (await project.valid()).flatMap((p) => p.applications),
       listRemote: (app) => connections.call(app, (client) => client.listActions(app.id), { waitForKey: false }),
       scanLocal: scanLocalActions,
       readLocal: readLocalAction,

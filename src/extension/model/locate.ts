@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import { INPUTS_FOLDER } from '../../core/workspace';
 import { type Application } from '../project';
+import { projectAt } from '../projectAt';
 
 /**
  * The one rule of where a file sits: an application's folder holds one folder per action, and an
@@ -28,9 +29,20 @@ function below(app: Application, uri: vscode.Uri): string[] | undefined {
   return path.startsWith(prefix) ? path.slice(prefix.length).split('/') : undefined;
 }
 
+/**
+ * The applications of the project `uri` belongs to, the nearest customactions.yaml at or above it
+ * (src/core/workspace/projects.ts): a project nested in another's application folder owns its files.
+ */
+function ofItsProject(applications: readonly Application[], uri: vscode.Uri): readonly Application[] {
+  const roots = [...new Map(applications.map((app) => [app.project.root.toString(), app.project])).values()];
+  if (roots.length <= 1) return applications;
+  const project = projectAt(roots, uri);
+  return project ? applications.filter((app) => app.project.root.toString() === project.root.toString()) : [];
+}
+
 /** The application whose folder holds `uri` (at any depth). */
 export function applicationContaining(applications: readonly Application[], uri: vscode.Uri): Application | undefined {
-  return applications.find((app) => below(app, uri) !== undefined);
+  return ofItsProject(applications, uri).find((app) => below(app, uri) !== undefined);
 }
 
 /** The action folder `uri` is in or is: the first folder below its application's folder. */
@@ -38,7 +50,7 @@ export function actionFolderContaining(
   applications: readonly Application[],
   uri: vscode.Uri,
 ): { app: Application; folder: vscode.Uri; depth: number } | undefined {
-  for (const app of applications) {
+  for (const app of ofItsProject(applications, uri)) {
     const parts = below(app, uri);
     if (parts?.[0]) return { app, folder: app.folderUri.with({ path: `${trimmed(app.folderUri.path)}/${parts[0]}` }), depth: parts.length };
   }

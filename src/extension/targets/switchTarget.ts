@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { LOCAL_SANDBOX } from '../../core/schema';
 import { serverText } from '../../core/text';
 import { projectTargets, type ProjectTarget } from '../../core/workspace';
+import { pickValidProject } from '../commands';
 import { type Parts } from '../parts';
 
 type TargetItem = vscode.QuickPickItem & { readonly target: ProjectTarget };
@@ -12,7 +13,14 @@ type TargetItem = vscode.QuickPickItem & { readonly target: ProjectTarget };
  * profile and save-to-deploy follow through the project's change event. Returns the target now active.
  */
 export async function switchTarget(s: Pick<Parts, 'project' | 'log'>, name?: unknown): Promise<string | undefined> {
-  const project = await s.project.require();
+  // A project's row, or the active editor's file, decides which project; else the pick of those with targets.
+  const project = await pickValidProject(
+    s,
+    typeof name === 'string' ? undefined : name,
+    'Switch the target of which project',
+    (p) => p.kind === 'ok' && p.hasTargets,
+  );
+  if (!project) return undefined;
   const targets = projectTargets(project.file);
   const current = project.target.target.name;
   let chosen: ProjectTarget | undefined;
@@ -34,8 +42,8 @@ export async function switchTarget(s: Pick<Parts, 'project' | 'log'>, name?: unk
     chosen = picked?.target;
   }
   if (!chosen) return current;
-  if (chosen.name === current && s.project.pickedTarget === current) return current;
-  const state = await s.project.pickTarget(chosen.name);
+  if (chosen.name === current && s.project.pickedTargetOf(project.uri) === current) return current;
+  const state = await s.project.pickTarget(chosen.name, project.uri);
   if (state.kind !== 'ok') return undefined;
   s.log.info(`The editor's target is now ${state.target.target.name} (${state.baseUrl}).`);
   return state.target.target.name;

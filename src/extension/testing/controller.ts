@@ -108,10 +108,13 @@ export class ActionTestTree extends Disposable {
 
   private async loadApplications(): Promise<void> {
     const apps = await this.model.applications();
+    const several = new Set(apps.map((app) => app.project.root.toString())).size > 1;
     this.controller.items.replace(
       apps.map((app) => {
         const item = this.item(`app:${app.uid}`, app.label, app.folderUri, { kind: 'application', app }, this.controller.items.get(`app:${app.uid}`));
         item.canResolveChildren = true;
+        // Several projects may each have an application of that name: the project says which.
+        item.description = several ? serverText(app.project.name, 120) : undefined;
         return item;
       }),
     );

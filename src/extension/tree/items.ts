@@ -3,13 +3,15 @@ import { type NormalizedEvent } from '../../core/client';
 import { formatDuration, formatWhen } from '../../core/events';
 import { serverMarkdown, serverText } from '../../core/text';
 import { untrustedMarkdown } from '../markdown';
-import { type ActionNode, type TreeNode } from './nodes';
+import { type ActionNode, type ProjectNode, type TreeNode } from './nodes';
 
 /** Command ids the tree items invoke; contributed in package.json like every other command. */
 export const OPEN_EVENT_COMMAND = 'customActions.openEvent';
 
 export function toTreeItem(node: TreeNode): vscode.TreeItem {
   switch (node.kind) {
+    case 'project':
+      return projectItem(node);
     case 'application': {
       // The label, id and folder come from customactions.yaml: a cloned workspace's text, shown as text.
       const item = new vscode.TreeItem(serverText(node.app.label, 120), vscode.TreeItemCollapsibleState.Collapsed);
@@ -79,6 +81,47 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
       item.contextValue = 'message';
       return item;
     }
+  }
+}
+
+/** A project's row: its folder's name, and where it deploys (its target, its server) beside it. */
+function projectItem(node: ProjectNode): vscode.TreeItem {
+  const { project } = node;
+  // The folder's name and the server are the workspace's text: shown as text.
+  const item = new vscode.TreeItem(serverText(project.name, 120), vscode.TreeItemCollapsibleState.Expanded);
+  item.id = `project/${project.root.toString()}`;
+  item.resourceUri = project.root;
+  // Menus match its kind, then whether it names targets (Switch Target) and the sandbox (Start Local Sandbox).
+  item.contextValue = project.kind === 'ok' ? `project;ok${project.hasTargets ? ';targets' : ''}${project.isSandbox ? ';sandbox' : ''}` : 'project;invalid';
+  const path = vscode.workspace.asRelativePath(project.uri);
+  if (project.kind === 'invalid') {
+    item.description = 'customactions.yaml is not valid';
+    item.iconPath = new vscode.ThemeIcon('warning');
+    item.tooltip = serverText(`${path}: ${project.message}`);
+    return item;
+  }
+  const server = project.isSandbox ? 'local sandbox' : hostOf(project.baseUrl);
+  const target = project.hasTargets ? project.target.target : undefined;
+  item.description = serverText(target ? `${target.name}${target.protected ? ' (protected)' : ''} · ${server}` : server, 120);
+  item.iconPath = new vscode.ThemeIcon(project.isSandbox ? 'beaker' : 'root-folder');
+  item.tooltip = untrustedMarkdown(
+    [
+      `**${serverMarkdown(project.name)}**`,
+      serverMarkdown(path),
+      `Server: ${serverMarkdown(project.isSandbox ? 'the local sandbox' : project.baseUrl)}`,
+      target ? `Target: ${serverMarkdown(target.name)}` : '',
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
+  );
+  return item;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
   }
 }
 

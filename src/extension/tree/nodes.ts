@@ -2,7 +2,7 @@ import type * as vscode from 'vscode';
 import { type NormalizedEvent, type VersionedResource } from '../../core/client';
 import { type Environment } from '../../core/schema';
 import { type ActionEntry } from '../model';
-import { type Application } from '../project';
+import { type Application, type FoundProject } from '../project';
 
 /** One version of an action's code or metadata: pushed from here (local) or kept by the server. */
 export interface HistoryItem extends vscode.QuickPickItem {
@@ -16,9 +16,17 @@ export interface HistoryItem extends vscode.QuickPickItem {
   content(): Promise<string>;
 }
 
+/** A project of a workspace of several (a folder holding customactions.yaml); with one project the applications are the roots. */
+export interface ProjectNode {
+  readonly kind: 'project';
+  readonly project: FoundProject;
+}
+
 export interface ApplicationNode {
   readonly kind: 'application';
   readonly app: Application;
+  /** Its project's row, when the workspace has several projects. */
+  readonly parent?: ProjectNode;
 }
 
 /** A model entry as a row: menus hand it to commands, which read it as the entry it is. */
@@ -65,7 +73,7 @@ export interface MessageNode {
   readonly command?: vscode.Command;
 }
 
-export type TreeNode = ApplicationNode | ActionNode | EnvironmentNode | EventNode | HistoryNode | VersionNode | MessageNode;
+export type TreeNode = ProjectNode | ApplicationNode | ActionNode | EnvironmentNode | EventNode | HistoryNode | VersionNode | MessageNode;
 
 export function actionNode(parent: ApplicationNode, entry: ActionEntry): ActionNode {
   return { kind: 'action', parent, ...entry };

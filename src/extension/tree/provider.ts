@@ -6,11 +6,20 @@ import { NoProjectError } from '../project';
 import { Disposable } from '../lifecycle';
 import { type KeyStore, normalizeBaseUrl } from '../keyStore';
 import { type ActionsModel } from '../model';
-import { type ProjectModel, type ProjectState, type Application } from '../project';
+import { type Application, type FoundProject, type Project, type ProjectModel } from '../project';
 import { type WorkspaceTrust } from '../trust';
 import { toTreeItem } from './items';
 import { type HistoryItem } from './nodes';
-import { type ActionNode, actionNode, type ApplicationNode, type EnvironmentNode, type HistoryNode, type MessageNode, type TreeNode } from './nodes';
+import {
+  type ActionNode,
+  actionNode,
+  type ApplicationNode,
+  type EnvironmentNode,
+  type HistoryNode,
+  type MessageNode,
+  type ProjectNode,
+  type TreeNode,
+} from './nodes';
 
 /** Where the Test and Live nodes get their recent events and hear of new ones: the events watchers, so there is one fetcher. */
 export interface RecentEventsSource {
@@ -34,10 +43,12 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
   readonly onDidChangeTreeData = this.changed.event;
   private readonly stateChanged = this.register(new vscode.EventEmitter<ViewState>());
   readonly onDidChangeViewState = this.stateChanged.event;
-  private readonly sandboxShown = this.register(new vscode.EventEmitter<{ applications: readonly Application[]; demo: boolean }>());
+  private readonly sandboxShown = this.register(new vscode.EventEmitter<void>());
   /** The view shows the applications of a local-sandbox workspace: an expand is coming, and it needs the sandbox. */
   readonly onDidShowSandboxApplications = this.sandboxShown.event;
   private appNodes = new Map<string, ApplicationNode>();
+  /** The project rows last handed out (a workspace of several projects), by folder. */
+  private projectNodes = new Map<string, ProjectNode>();
   /** The Test/Live nodes last handed out, by application and events URL, so new events refresh exactly them. */
   private readonly envNodes = new Map<string, EnvironmentNode>();
   /** The History rows last handed out, by application and action id, so a new entry refreshes exactly them. */
@@ -69,6 +80,9 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
   refresh(node?: TreeNode): void {
     if (!node) return this.model.refresh();
     if (node.kind === 'application') return this.model.refresh(node.app);
+    if (node.kind === 'project') {
+      if (node.project.kind === 'ok') for (const app of node.project.applications) this.model.refresh(app);
+    }
     this.changed.fire(node);
   }
 
@@ -95,12 +109,14 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
-    return node.kind === 'application' ? undefined : node.parent;
+    return node.kind === 'project' ? undefined : node.parent;
   }
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
     if (!node) return this.roots();
     switch (node.kind) {
+      case 'project':
+        return this.projectChildren(node);
       case 'application':
         return this.actions(node);
       case 'action': {
@@ -126,8 +142,26 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
   }
 
   private async roots(): Promise<TreeNode[]> {
-    const state = await this.project.get();
-    if (state.kind === 'none') return this.setState('noProject', []);
+    const projects = await this.project.all();
+    const [only] = projects;
+    if (!only) return this.setState('noProject', []);
+    if (projects.length === 1) return this.onlyProject(only);
+    // Several projects: a row each, and what one of them lacks is said below its row, not by the view.
+    if (!this.trust.isTrusted) return this.setState('untrusted', []);
+    const previous = this.projectNodes;
+    this.projectNodes = new Map(
+      projects.map((project) => {
+        const key = project.root.toString();
+        const known = previous.get(key);
+        return [key, known?.project === project ? known : ({ kind: 'project', project } satisfies ProjectNode)];
+      }),
+    );
+    return this.setState('ready', [...this.projectNodes.values()]);
+  }
+
+  /** A workspace of one project looks as it always did: its applications are the roots, and the view's welcome says what is missing. */
+  private async onlyProject(state: FoundProject): Promise<TreeNode[]> {
+    this.projectNodes = new Map();
     if (state.kind === 'invalid') return this.setState('invalidProject', []);
     if (!this.trust.isTrusted) return this.setState('untrusted', []);
     if (state.applications.length === 0) return this.setState('noApplications', []);
@@ -139,22 +173,50 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
       return this.stillCurrent(state) ? this.setState('noKey', []) : this.roots();
     // The project changed while the keys were looked up (a target switched): the newer project answers.
     if (!this.stillCurrent(state)) return this.roots();
-    // The same object for the same application, however often the roots are read (and they are read
-    // concurrently): VS Code refreshes a node only when it is handed the very object it was given.
+    return this.setState('ready', this.applicationNodes(state, undefined));
+  }
+
+  /** Below a project's row: its applications, or why there are none to show. */
+  private async projectChildren(node: ProjectNode): Promise<TreeNode[]> {
+    const state = this.project.current(node.project.root);
+    if (!state) return [];
+    if (state.kind === 'invalid')
+      return [message(node, 'invalid', state.message, 'warning', { command: 'customActions.openProjectFile', title: 'Open', arguments: [node] })];
+    if (state.applications.length === 0)
+      return [message(node, 'empty', 'No applications yet', 'info', { command: 'customActions.addApplication', title: 'Add Application', arguments: [node] })];
+    if (!state.isSandbox && !(await this.anyKey(state.baseUrl, state.applications)))
+      return [message(node, 'key', 'Sign in to see the actions', 'key', { command: 'customActions.signIn', title: 'Sign In', arguments: [node] })];
+    return this.applicationNodes(state, node);
+  }
+
+  /**
+   * The same object for the same application, however often the roots are read (and they are read
+   * concurrently): VS Code refreshes a node only when it is handed the very object it was given.
+   */
+  private applicationNodes(state: Project, parent: ProjectNode | undefined): ApplicationNode[] {
     const previous = this.appNodes;
-    this.appNodes = new Map(
-      state.applications.map((app) => {
-        const known = previous.get(app.uid);
-        const same = known && known.app.label === app.label && known.app.folderUri.toString() === app.folderUri.toString();
-        return [app.uid, same ? known : ({ kind: 'application', app } satisfies ApplicationNode)];
-      }),
-    );
-    if (state.isSandbox) this.sandboxShown.fire({ applications: state.applications, demo: state.demo });
-    return this.setState('ready', [...this.appNodes.values()]);
+    const nodes = state.applications.map((app) => {
+      const known = previous.get(app.uid);
+      const same =
+        known &&
+        known.parent === parent &&
+        known.app.label === app.label &&
+        known.app.folderUri.toString() === app.folderUri.toString() &&
+        known.app.project.baseUrl === app.project.baseUrl;
+      return same ? known : ({ kind: 'application', app, ...(parent ? { parent } : {}) } satisfies ApplicationNode);
+    });
+    // Only this project's rows are replaced: the other projects' stay as they were handed out.
+    const root = state.root.toString();
+    const others = parent
+      ? [...previous].filter(([, n]) => n.app.project.root.toString() !== root && this.projectNodes.has(n.app.project.root.toString()))
+      : [];
+    this.appNodes = new Map([...others, ...nodes.map((n) => [n.app.uid, n] as const)]);
+    if (state.isSandbox) this.sandboxShown.fire();
+    return nodes;
   }
 
   private async actions(node: ApplicationNode): Promise<TreeNode[]> {
-    const state = this.project.state;
+    const state = this.project.current(node.app.project.root);
     try {
       const entries = await this.model.actions(node.app);
       // A list of the target before a switch: the change that switched it shows everything anew, this answer is the past.
@@ -212,8 +274,8 @@ export class ActionsTreeProvider extends Disposable implements vscode.TreeDataPr
   }
 
   /** Whether the project read at `state` is still the one in force (a newer read, a switched target, replaces it). */
-  private stillCurrent(state: ProjectState): boolean {
-    return this.project.state === state;
+  private stillCurrent(state: FoundProject | undefined): boolean {
+    return state !== undefined && this.project.current(state.root) === state;
   }
 
   private async anyKey(baseUrl: string, apps: readonly Application[]): Promise<boolean> {

@@ -64,8 +64,8 @@ describe('Security: deploy records stay with their server, and Merge trusts no b
       'the push in the history of the sandbox',
     );
     await lockedPart(services, sandboxApp, id, 'implementation', (b) => b?.etag !== undefined, 'a base of the sandbox in the lock');
-    await rememberInputs(services, { remoteId: id, key: KEY }, { n: 42 });
-    assert.deepEqual(lastInputs(services, { remoteId: id, key: KEY }), { n: 42 });
+    await rememberInputs(services, { remoteId: id, key: KEY, at: folder() }, { n: 42 });
+    assert.deepEqual(lastInputs(services, { remoteId: id, key: KEY, at: folder() }), { n: 42 });
 
     // The workspace now points at another server that uses the same ids.
     const { actual } = await services.connections.baseUrl();
@@ -125,7 +125,7 @@ describe('Security: deploy records stay with their server, and Merge trusts no b
     );
     assert.equal(await lockedAction(services, app, id), undefined, "the sandbox's base is not this server's");
     assert.ok((await readLock()).keys(LOCAL_SANDBOX, APP).length > 0, "the sandbox's bases are kept in the lock, under its name");
-    assert.deepEqual(lastInputs(services, { remoteId: id, key: KEY }), {}, "the inputs entered for the sandbox's action are not offered");
+    assert.deepEqual(lastInputs(services, { remoteId: id, key: KEY, at: folder() }), {}, "the inputs entered for the sandbox's action are not offered");
     // Back on the sandbox, its records are there again: scoped, not lost.
     const sandboxHistory = await services.deploy.actionHistory({ server: LOCAL_SANDBOX, appId: APP }, id);
     assert.equal(sandboxHistory[0]?.content, secretCode);
