@@ -83,7 +83,11 @@ export async function debugEvent(
       ENTER_INPUTS,
     );
     if (choice !== ENTER_INPUTS) return undefined;
-    inputs = await askRemembered(s, `Debug ${serverText(local.key, 120)}`, parametersOf(local), { remoteId: source.actionId, key: local.key, at: local.folder });
+    inputs = await askRemembered(s, `Debug ${serverText(local.key, 120)}`, parametersOf(local), {
+      remoteId: source.actionId,
+      key: local.key,
+      at: local.folder,
+    });
     if (inputs === undefined) return undefined;
   }
   const at = normalizeEvent(source.raw).startTime;
