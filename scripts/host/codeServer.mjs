@@ -111,8 +111,11 @@ export async function startCodeServer({ host, workspace, userDataDir, port = 0, 
     address,
     dataDir,
     child,
-    /** The URL that opens `workspace` with this repository loaded as an extension under development. */
-    url({ testsPath } = {}) {
+    /**
+     * The URL that opens `workspace` with this repository loaded as an extension under development;
+     * `workspaceFile`, a .code-workspace file, opens that multi-root workspace instead.
+     */
+    url({ testsPath, workspaceFile } = {}) {
       const hostName = new URL(address).host;
       const payload = [
         ['extensionDevelopmentPath', `vscode-remote://${hostName}${root}`],
@@ -120,7 +123,8 @@ export async function startCodeServer({ host, workspace, userDataDir, port = 0, 
         ['skipWelcome', 'true'],
         ['skipReleaseNotes', 'true'],
       ];
-      return `${address}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+      const opened = workspaceFile ? `workspace=${encodeURIComponent(workspaceFile)}` : `folder=${encodeURIComponent(workspace)}`;
+      return `${address}/?${opened}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     },
     async stop() {
       process.off('exit', onExit);

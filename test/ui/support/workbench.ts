@@ -17,7 +17,7 @@ interface CodeServerModule {
   ensureHost(): unknown;
   startCodeServer(
     options: Record<string, unknown>,
-  ): Promise<{ address: string; dataDir: string; url(o?: { testsPath?: string }): string; stop(): Promise<void> }>;
+  ): Promise<{ address: string; dataDir: string; url(o?: { testsPath?: string; workspaceFile?: string }): string; stop(): Promise<void> }>;
   launchBrowser(): Promise<Browser>;
   launchPersistentBrowser(profileDir: string): Promise<BrowserContext>;
   keepForSecretsCheck(profile: string, workspace: string, label: string): void;
@@ -54,6 +54,8 @@ export interface Workbench {
 export interface OpenOptions {
   /** Fixture folder copied as the workspace (default: the host-test workspace). */
   readonly fixture?: string;
+  /** A .code-workspace file of the fixture (relative to it) to open instead of its folder: a multi-root workspace. */
+  readonly workspaceFile?: string;
   readonly theme?: Theme;
   readonly settings?: Record<string, unknown>;
   /**
@@ -105,7 +107,9 @@ export async function openWorkbench(options: OpenOptions = {}): Promise<Workbenc
   const server = started.value;
   const { page, close } = opened.value;
   // An installed extension needs no payload: without extensionDevelopmentPath the checkout stays out of it.
-  const url = options.vsix ? `${server.address}/?folder=${encodeURIComponent(workspace)}` : server.url();
+  const url = options.vsix
+    ? `${server.address}/?folder=${encodeURIComponent(workspace)}`
+    : server.url(options.workspaceFile ? { workspaceFile: path.join(workspace, options.workspaceFile) } : {});
   if (!options.vsix) withoutToasts.add(page);
   await page.goto(url);
   await waitForWorkbench(page);

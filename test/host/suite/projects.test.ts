@@ -1,0 +1,151 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { codeHash, metadataHash } from '../../../src/core/deploy/base';
+import { LOCAL_SANDBOX, type ActionMetadata } from '../../../src/core/schema';
+import { generateTypes } from '../../../src/core/typegen';
+import { serializeActionYaml } from '../../../src/core/workspace';
+import { type Application, type Project } from '../../../src/extension/project';
+import { type Services } from '../../../src/extension/services';
+import { type ProjectNode } from '../../../src/extension/tree/nodes';
+import { api, eventually, fixtureApplication, workspaceRoot } from '../support';
+
+function metadataOf(key: string): ActionMetadata {
+  return {
+    key,
+    name: `Project ${key}`,
+    description: '',
+    developerEmail: 'dev@example.com',
+    parameters: [{ name: 'n', type: 'number', description: 'A number' }],
+    result: { type: 'number', description: '' },
+  };
+}
+
+const codeReturning = (expression: string) => `export function main(n: number): number {\n  return ${expression};\n}\n`;
+const write = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+const read = async (uri: vscode.Uri) => new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+
+/**
+ * A project nested in the workspace's folder (its own customactions.yaml) is a project of its own: it
+ * appears without a reload, the tree shows a row per project, a file of it belongs to it (its server,
+ * its application, its lock), and it goes when its file goes. Its server is the sandbox again by its
+ * URL, so what went where is told by the server's name and the application (other-app, which the
+ * outer project also lists: the same id in two projects stays two applications).
+ */
+describe('Several projects: a nested project of its own (sandbox)', function () {
+  this.timeout(180_000);
+  let services: Services;
+  const nested = () => vscode.Uri.joinPath(workspaceRoot(), 'nested-ops');
+  const made: { app: Application; id: string }[] = [];
+  const folders: vscode.Uri[] = [];
+
+  before(async () => {
+    services = (await api()).services;
+  });
+
+  after(async () => {
+    for (const { app, id } of made) await services.connections.call(app, (c) => c.deleteAction(id)).catch(() => undefined);
+    for (const folder of [...folders, nested()]) await vscode.workspace.fs.delete(folder, { recursive: true }).then(undefined, () => undefined);
+    await services.project.reload();
+    services.model.refresh();
+  });
+
+  /** An action on the server and in `folder`, its bases recorded as after a Pull. */
+  async function action(app: Application, folder: vscode.Uri, key: string): Promise<{ id: string; main: vscode.Uri }> {
+    const metadata = metadataOf(key);
+    const code = codeReturning('n');
+    folders.push(folder);
+    await write(vscode.Uri.joinPath(folder, 'action.yaml'), serializeActionYaml(metadata));
+    await write(vscode.Uri.joinPath(folder, 'action.generated.ts'), generateTypes(metadata));
+    const main = vscode.Uri.joinPath(folder, 'main.ts');
+    await write(main, code);
+    const created = await services.connections.call(app, (c) => c.createAction(app.id, metadata));
+    made.push({ app, id: created.id });
+    const put = await services.connections.call(app, (c) => c.putImplementation(created.id, code));
+    services.deploy.recordBases(
+      app,
+      { id: created.id, key },
+      { metadata: { etag: created.etag, hash: metadataHash(metadata) }, implementation: { etag: put.etag, hash: codeHash(code) } },
+    );
+    return { id: created.id, main };
+  }
+
+  async function save(uri: vscode.Uri, text: string): Promise<void> {
+    const onDisk = await read(uri);
+    const document = await eventually(async () => {
+      const opened = await vscode.workspace.openTextDocument(uri);
+      return opened.getText() === onDisk ? opened : undefined;
+    }, `${uri.path} as written`);
+    const e = await vscode.window.showTextDocument(document, { preview: false });
+    assert.ok(await e.edit((b) => b.replace(e.document.validateRange(new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0)), text)));
+    if (await e.document.save()) return;
+    await eventually(async () => (!e.document.isDirty || (await e.document.save()) ? true : undefined), 'saved', 10_000);
+  }
+
+  it('appears as a second project in the tree, each save goes to its own server and application, each lock is its own, and it goes with its file', async () => {
+    const outer = await fixtureApplication(services, 'other-app');
+    // The nested project's server: the sandbox by its URL, with the key the sandbox minted for other-app.
+    const { actual } = await services.connections.baseUrl(outer);
+    const key = await services.keys.get(LOCAL_SANDBOX, 'other-app');
+    assert.ok(key, 'the sandbox minted a key for other-app');
+    await services.keys.set(actual, 'other-app', key);
+    await write(vscode.Uri.joinPath(nested(), 'customactions.yaml'), `baseUrl: ${actual}\napplications:\n  - id: other-app\n    name: Ops\n    folder: ops\n`);
+
+    // Found by the watcher: no reload, no command.
+    const projects = await eventually(async () => ((await services.project.all()).length === 2 ? services.project.projects : undefined), 'two projects');
+    const inner = projects.find((p): p is Project => p.kind === 'ok' && p.root.path.endsWith('/nested-ops'));
+    assert.ok(inner, 'the nested folder is a project');
+    assert.equal(inner.name, 'nested-ops');
+    assert.equal(inner.baseUrl, actual);
+    const roots = await eventually(async () => {
+      const nodes = await services.tree.getChildren();
+      return nodes.length === 2 && nodes.every((n) => n.kind === 'project') ? (nodes as ProjectNode[]) : undefined;
+    }, 'a row per project');
+    assert.deepEqual(
+      roots.map((n) => n.project.root.toString()),
+      [workspaceRoot().toString(), inner.root.toString()],
+      'the workspace folder first, the nested project after it',
+    );
+    const below = await services.tree.getChildren(roots[1]);
+    assert.deepEqual(
+      below.map((n) => (n.kind === 'application' ? n.app.label : n.kind)),
+      ['Ops'],
+      "the nested project's applications below its row",
+    );
+    const innerApp = inner.applications[0]!;
+    assert.notEqual(innerApp.uid, outer.uid, 'other-app of each project is an application of its own');
+
+    // A save in each goes to its own server and application.
+    const outerAction = await action(outer, vscode.Uri.joinPath(workspaceRoot(), 'other', 'proj-outer'), 'proj-outer');
+    const innerAction = await action(innerApp, vscode.Uri.joinPath(nested(), 'ops', 'proj-inner'), 'proj-inner');
+    services.model.refresh();
+    assert.equal((await services.model.fileAt(innerAction.main))?.app.uid, innerApp.uid, "the nested file is the nested project's");
+    assert.equal((await services.model.fileAt(outerAction.main))?.app.uid, outer.uid);
+    await save(outerAction.main, codeReturning('n + 1'));
+    await save(innerAction.main, codeReturning('n + 2'));
+    await eventually(
+      async () => ((await services.connections.call(outer, (c) => c.getImplementation(outerAction.id))) === codeReturning('n + 1') ? true : undefined),
+      "the outer save on the outer project's application",
+    );
+    await eventually(
+      async () => ((await services.connections.call(innerApp, (c) => c.getImplementation(innerAction.id))) === codeReturning('n + 2') ? true : undefined),
+      "the nested save on the nested project's application",
+    );
+    // Each project's history and lock name its own server.
+    const innerHistory = await services.deploy.actionHistory({ server: actual.replace(/\/$/, ''), appId: 'other-app' }, innerAction.id);
+    const history = innerHistory.length > 0 ? innerHistory : await services.deploy.actionHistory({ server: actual, appId: 'other-app' }, innerAction.id);
+    assert.ok(history.length > 0, "the nested push is in the history under the nested project's server");
+    const innerLock = await eventually(async () => {
+      const text = await read(vscode.Uri.joinPath(nested(), 'customactions.lock.json')).catch(() => '');
+      return text.includes('proj-inner') ? text : undefined;
+    }, "the nested project's own lock");
+    assert.ok(!innerLock.includes('proj-outer'), "the outer action is not in the nested project's lock");
+    const outerLock = await read(vscode.Uri.joinPath(workspaceRoot(), 'customactions.lock.json')).catch(() => '');
+    assert.ok(!outerLock.includes('proj-inner'), "the nested action is not in the outer project's lock");
+
+    // Its file gone, it is gone: the tree is one project's again, as it always looked.
+    await vscode.workspace.fs.delete(vscode.Uri.joinPath(nested(), 'customactions.yaml'));
+    await eventually(async () => ((await services.project.all()).length === 1 ? true : undefined), 'one project again');
+    await eventually(async () => ((await services.tree.getChildren()).every((n) => n.kind === 'application') ? true : undefined), 'applications as roots');
+    assert.equal(await services.model.fileAt(innerAction.main), undefined, 'a file of the removed project belongs to none');
+  });
+});
