@@ -217,7 +217,11 @@ export class ProjectModel extends Disposable {
     // A newer read began meanwhile (a pick, a file changed): its answer stands, this one is the past.
     if (read !== this.reads) return this.loaded ?? next;
     const before = this.found;
-    this.found = next;
+    // A pick forgotten by a read dropped since still has to be told: by this one, once.
+    this.found = next.map((p) => {
+      const forgottenTarget = this.picks.takeForgotten(p.uri);
+      return forgottenTarget !== undefined && p.kind === 'ok' ? { ...p, forgottenTarget } : p;
+    });
     const keys = (list: readonly FoundProject[]) => new Map(list.map((p) => [p.root.toString(), p]));
     const old = keys(before);
     const now = keys(next);
@@ -227,7 +231,7 @@ export class ProjectModel extends Disposable {
       changed: next.filter((p) => old.has(p.root.toString())).map((p) => p.root),
     });
     this.changed.fire(this.state);
-    return next;
+    return this.found;
   }
 }
 
@@ -236,6 +240,20 @@ const PICKS_KEY = 'customActions.targetPicks';
 /** The target picked for each project file, by its URI, in the workspace's state (or in memory without one). */
 class TargetPicks {
   private readonly fallback = new Map<string, string>();
+  /** Picks forgotten by a read, until a read that stands tells of them (an older read's answer is dropped). */
+  private readonly forgotten = new Map<string, string>();
+
+  async forget(uri: vscode.Uri, name: string | undefined): Promise<void> {
+    if (name !== undefined) this.forgotten.set(uri.toString(), name);
+    await this.set(uri, undefined);
+  }
+
+  /** The pick of this project file that a read forgot and no read that stands told of yet. */
+  takeForgotten(uri: vscode.Uri): string | undefined {
+    const name = this.forgotten.get(uri.toString());
+    this.forgotten.delete(uri.toString());
+    return name;
+  }
 
   constructor(private readonly memory: vscode.Memento | undefined) {}
 
@@ -324,7 +342,7 @@ async function readProject(uri: vscode.Uri, root: vscode.Uri, name: string, text
   if (isTargetProblem(choice)) {
     // The picked target went from the file: the pick is forgotten, the default is active, and the user is told.
     forgottenTarget = picked;
-    await picks.set(uri, undefined);
+    await picks.forget(uri, picked);
     choice = chooseTarget(file, {});
     if (isTargetProblem(choice)) return { kind: 'invalid', uri, root, name, message: `${PROJECT_FILE}: ${choice.problem}` };
   }

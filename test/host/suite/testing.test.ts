@@ -116,9 +116,11 @@ describe('Testing view: input sets as tests of their action', function () {
     );
   }
 
-  const appId = 'app:test-app';
+  // The Testing view's item of an application: by its uid (its project's folder and its id), as two projects may share an id.
+  const appItemId = (id: string) => `app:${workspaceRoot().toString()}\n${id}`;
+  const appId = () => appItemId('test-app');
   const actionItemId = () => `action:${folder().toString()}`;
-  const caseItem = (name: string) => item(appId, actionItemId(), caseUri(name).toString());
+  const caseItem = (name: string) => item(appId(), actionItemId(), caseUri(name).toString());
 
   async function run(kind: ProfileKind, items: vscode.TestItem[], token = new vscode.CancellationTokenSource().token): Promise<RecordedRun> {
     const { profiles } = await testing();
@@ -173,9 +175,9 @@ describe('Testing view: input sets as tests of their action', function () {
 
   it('discovers applications, actions and the demo’s input sets as the view expands them', async () => {
     const { controller } = await testing();
-    const app = await item(appId);
+    const app = await item(appId());
     assert.equal(app.label, 'Test App');
-    const demo = await item(appId, `action:${demoFolder().toString()}`);
+    const demo = await item(appId(), `action:${demoFolder().toString()}`);
     assert.equal(demo.label, 'score-lead');
     assert.equal(demo.description, 'Score Lead');
     const names: string[] = [];
@@ -188,7 +190,7 @@ describe('Testing view: input sets as tests of their action', function () {
   });
 
   it('runs the demo’s input sets locally: a plain set passes when main does not throw, with its logs', async () => {
-    const demo = await item(appId, `action:${demoFolder().toString()}`);
+    const demo = await item(appId(), `action:${demoFolder().toString()}`);
     const result = await run('local', [demo]);
     const states = [...result.results.values()].map((r) => r.state);
     assert.deepEqual(states, ['passed', 'passed'], JSON.stringify([...result.results.entries()]));
@@ -197,7 +199,7 @@ describe('Testing view: input sets as tests of their action', function () {
   });
 
   it('passes and fails cases with expected and actual, an error at its main.ts line, and a result of the wrong type by field', async () => {
-    const action = await item(appId, actionItemId());
+    const action = await item(appId(), actionItemId());
     const result = await run('local', [action]);
     const of = async (name: string) => result.results.get((await caseItem(name)).id);
     assert.equal((await of('doubles'))?.state, 'passed');
@@ -236,9 +238,9 @@ describe('Testing view: input sets as tests of their action', function () {
 
   it('marks the verdicts of an action’s cases outdated when its main.ts or action.yaml changes, in the editor or on disk, and only those', async () => {
     const { controller } = await testing();
-    const action = await item(appId, actionItemId());
+    const action = await item(appId(), actionItemId());
     const doubles = await caseItem('doubles');
-    const demo = await item(appId, `action:${demoFolder().toString()}`);
+    const demo = await item(appId(), `action:${demoFolder().toString()}`);
     await controller.resolveHandler?.(demo);
     // The Testing API has no reader for outdated results: the controller's call is watched instead.
     const marked: string[][] = [];
@@ -297,7 +299,7 @@ describe('Testing view: input sets as tests of their action', function () {
     const result = await run('local', [badItem]);
     assert.equal(result.results.get(badItem.id)?.state, 'errored');
     await vscode.workspace.fs.delete(bad);
-    const action = await item(appId, actionItemId());
+    const action = await item(appId(), actionItemId());
     await eventually(() => (action.children.get(bad.toString()) ? undefined : true), 'the deleted set leaves the tree');
   });
 
@@ -379,8 +381,8 @@ describe('Testing view: input sets as tests of their action', function () {
       const cases = attemptCases(outside.fsPath, String((listener.address() as AddressInfo).port));
       for (const [name, content] of Object.entries(cases))
         await write(vscode.Uri.joinPath(attemptFolder, 'inputs', `${name}.json`), JSON.stringify(content, null, 2) + '\n');
-      const action = await item(appId, `action:${attemptFolder.toString()}`);
-      for (const name of Object.keys(cases)) await item(appId, action.id, vscode.Uri.joinPath(attemptFolder, 'inputs', `${name}.json`).toString());
+      const action = await item(appId(), `action:${attemptFolder.toString()}`);
+      for (const name of Object.keys(cases)) await item(appId(), action.id, vscode.Uri.joinPath(attemptFolder, 'inputs', `${name}.json`).toString());
       const result = await run('local', [action]);
       const reported = [...result.results.entries()].filter(([id]) => id !== action.id);
       const said = JSON.stringify(reported.map(([id, r]) => [id, r.state, r.messages.map((m) => [m.message, m.actualOutput])]));
@@ -516,7 +518,7 @@ describe('Testing view: input sets as tests of their action', function () {
 
     it('Test environment: each case says why it cannot run there, and nothing is pushed or run', async () => {
       const one = vscode.Uri.joinPath(project.appFolder, 'one');
-      const doubles = await item(`app:${HOSTILE_APP}`, `action:${one.toString()}`, vscode.Uri.joinPath(one, 'inputs', 'doubles.json').toString());
+      const doubles = await item(appItemId(HOSTILE_APP), `action:${one.toString()}`, vscode.Uri.joinPath(one, 'inputs', 'doubles.json').toString());
       const result = await run('server', [doubles]);
       const reported = result.results.get(doubles.id);
       assert.equal(reported?.state, 'errored');
