@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DeployLock, LOCK_FILE } from '../core/deploy/lock';
+import { DeployLock, LOCK_FILE, lockProblemAt, lockProblemFix } from '../core/deploy/lock';
 import { type ActionOutcome } from '../core/deploy/outcome';
 import { CliError, EXIT } from './exitCodes';
 import { writeInProject } from './projectWrite';
@@ -15,18 +15,12 @@ export async function readLock(root: string): Promise<DeployLock> {
     throw error;
   }
   const parsed = DeployLock.parse(text);
-  if ('problem' in parsed) {
-    const { problem } = parsed;
-    const at = problem.line === undefined ? LOCK_FILE : `${LOCK_FILE}:${problem.line}:${problem.column ?? 1}`;
+  if ('problem' in parsed)
     throw new CliError(
       EXIT.usage,
-      `${at}: ${LOCK_FILE} is invalid: ${problem.message}.`,
-      problem.conflict
-        ? // Either side is safe: the lock holds bases, and the next deploy or status finds what the server holds.
-          `Keep one side, as git accepts for a conflicted file: git checkout --theirs -- ${LOCK_FILE} (or --ours), then git add ${LOCK_FILE}. Either is safe: a side older than the server only holds an action (exit 4) until it is pulled or deployed with --force; it never overwrites.`
-        : `Restore it from git (git restore --source=HEAD --staged --worktree ${LOCK_FILE}); it is the base deploys are checked against.`,
+      `${lockProblemAt(LOCK_FILE, parsed.problem)}: ${LOCK_FILE} is invalid: ${parsed.problem.message}.`,
+      lockProblemFix(parsed.problem),
     );
-  }
   return parsed.lock;
 }
 

@@ -34,6 +34,23 @@ export interface LockProblem {
   readonly conflict?: boolean;
 }
 
+/**
+ * How to mend an invalid lock, in git's words, the same for the command line and the editor: for a
+ * conflict, one side kept in a way git accepts on a conflicted file (`git checkout -- <file>` is
+ * refused there); else the committed file restored.
+ */
+export function lockProblemFix(problem: LockProblem): string {
+  return problem.conflict
+    ? // Either side is safe: the lock holds bases, and a deploy re-reads the server.
+      `Keep one side, as git accepts for a conflicted file: git checkout --theirs -- ${LOCK_FILE} (or --ours), then git add ${LOCK_FILE}. Either is safe: a side older than the server only holds an action (exit 4) until it is pulled or deployed with --force; it never overwrites.`
+    : `Restore it from git (git restore --source=HEAD --staged --worktree ${LOCK_FILE}); it is the base deploys are checked against.`;
+}
+
+/** Where the problem is, as `file:line:column` from 1, or the file alone. */
+export function lockProblemAt(file: string, problem: LockProblem): string {
+  return problem.line === undefined ? file : `${file}:${problem.line}:${problem.column ?? 1}`;
+}
+
 /** Where in `text` an offset is, lines and columns from 1. */
 function lineColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { type BaseVersion, type DeployBase } from '../../core/deploy/base';
 import { type Part } from '../../core/deploy/decide';
-import { DeployLock, LOCK_FILE } from '../../core/deploy/lock';
+import { DeployLock, LOCK_FILE, lockProblemAt, lockProblemFix } from '../../core/deploy/lock';
 import { errorMessage } from '../connections';
 import { writeInsideWorkspace } from '../files';
 import { Disposable } from '../lifecycle';
@@ -199,7 +199,7 @@ class LockFile extends Disposable {
     loaded.lock = DeployLock.empty();
     loaded.problem = parsed.problem.message;
     this.tell(
-      `${vscode.workspace.asRelativePath(loaded.uri)} is not a valid deploy lock: ${parsed.problem.message}. Deploys find no base in it (a push of an action the server holds other text of is held), and it is not written until it is one again: restore it from git.`,
+      `${lockProblemAt(vscode.workspace.asRelativePath(loaded.uri), parsed.problem)} is not a valid deploy lock: ${parsed.problem.message}. Deploys find no base in it (a push of an action the server holds other text of is held), and it is not written until it is one again. ${lockProblemFix(parsed.problem)}`,
     );
   }
 

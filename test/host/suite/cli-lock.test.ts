@@ -188,7 +188,9 @@ describe('The command line and the editor deploy against one base (customactions
     // Not a lock: told once, naming the file, and left as it is.
     const broken = '{ "version": 1, "servers": ';
     await write(lockUri(), broken);
-    await eventually(() => spy.matching(new RegExp(`${LOCK_FILE} is not a valid deploy lock`)).at(-1), 'the broken lock told');
+    const told = await eventually(() => spy.matching(new RegExp(`${LOCK_FILE}(:\\d+:\\d+)? is not a valid deploy lock`)).at(-1), 'the broken lock told');
+    // The fix in git's words, the command line's too (core lockProblemFix).
+    assert.match(told.message, /git restore --source=HEAD --staged --worktree customactions\.lock\.json/);
     await save(codeWith('5', '7'));
     await staysTrue(async () => (await read(lockUri())) === broken, 'the broken lock is not overwritten', 1_000);
     assert.equal(spy.matching(/is not a valid deploy lock/).length, 1, 'told once');
