@@ -185,6 +185,19 @@ describe('Security: Pull writes only inside the workspace and never over local w
   });
 
   it('never touches a file with unsaved changes in an editor', async () => {
+    // VS Code for the Web saves after a second by default; on a busy machine that came before the
+    // pull, which then rightly asked (and was told Replace) about a saved change. Unsaved changes are
+    // what this holds to, so they stay unsaved here.
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    try {
+      await pullOverUnsavedChanges();
+    } finally {
+      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  async function pullOverUnsavedChanges(): Promise<void> {
     const folder = vscode.Uri.joinPath(project.appFolder, 'dirty');
     const main = vscode.Uri.joinPath(folder, 'main.ts');
     await write(vscode.Uri.joinPath(folder, 'action.yaml'), actionYaml('dirty'));
@@ -205,7 +218,7 @@ describe('Security: Pull writes only inside the workspace and never over local w
       `the user is told: ${JSON.stringify(shown)}`,
     );
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-  });
+  }
 
   it('refuses an action whose metadata names another key than the list did', async () => {
     project.server.actions = [{ id: 'h-other', key: 'listed', metadata: metadata('other'), code: SERVER_CODE }];
