@@ -95,3 +95,12 @@ async function remoteFact(uri: vscode.Uri): Promise<PathFact> {
     return { path: uri.path, state: 'absent' };
   }
 }
+
+/**
+ * Shows a file in an editor without the extension opening its document: `window.showTextDocument`
+ * given a URI opens it for the extension first, and VS Code then holds it open three minutes past its
+ * editor, through a Delete of its folder that the trash took (handlers/removeFolder.ts, handlers/staleProblems.ts).
+ */
+export async function showFile(uri: vscode.Uri, options?: vscode.TextDocumentShowOptions): Promise<void> {
+  await vscode.commands.executeCommand('vscode.open', uri, options);
+}

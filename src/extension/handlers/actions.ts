@@ -4,7 +4,7 @@ import { generateTypes } from '../../core/typegen';
 import { ACTION_FILE, GENERATED_FILE, MAIN_FILE, newActionMetadata, newActionTemplate, serializeActionYaml } from '../../core/workspace';
 import { serverText } from '../../core/text';
 import { abortOn } from '../cancellation';
-import { assertInsideWorkspace, createFolderInsideWorkspace, exists, writeInsideWorkspace } from '../files';
+import { assertInsideWorkspace, createFolderInsideWorkspace, exists, showFile, writeInsideWorkspace } from '../files';
 import { readLocalAction } from '../localActions';
 import { offerPull } from '../pull';
 import { type DeployFeature } from '../deploy';
@@ -84,7 +84,7 @@ export async function createOnServerCommand(s: Pick<Parts, 'model' | 'project'> 
     void vscode.window
       .showErrorMessage(`${ACTION_FILE} of ${serverText(action.key, 120)} has problems; fix them before creating the action.`, 'Open')
       .then((o) => {
-        if (o && action.local) void vscode.window.showTextDocument(action.local.file);
+        if (o && action.local) void showFile(action.local.file);
       });
     return;
   }
@@ -198,15 +198,6 @@ export async function openEvent(s: Pick<Parts, 'eventDocuments'>, node?: unknown
   if (!isNode(node) || node.kind !== 'event') return;
   const env = node.parent;
   await s.eventDocuments.open([env.parent.app.uid, env.parent.key, env.environment, node.event.id], node.event.raw);
-}
-
-/**
- * Shows a file in an editor without the extension opening its document: `window.showTextDocument`
- * given a URI opens it for the extension first, and VS Code then holds it open three minutes past its
- * editor, through a Delete of its folder that the trash took (removeFolder.ts, staleProblems.ts).
- */
-async function showFile(uri: vscode.Uri, options?: vscode.TextDocumentShowOptions): Promise<void> {
-  await vscode.commands.executeCommand('vscode.open', uri, options);
 }
 
 /** Writes action.yaml and the generated types; main.ts is replaced only by code that came from the server. */

@@ -5,7 +5,7 @@ import { serverText } from '../../core/text';
 import { ACTION_FILE, GENERATED_FILE, MAIN_FILE } from '../../core/workspace';
 import { abortOn } from '../cancellation';
 import { pickAction } from '../commands';
-import { assertInsideWorkspace, createFolderInsideWorkspace, readText, writeInsideWorkspace } from '../files';
+import { assertInsideWorkspace, createFolderInsideWorkspace, readText, showFile, writeInsideWorkspace } from '../files';
 import { type Parts } from '../parts';
 import { type ActionEntry } from '../model';
 import { type Application } from '../project';
@@ -102,7 +102,7 @@ export async function pullAction(s: PullParts, node?: unknown): Promise<void> {
   // The folder holds the server's versions now: the next pushes are checked against them.
   s.deploy.recordBases(app, remote, plan.base);
   s.model.pulled(app, folder, remote.id);
-  await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, MAIN_FILE));
+  await showFile(vscode.Uri.joinPath(folder, MAIN_FILE));
 }
 
 /** For commands that need a local folder and were given an action that is only on the server. */
