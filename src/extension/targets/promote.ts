@@ -17,6 +17,7 @@ import {
 import { LOCAL_SANDBOX } from '../../core/schema';
 import { serverText } from '../../core/text';
 import { applicationsOn, projectTargets, type ProjectTarget } from '../../core/workspace';
+import { pickValidProject } from '../commands';
 import { deployCodeChecks } from '../deploy/commands';
 import { normalizeBaseUrl } from '../keyStore';
 import { type Parts } from '../parts';
@@ -47,7 +48,9 @@ type PromoteParts = Pick<Parts, 'project' | 'keys' | 'sandbox' | 'trust' | 'log'
  */
 export async function promote(s: PromoteParts, arg?: unknown): Promise<PromoteResult | undefined> {
   const given = isArguments(arg) ? arg : {};
-  const project = await s.project.require();
+  // A project's row, or the active editor's file, decides which project; else the pick of those with targets.
+  const project = await pickValidProject(s, isArguments(arg) ? undefined : arg, 'Promote in which project', (p) => p.kind === 'ok' && p.hasTargets);
+  if (!project) return undefined;
   const targets = projectTargets(project.file);
   if (targets.length < 2) throw new Error('customactions.yaml names no targets to promote between (docs/environments.md).');
   const from = await chooseTarget(targets, given.from, 'Promote from: the target whose server holds what goes', project.target.target.name);
