@@ -4,7 +4,7 @@
 // markers, the code's checks, the action's id from the list, then `pushSave` against the lock's base).
 // Both must come to the same verdict, but where the two faces differ by a documented rule, named in the row.
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as analysis from '../../src/core/analysis';
 import { createClient } from '../../src/core/client';
@@ -17,97 +17,10 @@ import { parseActionYaml } from '../../src/core/workspace';
 import { type Sandbox } from '../../src/sandbox';
 import { type FaultProxy, startFaultProxy } from '../support/faultProxy';
 import { actionMetadata } from '../support/metadata';
-import { cliSandbox, keyOf, putCode, runCli, Scratch, textMain, writeAction, writeProject } from './support';
+import { DEPLOY_SCENARIOS, type ScenarioChange, scenarioTitle } from '../support/deployScenarios';
+import { cliSandbox, keyOf, putCode, runCli, Scratch, writeAction, writeProject } from './support';
 
 type Face = 'deploy' | 'save';
-
-interface Row {
-  readonly name: string;
-  /** Deployed before the row's change (so the lock has its base). */
-  readonly deployed: boolean;
-  /** What happens after that, to the action of key `key` in `dir`. */
-  readonly change: (c: { dir: string; key: string; id: () => string; colleague: (code: string) => Promise<void>; server: Sandbox }) => Promise<void> | void;
-  /** The file the editor saves. */
-  readonly saves?: 'main.ts' | 'action.yaml';
-  readonly verdict: Verdict;
-  /** Where the faces differ by a documented rule: the save's verdict, and the rule. */
-  readonly save?: { readonly verdict: Verdict | 'no save'; readonly because: string };
-  /** The row's requests lose their connection. */
-  readonly dropped?: boolean;
-}
-
-const MISMATCH = 'export async function main(n: number): Promise<string> {\n  return String(n);\n}\n';
-const MARKERS = `${textMain('a')}<<<<<<< Local\nconst x = 1;\n=======\nconst x = 2;\n>>>>>>> Server\n`;
-
-const ROWS: readonly Row[] = [
-  {
-    name: 'new (created on the server, no code yet)',
-    deployed: true,
-    change: ({ dir, key }) => writeFileSync(path.join(dir, 'app-a', key, 'main.ts'), textMain('first')),
-    verdict: 'updated',
-  },
-  {
-    name: 'changed here',
-    deployed: true,
-    change: ({ dir, key }) => writeFileSync(path.join(dir, 'app-a', key, 'main.ts'), textMain('mine')),
-    verdict: 'updated',
-  },
-  { name: 'changed on the server', deployed: true, change: ({ colleague }) => colleague(textMain('theirs')), verdict: 'held' },
-  {
-    name: 'changed on both',
-    deployed: true,
-    change: async ({ dir, key, colleague }) => {
-      await colleague(textMain('theirs'));
-      writeFileSync(path.join(dir, 'app-a', key, 'main.ts'), textMain('mine'));
-    },
-    verdict: 'held',
-  },
-  {
-    name: 'deleted here',
-    deployed: true,
-    change: ({ dir, key }) => rmSync(path.join(dir, 'app-a', key), { recursive: true }),
-    verdict: 'only-on-server',
-    save: { verdict: 'no save', because: 'a deleted folder has no file to save' },
-  },
-  {
-    name: 'deleted on the server',
-    deployed: true,
-    change: ({ server, id }) => createClient({ baseUrl: server.url, getKey: () => Promise.resolve(keyOf(server, 'app-a')) }).deleteAction(id()),
-    verdict: 'held',
-    save: { verdict: 'not-on-server', because: 'the editor forgets the base of an action its list no longer holds, and offers Create on Server' },
-  },
-  {
-    name: 'metadata only',
-    deployed: true,
-    saves: 'action.yaml',
-    change: ({ dir, key }) => {
-      const file = path.join(dir, 'app-a', key, 'action.yaml');
-      writeFileSync(file, readFileSync(file, 'utf8').replace(/^name: .*$/m, 'name: Renamed'));
-    },
-    verdict: 'updated',
-  },
-  {
-    name: 'code that disagrees with its metadata',
-    deployed: true,
-    change: ({ dir, key }) => writeFileSync(path.join(dir, 'app-a', key, 'main.ts'), MISMATCH),
-    verdict: 'refused',
-  },
-  { name: 'conflict markers', deployed: true, change: ({ dir, key }) => writeFileSync(path.join(dir, 'app-a', key, 'main.ts'), MARKERS), verdict: 'refused' },
-  {
-    name: 'not on the server',
-    deployed: false,
-    change: () => undefined,
-    verdict: 'created',
-    save: { verdict: 'not-on-server', because: 'a save never creates an action: it offers Create on Server (docs/deploy.md)' },
-  },
-  {
-    name: 'connection dropped',
-    deployed: true,
-    change: ({ dir, key }) => writeFileSync(path.join(dir, 'app-a', key, 'main.ts'), textMain('mine')),
-    dropped: true,
-    verdict: 'failed',
-  },
-];
 
 describe('one decision, two faces: the scenario table of a save and a deploy', function () {
   const scratch = new Scratch();
@@ -185,29 +98,43 @@ describe('one decision, two faces: the scenario table of a save and a deploy', f
     return verdictOf([outcome as Outcome]);
   }
 
-  for (const [i, row] of ROWS.entries()) {
-    it(`${row.name}: ${row.verdict}${row.save ? `; a save: ${row.save.verdict} (${row.save.because})` : ', in both'}`, async () => {
+  /** A change of the row, made as the command line's user meets it: files on disk, a colleague through the client. */
+  async function perform(change: ScenarioChange, dir: string, key: string): Promise<void> {
+    const folder = path.join(dir, 'app-a', key);
+    const id = () => lockOf(dir).get(proxy.url, 'app-a', key)!.id;
+    switch (change.kind) {
+      case 'edit': {
+        const file = path.join(folder, change.file);
+        writeFileSync(file, change.edit(existsSync(file) ? readFileSync(file, 'utf8') : ''));
+        return;
+      }
+      case 'colleague-pushes':
+        await putCode(sandbox, keyOf(sandbox, 'app-a'), id(), change.code, 'a-colleague/1.0');
+        return;
+      case 'delete-folder':
+        rmSync(folder, { recursive: true });
+        return;
+      case 'delete-on-server':
+        await createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve(keyOf(sandbox, 'app-a')) }).deleteAction(id());
+        return;
+    }
+  }
+
+  for (const [i, row] of DEPLOY_SCENARIOS.entries()) {
+    it(scenarioTitle(row), async () => {
       const dir = scratch.dir();
       writeProject(dir, proxy.url);
       const keys: Record<Face, string> = { deploy: `row${i}d`, save: `row${i}s` };
-      const first = row.name.startsWith('new') ? undefined : textMain('a');
-      for (const key of Object.values(keys)) writeAction(dir, 'app-a', actionMetadata({ key }), first);
+      for (const key of Object.values(keys)) writeAction(dir, 'app-a', actionMetadata({ key }), row.firstCode);
       if (row.deployed) {
         const done = await runCli(['deploy'], { cwd: dir, env: env() });
         assert.equal(done.code, 0, done.output);
       }
-      for (const key of Object.values(keys))
-        await row.change({
-          dir,
-          key,
-          server: sandbox,
-          id: () => lockOf(dir).get(proxy.url, 'app-a', key)!.id,
-          colleague: (code) => putCode(sandbox, keyOf(sandbox, 'app-a'), lockOf(dir).get(proxy.url, 'app-a', key)!.id, code, 'a-colleague/1.0'),
-        });
+      for (const key of Object.values(keys)) for (const change of row.changes) await perform(change, dir, key);
       if (row.dropped) for (const key of Object.values(keys)) dropping.add(lockOf(dir).get(proxy.url, 'app-a', key)!.id);
       try {
         const deployed = await deployFace(dir, keys.deploy);
-        const saved = await saveFace(dir, keys.save, row.saves ?? 'main.ts');
+        const saved = await saveFace(dir, keys.save, row.saves);
         assert.equal(deployed, row.verdict, 'the command line');
         assert.equal(saved, row.save?.verdict ?? row.verdict, 'the save');
       } finally {

@@ -154,10 +154,7 @@ export function writeAction(dir: string, applicationFolder: string, metadata: Ac
   return folder;
 }
 
-/** The code of an action with no parameters and a text result: main returns `text`. */
-export function textMain(text: string): string {
-  return `export async function main(): Promise<string> {\n  return ${JSON.stringify(text)};\n}\n`;
-}
+export { textMain } from '../support/deployScenarios';
 
 /** The writes among the requests a proxy saw since `mark`, as `METHOD path`. */
 export function writes(proxy: { readonly requests: readonly { method: string; path: string }[] }, mark: number): string[] {
