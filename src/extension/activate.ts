@@ -87,7 +87,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     context,
     new TestingFeature(model, (testTree, diagnostics) => onDemand<typeof OnDemandEntry>(context).testRuns(services, testTree, diagnostics)),
   );
-  // The active target where the user looks (the view's description, the Testing view's server profile); a switch ends the old target's watches.
+  // The active target where the user looks (the view's title, the Testing view's server profile); a switch ends the old target's watches.
   own(context, new ActiveTarget({ project, log, treeView, events, testing }));
   const services: Services = {
     context,

@@ -58,7 +58,7 @@ describe('Targets in the workbench (browser)', function () {
     rmSync(fixture, { recursive: true, force: true });
   });
 
-  it('Switch Target changes the tree, the status bar, the view description and where a save goes', async () => {
+  it('Switch Target changes the tree, the status bar, the view’s title and where a save goes', async () => {
     wb = await openWorkbench({ fixture });
     const page = wb.page;
     await signInToUiApp(page, 'staging-key');
@@ -76,8 +76,8 @@ describe('Targets in the workbench (browser)', function () {
     await screenshot(page, 'targets-pick');
     await qaRow.first().click();
     await page.locator('.statusbar-item', { hasText: 'qa' }).first().waitFor({ timeout: 30_000 });
-    // The view's description (its header is hidden while the view is alone in its container; the status bar says it too).
-    await page.locator('.pane-header[aria-label="Custom Actions - qa Section"]').waitFor({ state: 'attached', timeout: 30_000 });
+    // The view's title, as VS Code shows a view alone in its container: "Custom Actions: qa".
+    await page.locator('.part.sidebar .composite.title', { hasText: /Custom Actions: qa/i }).waitFor({ timeout: 30_000 });
 
     // A new server asks for its key; then the tree lists what qa runs.
     await signInToUiApp(page, 'qa-key');

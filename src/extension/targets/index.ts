@@ -11,9 +11,13 @@ export const HAS_TARGETS_CONTEXT = 'customActions.hasTargets';
 
 const SERVER_PROFILE = 'Test environment';
 
+/** The view's name in package.json, which its title goes back to when no one target stands for the view. */
+const VIEW_NAME = 'Custom Actions';
+
 /**
- * The active target where the user looks besides the status bar (statusBar.ts): the view's description
- * (a workspace of several projects says it on each project's row instead), the Testing view's server
+ * The active target where the user looks besides the status bar (statusBar.ts): the view's title, which
+ * VS Code shows as "Custom Actions: <target>" while the view is alone in its container (a description
+ * would be hidden there; a workspace of several projects says it on each project's row instead), the Testing view's server
  * profile, and what a switch ends. The events watched on a project's previous target stop with a line
  * in the channel, since their pollers read that target's server; the tree and the model read the new
  * one through the project's change event (model/index.ts).
@@ -24,7 +28,7 @@ export class ActiveTarget extends Disposable {
 
   constructor(
     private readonly s: Pick<Parts, 'project' | 'log'> & {
-      readonly treeView: Pick<vscode.TreeView<unknown>, 'description'>;
+      readonly treeView: Pick<vscode.TreeView<unknown>, 'title'>;
       readonly events: Pick<Events, 'list' | 'unwatch' | 'note'>;
       readonly testing: Pick<Testing, 'profiles'>;
     },
@@ -40,7 +44,7 @@ export class ActiveTarget extends Disposable {
     // With several projects each row says its own target; the view's title names one only when there is one.
     const only = projects.length === 1 ? withTargets[0] : undefined;
     const named = only?.target.target;
-    this.s.treeView.description = named ? serverText(`${named.name}${named.protected ? ' (protected)' : ''}`, 80) : undefined;
+    this.s.treeView.title = named ? serverText(`${named.name}${named.protected ? ' (protected)' : ''}`, 80) : VIEW_NAME;
     const profile = this.s.testing.profiles.server;
     if (profile) profile.label = named ? serverText(`${SERVER_PROFILE} (${named.name})`, 80) : SERVER_PROFILE;
     for (const state of projects) if (state.kind === 'ok') this.follow(state, projects.length > 1);

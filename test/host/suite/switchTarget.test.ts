@@ -47,7 +47,7 @@ describe('Switch Target', function () {
     );
     const before = await services.project.reload();
     assert.ok(before.kind === 'ok' && before.target.target.name === 'default', 'the file says no default: its own target is active');
-    assert.equal(services.treeView.description, 'default');
+    assert.equal(services.treeView.title, 'default');
     assert.match(services.testing.profiles.server?.label ?? '', /\(default\)/);
 
     const pick = stubQuickPick((items) => items.find((i) => i.target?.name === 'staging'));
@@ -70,7 +70,7 @@ describe('Switch Target', function () {
     assert.ok(state.kind === 'ok' && state.target.target.name === 'staging');
     assert.equal(state.applications.find((a) => a.projectId === 'test-app')?.id, 'other-app', 'the ids of staging');
     assert.equal(picks()[projectUri().toString()], 'staging', "remembered in the workspace's state, for this project file");
-    assert.equal(services.treeView.description, 'staging');
+    assert.equal(services.treeView.title, 'staging');
     assert.match(services.testing.profiles.server?.label ?? '', /\(staging\)/);
 
     // A file read again keeps the pick (a new session reads the same workspace state).
@@ -78,7 +78,7 @@ describe('Switch Target', function () {
     assert.ok(again.kind === 'ok' && again.target.target.name === 'staging');
 
     await services.project.pickTarget('production');
-    assert.equal(services.treeView.description, 'production (protected)');
+    assert.equal(services.treeView.title, 'production (protected)');
   });
 
   it('forgets a picked target the file no longer has, works on the default and says so', async () => {
@@ -93,7 +93,7 @@ describe('Switch Target', function () {
       assert.equal(state.target.target.name, 'default');
       assert.equal(picks()[projectUri().toString()], undefined, 'the pick is cleared');
       await eventually(() => spy.matching(/The target staging is no longer in customactions\.yaml/).length === 1 || undefined, 'the user is told');
-      assert.equal(services.treeView.description, 'default');
+      assert.equal(services.treeView.title, 'default');
     } finally {
       spy.dispose();
     }
@@ -111,7 +111,7 @@ describe('Switch Target', function () {
 
   it('is not offered in a project without targets', async () => {
     await restoreProjectFile(services, projectText);
-    assert.equal(services.treeView.description, undefined);
+    assert.equal(services.treeView.title, 'Custom Actions');
     assert.equal(services.testing.profiles.server?.label, 'Test environment');
   });
 });

@@ -258,8 +258,9 @@ export async function openCustomActionsView(page: Page): Promise<void> {
   await item.waitFor();
   const open = ((await item.getAttribute('class')) ?? '').split(/\s+/).includes('checked');
   if (!open) await item.locator('a').click();
-  // With a single view the pane header is hidden and the container's title stands for it.
-  await page.locator('.pane-header[aria-label^="Custom Actions"]').waitFor({ state: 'attached' });
+  // With a single view the pane header is hidden and the container's title stands for it ("Custom
+  // Actions", or "Custom Actions: <target>" in a project with targets).
+  await page.locator('.part.sidebar .composite.title', { hasText: /^\s*Custom Actions/i }).waitFor();
 }
 
 export function treeRow(page: Page, text: string) {
