@@ -135,6 +135,8 @@ export async function startHostileServer(): Promise<HostileServer> {
 export interface HostileProject {
   readonly server: HostileServer;
   readonly appFolder: vscode.Uri;
+  /** The application's `uid`, by which the model and an event name it (an id is unique only in its project). */
+  readonly appUid: string;
   /** Puts customactions.yaml back as it was and stops the server. */
   restore(): Promise<void>;
 }
@@ -156,11 +158,15 @@ export async function useHostileProject(): Promise<HostileProject> {
     'the project on the hostile server',
   );
   await services.keys.set(server.baseUrl, HOSTILE_APP, HOSTILE_KEY);
+  const state = services.project.state;
+  const appUid = state.kind === 'ok' ? state.applications.find((a) => a.id === HOSTILE_APP)?.uid : undefined;
+  if (!appUid) throw new Error('the hostile application is not in the project');
   const appFolder = vscode.Uri.joinPath(workspaceRoot(), HOSTILE_FOLDER);
   await vscode.workspace.fs.createDirectory(appFolder);
   return {
     server,
     appFolder,
+    appUid,
     restore: async () => {
       await services.keys.delete(server.baseUrl, HOSTILE_APP);
       await vscode.workspace.fs.writeFile(projectUri, original);

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { HOSTILE_APP, type HostileProject, useHostileProject } from '../hostileProject';
+import { type HostileProject, useHostileProject } from '../hostileProject';
 import { NotificationSpy } from '../notifications';
 import { api, eventually } from '../support';
 
@@ -32,7 +32,7 @@ describe('Security: an event’s member names reach no notification as a link', 
     await writeFile(join(folder.fsPath, 'main.ts'), 'export function main(who: string): string {\n  return `hello ${who}`;\n}\n');
     project.server.actions = [{ id: 'h-echo', key: 'echo', metadata: { key: 'echo' }, code: '' }];
     const { services } = await api();
-    await eventually(() => services.model.localAction(HOSTILE_APP, 'echo'), 'the action folder, known to the model');
+    await eventually(() => services.model.localAction(project.appUid, 'echo'), 'the action folder, known to the model');
   });
 
   after(async () => {
@@ -41,12 +41,12 @@ describe('Security: an event’s member names reach no notification as a link', 
   });
 
   const raw = { id: 'ev-hostile', name: 'success', startTime: Date.now(), data: { inputs: { who: 'Ada', [HOSTILE_MEMBER]: 1 }, result: 'hello Ada' } };
-  const lensEvent = { kind: 'lensEvent', appId: HOSTILE_APP, key: 'echo', actionId: 'h-echo', raw };
+  const lensEvent = () => ({ kind: 'lensEvent', appId: project.appUid, key: 'echo', actionId: 'h-echo', raw });
 
   it('Pin as Test keeps only declared parameters and says what it left out, as text', async () => {
     const spy = new NotificationSpy();
     try {
-      const saved = await vscode.commands.executeCommand<vscode.Uri | undefined>('customActions.pinEventAsTest', lensEvent, 'from-event');
+      const saved = await vscode.commands.executeCommand<vscode.Uri | undefined>('customActions.pinEventAsTest', lensEvent(), 'from-event');
       assert.ok(saved, 'the case is saved');
       const content = JSON.parse(await readFile(saved.fsPath, 'utf8')) as { inputs: unknown };
       assert.deepEqual(content.inputs, { who: 'Ada' }, 'the undeclared member is not saved');
@@ -65,7 +65,7 @@ describe('Security: an event’s member names reach no notification as a link', 
     const showInputBox = window.showInputBox;
     window.showInputBox = () => Promise.resolve('from-event-plain');
     try {
-      const saved = await vscode.commands.executeCommand<vscode.Uri | undefined>('customActions.saveEventAsInputSet', lensEvent);
+      const saved = await vscode.commands.executeCommand<vscode.Uri | undefined>('customActions.saveEventAsInputSet', lensEvent());
       window.showInputBox = showInputBox;
       assert.ok(saved, 'the set is saved');
       assert.deepEqual(JSON.parse(await readFile(saved.fsPath, 'utf8')), { who: 'Ada' }, 'the undeclared member is not saved');

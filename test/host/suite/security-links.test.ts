@@ -53,7 +53,7 @@ describe('Security: no write follows a link out of the workspace', function () {
       // As a `git pull` would: the file changes on disk, and the watcher regenerates the types.
       const yaml = vscode.Uri.joinPath(folder, 'action.yaml');
       await writeFile(yaml.fsPath, actionYaml('gen-linked'));
-      await eventually(() => services.model.localAction(HOSTILE_APP, 'gen-linked'), 'the action folder, known to the model');
+      await eventually(() => services.model.localAction(project.appUid, 'gen-linked'), 'the action folder, known to the model');
       const warned = await eventually(() => spy.matching(/^The generated types were not updated\./)[0], 'a warning naming the file');
       assert.match(warned.message, /gen-linked\/action\.generated\.ts was not written: .*link to a place outside the workspace folder/);
       assert.equal(await readFile(victim, 'utf8'), PRECIOUS, 'the file the link points to is untouched');
@@ -123,13 +123,13 @@ describe('Security: no write follows a link out of the workspace', function () {
     await vscode.workspace.fs.createDirectory(vscode.Uri.file(elsewhere));
     await symlink(elsewhere, join(folder.fsPath, 'inputs'), 'dir');
     const { services } = await api();
-    await eventually(() => services.model.localAction(HOSTILE_APP, 'linked-inputs'), 'the action folder, known to the model');
+    await eventually(() => services.model.localAction(project.appUid, 'linked-inputs'), 'the action folder, known to the model');
     const spy = new NotificationSpy(() => 'Replace');
     try {
       const raw = { id: 'ev-links', name: 'success', startTime: Date.now(), data: { inputs: { who: 'Ada' }, result: 'hi' } };
       const saved = await vscode.commands.executeCommand(
         'customActions.pinEventAsTest',
-        { kind: 'lensEvent', appId: HOSTILE_APP, key: 'linked-inputs', actionId: 'h-li', raw },
+        { kind: 'lensEvent', appId: project.appUid, key: 'linked-inputs', actionId: 'h-li', raw },
         'pinned',
       );
       assert.equal(saved, undefined);
