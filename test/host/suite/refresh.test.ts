@@ -53,7 +53,11 @@ describe('Refresh: the title bar refreshes everything, a row itself (sandbox)', 
     services.model.refresh();
   });
 
-  it('Refresh from the title bar, handed the focused row, refetches every list', async () => {
+  it('Refresh from the title bar, handed the focused row, refetches every list', async function () {
+    // A list read for reasons of its own (a project file put back by the suite before, seen late by the
+    // workspace's watcher) can come between the delete and the check that the cache is stale; the test
+    // then proves nothing of Refresh and tries again.
+    this.retries(2);
     const { services } = await api();
     const app = (await appNode()).app;
     const created = await services.connections.call(app, (c) =>
