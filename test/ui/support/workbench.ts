@@ -260,7 +260,7 @@ export async function openCustomActionsView(page: Page): Promise<void> {
   if (!open) await item.locator('a').click();
   // With a single view the pane header is hidden and the container's title stands for it ("Custom
   // Actions", or "Custom Actions: <target>" in a project with targets).
-  await page.locator('.part.sidebar .composite.title', { hasText: /^\s*Custom Actions/i }).waitFor();
+  await page.locator('.part.sidebar .composite.title', { hasText: /^\s*Custom Actions/i }).waitFor({ state: 'attached' });
 }
 
 export function treeRow(page: Page, text: string) {
