@@ -98,38 +98,15 @@ export async function startHostileServer(): Promise<HostileServer> {
     server.listen(0, '127.0.0.1', resolve);
   });
   const { port } = server.address() as AddressInfo;
-  return {
+  // The state itself is handed out: what a test sets is what the next answer reads.
+  return Object.assign(state, {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
-    get actions() {
-      return state.actions;
-    },
-    set actions(value) {
-      state.actions = value;
-    },
-    get reject() {
-      return state.reject;
-    },
-    set reject(value) {
-      state.reject = value;
-    },
-    get runEvent() {
-      return state.runEvent;
-    },
-    set runEvent(value) {
-      state.runEvent = value;
-    },
-    get failPaths() {
-      return state.failPaths;
-    },
-    set failPaths(value) {
-      state.failPaths = value;
-    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
-  };
+  });
 }
 
 export interface HostileProject {

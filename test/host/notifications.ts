@@ -70,3 +70,14 @@ export class NotificationSpy implements vscode.Disposable {
     for (const answer of [...this.open]) answer(undefined);
   }
 }
+
+/** What the extension showed while `run` ran, each message answered at once as `answer` says (dismissed by default). */
+export async function shownWhile(run: () => Thenable<unknown>, answer: AutoAnswer = () => undefined): Promise<Shown[]> {
+  const spy = new NotificationSpy(answer);
+  try {
+    await run();
+    return [...spy.shown];
+  } finally {
+    spy.dispose();
+  }
+}

@@ -8,55 +8,31 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { codeHash } from '../../../src/core/deploy/base';
 import { DeployLock, LOCK_FILE } from '../../../src/core/deploy/lock';
-import { LOCAL_SANDBOX, type ActionMetadata } from '../../../src/core/schema';
-import { generateTypes } from '../../../src/core/typegen';
-import { serializeActionYaml } from '../../../src/core/workspace';
 import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { lockedAction, lockedPart, readLock } from '../lockFile';
 import { NotificationSpy } from '../notifications';
-import {
-  EXTENSION_ID,
-  api,
-  codeWith,
-  eventually,
-  fixtureApplication,
-  regainWindowFocus,
-  removeActions,
-  restoreProjectFile,
-  runCli,
-  staysTrue,
-  workspaceRoot,
-} from '../support';
+import { EXTENSION_ID, api, codeWith, eventually, fixtureApplication, regainWindowFocus, removeActions, runCli, staysTrue, workspaceRoot } from '../support';
+import { closeEditors, numberAction, projectOn, type ProjectElsewhere, readText, replaceText, writeActionFiles, writeText } from '../suiteFixture';
 
 const APP = 'test-app';
 const KEY = 'cli-lock';
 
-const metadata: ActionMetadata = {
-  key: KEY,
-  name: 'Deployed from both sides',
-  description: 'An action the command line and the editor both deploy.',
-  developerEmail: 'dev@example.com',
-  parameters: [{ name: 'n', type: 'number', description: 'A number' }],
-  result: { type: 'number', description: '' },
-};
+const metadata = numberAction(KEY, { name: 'Deployed from both sides', description: 'An action the command line and the editor both deploy.' });
 
 describe('The command line and the editor deploy against one base (customactions.lock.json)', function () {
   this.timeout(180_000);
   let services: Services;
   let app: Application;
-  let projectText: string;
+  let project: ProjectElsewhere;
   let key: string;
   let cli: string;
   let id: string | undefined;
   let spy: NotificationSpy;
   const root = () => workspaceRoot();
-  const projectUri = () => vscode.Uri.joinPath(root(), 'customactions.yaml');
   const lockUri = () => vscode.Uri.joinPath(root(), LOCK_FILE);
   const folder = () => vscode.Uri.joinPath(root(), 'actions', KEY);
   const main = () => vscode.Uri.joinPath(folder(), 'main.ts');
-  const read = async (uri: vscode.Uri) => new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  const write = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
   const onServer = () => services.connections.call(app, (c) => c.getImplementationVersioned(id!));
 
   const run = (...args: string[]) => runCli(cli, args, root().fsPath, { CUSTOM_ACTIONS_KEY: key });
@@ -64,8 +40,7 @@ describe('The command line and the editor deploy against one base (customactions
   /** The editor saves `text` as main.ts, as a person does (a save by hand). */
   async function save(text: string): Promise<void> {
     const e = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(main()), { preview: false });
-    const whole = e.document.validateRange(new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0));
-    assert.ok(await e.edit((b) => b.replace(whole, text)));
+    await replaceText(e, text);
     await eventually(async () => ((await e.document.save()) || !e.document.isDirty ? true : undefined), 'saved');
   }
 
@@ -73,26 +48,16 @@ describe('The command line and the editor deploy against one base (customactions
 
   before(async () => {
     services = (await api()).services;
-    const sandboxApp = await fixtureApplication(services, APP);
+    await fixtureApplication(services, APP);
     const { actual } = await services.connections.baseUrl();
-    const secret = await services.keys.get(LOCAL_SANDBOX, sandboxApp.id);
-    assert.ok(secret, 'the sandbox minted a key');
-    key = secret;
     // The sandbox named by its URL, as a team's server is: the command line and the editor name it alike.
-    projectText = await read(projectUri());
-    await services.keys.set(actual, APP, key);
-    await write(projectUri(), projectText.replace('baseUrl: local-sandbox', `baseUrl: ${actual}`));
-    const state = await services.project.reload();
-    assert.ok(state.kind === 'ok' && state.baseUrl === actual);
-    const found = state.applications.find((a) => a.id === APP);
-    assert.ok(found);
-    app = found;
+    project = await projectOn(services, actual);
+    app = project.app;
+    key = project.key;
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension);
     cli = path.join(extension.extensionPath, 'dist', 'cli.js');
-    await write(vscode.Uri.joinPath(folder(), 'action.yaml'), serializeActionYaml(metadata));
-    await write(vscode.Uri.joinPath(folder(), 'action.generated.ts'), generateTypes(metadata));
-    await write(main(), codeWith('1', '7'));
+    await writeActionFiles(folder(), metadata, codeWith('1', '7'));
     services.model.refresh();
   });
 
@@ -102,13 +67,12 @@ describe('The command line and the editor deploy against one base (customactions
 
   afterEach(async () => {
     spy.dispose();
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeEditors();
   });
 
   after(async () => {
     await removeActions(services, app, id === undefined ? [] : [id], [folder()]);
-    await restoreProjectFile(services, projectText);
+    await project.restore();
   });
 
   it('a save in the editor is checked against the base a command-line deploy wrote', async () => {
@@ -177,7 +141,7 @@ describe('The command line and the editor deploy against one base (customactions
     assert.ok(entry);
     // The same entry, but under another origin only: it says nothing about this server.
     const elsewhere = DeployLock.empty().with('https://elsewhere.example', APP, KEY, entry);
-    await write(lockUri(), elsewhere.serialize());
+    await writeText(lockUri(), elsewhere.serialize());
     await eventually(async () => ((await lockedAction(services, app, id!)) === undefined ? true : undefined), 'the lock of another server');
     const server = await onServer();
     const mine = codeWith('4', '7');
@@ -187,17 +151,17 @@ describe('The command line and the editor deploy against one base (customactions
 
     // Not a lock: told once, naming the file, and left as it is.
     const broken = '{ "version": 1, "servers": ';
-    await write(lockUri(), broken);
+    await writeText(lockUri(), broken);
     const told = await eventually(() => spy.matching(new RegExp(`${LOCK_FILE}(:\\d+:\\d+)? is not a valid deploy lock`)).at(-1), 'the broken lock told');
     // The fix in git's words, the command line's too (core lockProblemFix).
     assert.match(told.message, /git restore --source=HEAD --staged --worktree customactions\.lock\.json/);
     await save(codeWith('5', '7'));
-    await staysTrue(async () => (await read(lockUri())) === broken, 'the broken lock is not overwritten', 1_000);
+    await staysTrue(async () => (await readText(lockUri())) === broken, 'the broken lock is not overwritten', 1_000);
     assert.equal(spy.matching(/is not a valid deploy lock/).length, 1, 'told once');
 
     // Restored (as from git) with the server's version as the base: read again, and the next save goes through and is recorded.
     const now = await onServer();
-    await write(
+    await writeText(
       lockUri(),
       DeployLock.empty()
         .with(here, APP, KEY, { ...entry, implementation: { etag: now.etag, hash: codeHash(now.code ?? '') } })
@@ -215,10 +179,10 @@ describe('The command line and the editor deploy against one base (customactions
 
   it('takes the server version as the base of a file that holds exactly it when the file is brought up, so its save is checked, not held', async () => {
     assert.ok(id);
-    await write(lockUri(), DeployLock.empty().serialize());
+    await writeText(lockUri(), DeployLock.empty().serialize());
     await eventually(async () => ((await lockedAction(services, app, id!)) === undefined ? true : undefined), 'no base in the lock');
     const server = await onServer();
-    await write(main(), server.code ?? '');
+    await writeText(main(), server.code ?? '');
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(main()), { preview: false });
     // Brought up again (the window regains focus) until the emptied lock has reached the store: its watcher tells a moment later.
     await eventually(async () => {
@@ -233,10 +197,10 @@ describe('The command line and the editor deploy against one base (customactions
   it('with no base in the lock, a save whose file held exactly the server version before it is pushed, checked, and becomes the base', async () => {
     assert.ok(id);
     const server = await onServer();
-    await write(main(), server.code ?? '');
+    await writeText(main(), server.code ?? '');
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(main()), { preview: false });
     // Emptied once the file is open, so the base can come only from the text the save replaces.
-    await write(lockUri(), DeployLock.empty().serialize());
+    await writeText(lockUri(), DeployLock.empty().serialize());
     await eventually(async () => ((await lockedAction(services, app, id!)) === undefined ? true : undefined), 'no base in the lock');
     const mine = codeWith('9', '7');
     await save(mine);

@@ -1,8 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { codeHash, metadataHash } from '../../../src/core/deploy/base';
-import { LOCAL_SANDBOX, type ActionMetadata } from '../../../src/core/schema';
-import { generateTypes } from '../../../src/core/typegen';
 import { serializeActionYaml } from '../../../src/core/workspace';
 import { type HostMessage, type StateMessage } from '../../../src/core/webview';
 import { type DeployFeature } from '../../../src/extension/deploy';
@@ -14,20 +12,24 @@ import { type Services } from '../../../src/extension/services';
 import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
 import { lockedAction, lockedPart } from '../lockFile';
 import { NotificationSpy } from '../notifications';
-import { api, codeWith, eventually, fixtureApplication, regainWindowFocus, removeActions, restoreProjectFile, staysTrue, workspaceRoot } from '../support';
+import { api, codeWith, eventually, fixtureApplication, regainWindowFocus, removeActions, staysTrue } from '../support';
+import {
+  actionFolder,
+  closeEditors,
+  mainOf,
+  numberAction,
+  projectOn,
+  type ProjectElsewhere,
+  readText,
+  saveText,
+  writeActionFiles,
+  writeText,
+} from '../suiteFixture';
 
 const APP = 'test-app';
 
-function metadataOf(key: string, resultDescription = ''): ActionMetadata {
-  return {
-    key,
-    name: `Conflict ${key}`,
-    description: 'An action two people deploy.',
-    developerEmail: 'dev@example.com',
-    parameters: [{ name: 'n', type: 'number', description: 'A number' }],
-    result: { type: 'number', description: resultDescription },
-  };
-}
+const metadataOf = (key: string, resultDescription = '') =>
+  numberAction(key, { name: `Conflict ${key}`, description: 'An action two people deploy.', result: { type: 'number', description: resultDescription } });
 
 /**
  * Safe deploy against the extension's sandbox: a direct REST write stands in for a colleague who
@@ -42,11 +44,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
   const created: string[] = [];
   const folders = new Set<string>();
 
-  const folderOf = (key: string) => vscode.Uri.joinPath(workspaceRoot(), 'actions', key);
-  const mainUri = (key: string) => vscode.Uri.joinPath(folderOf(key), 'main.ts');
-  const yamlUri = (key: string) => vscode.Uri.joinPath(folderOf(key), 'action.yaml');
-  const read = async (uri: vscode.Uri) => new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  const write = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  const yamlUri = (key: string) => vscode.Uri.joinPath(actionFolder(key), 'action.yaml');
   const onServer = (id: string) => services.connections.call(app, (c) => c.getImplementation(id));
   /** The colleague: a write straight to the server, with no condition. */
   const colleaguePushes = (id: string, code: string) => services.connections.call(app, (c) => c.putImplementation(id, code));
@@ -55,13 +53,11 @@ describe('Safe deploy: conflicts with changes on the server', function () {
   async function action(key: string, code: string): Promise<string> {
     folders.add(key);
     const metadata = metadataOf(key);
-    await write(yamlUri(key), serializeActionYaml(metadata));
-    await write(vscode.Uri.joinPath(folderOf(key), 'action.generated.ts'), generateTypes(metadata));
-    await write(mainUri(key), code);
+    await writeActionFiles(actionFolder(key), metadata, code);
     const { id } = await services.connections.call(app, (c) => c.createAction(APP, metadata));
     created.push(id);
     services.model.refresh();
-    const first = await deploy.pushCode(mainUri(key), code);
+    const first = await deploy.pushCode(mainOf(key), code);
     assert.equal(first.kind, 'pushed', `the first push went through: ${JSON.stringify(first)}`);
     await lockedPart(services, app, id, 'implementation', (b) => b?.etag !== undefined && b.hash === codeHash(code), 'the push recorded its base in the lock');
     return id;
@@ -71,16 +67,8 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     return vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
   }
 
-  async function setText(e: vscode.TextEditor, text: string): Promise<void> {
-    const whole = e.document.validateRange(new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0));
-    assert.ok(await e.edit((b) => b.replace(whole, text)));
-  }
-
   /** Saves `text` in the editor by hand, as the user would: the save pushes. */
-  async function save(e: vscode.TextEditor, text: string): Promise<void> {
-    await setText(e, text);
-    await eventually(async () => ((await e.document.save()) || !e.document.isDirty ? true : undefined), 'the file saved');
-  }
+  const save = saveText;
 
   /** Ctrl+S on the document, as the user saves by hand, once an auto-save of it (on by default here) is done. */
   async function saveByHand(document: vscode.TextDocument): Promise<void> {
@@ -129,18 +117,16 @@ describe('Safe deploy: conflicts with changes on the server', function () {
 
   afterEach(async () => {
     spy.dispose();
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeEditors();
   });
 
-  after(() => removeActions(services, app, created, [...folders].map(folderOf)));
+  after(() => removeActions(services, app, created, [...folders].map(actionFolder)));
 
   it('checks the first code of an action created here: code a colleague pushed since the create is held, not replaced', async () => {
     const key = 'conflict-first';
     folders.add(key);
     const metadata = metadataOf(key);
-    await write(yamlUri(key), serializeActionYaml(metadata));
-    await write(vscode.Uri.joinPath(folderOf(key), 'action.generated.ts'), generateTypes(metadata));
+    await writeActionFiles(actionFolder(key), metadata);
     services.model.refresh();
     // No main.ts yet, so Create on Server sends the metadata alone.
     await vscode.commands.executeCommand('customActions.createOnServer', yamlUri(key));
@@ -151,11 +137,11 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     const theirs = codeWith('1', '70');
     await colleaguePushes(id, theirs);
     const mine = codeWith('10', '7');
-    await write(mainUri(key), codeWith('1', '7'));
-    await save(await editorOf(mainUri(key)), mine);
+    await writeText(mainOf(key), codeWith('1', '7'));
+    await save(await editorOf(mainOf(key)), mine);
     await offered(key);
     assert.equal(await onServer(id), theirs, "the colleague's code is still on the server");
-    assert.equal(await read(mainUri(key)), mine, 'the file is as the user saved it');
+    assert.equal(await readText(mainOf(key)), mine, 'the file is as the user saved it');
     assert.match(deploy.status.text, new RegExp(`${key} changed on the server`));
     // Settled, so no held push is left in the status bar: Overwrite replaces the version it was told about.
     (await notification(new RegExp(`${key} changed on the server`))).answer('Overwrite');
@@ -170,12 +156,12 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     assert.doesNotMatch(deploy.status.text, /unchecked/, 'the first code was checked: the server held none');
     const theirs = codeWith('1', '70');
     await colleaguePushes(id, theirs);
-    const e = await editorOf(mainUri('conflict-hold'));
+    const e = await editorOf(mainOf('conflict-hold'));
     const local = codeWith('10', '7');
     await save(e, local);
     await offered('conflict-hold');
     assert.equal(await onServer(id), theirs, "the colleague's code is still on the server");
-    assert.equal(await read(mainUri('conflict-hold')), local, 'the file is as the user saved it');
+    assert.equal(await readText(mainOf('conflict-hold')), local, 'the file is as the user saved it');
     assert.match(deploy.status.text, /conflict-hold changed on the server/);
     const shown = await notification(/conflict-hold changed on the server/);
     assert.deepEqual(shown.items, ['Compare', 'Merge', 'Overwrite']);
@@ -187,11 +173,11 @@ describe('Safe deploy: conflicts with changes on the server', function () {
       return input instanceof vscode.TabInputTextDiff && input.original.scheme === PULLED_SCHEME ? input : undefined;
     }, 'the diff editor');
     assert.equal((await vscode.workspace.openTextDocument(tab.original)).getText(), theirs);
-    assert.equal(tab.modified.toString(), mainUri('conflict-hold').toString());
-    assert.equal(tab.original.path, mainUri('conflict-hold').path, 'the server cannot choose where its text is shown: the local path names it');
+    assert.equal(tab.modified.toString(), mainOf('conflict-hold').toString());
+    assert.equal(tab.original.path, mainOf('conflict-hold').path, 'the server cannot choose where its text is shown: the local path names it');
 
     // Settled, so no failure is left in the status bar for later suites: held again, then Overwrite.
-    void deploy.pushCode(mainUri('conflict-hold'), local);
+    void deploy.pushCode(mainOf('conflict-hold'), local);
     await eventually(() => spy.matching(/conflict-hold changed on the server/)[1], 'held again').then((n) => n.answer('Overwrite'));
     await serverHolds(id, local);
   });
@@ -200,7 +186,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     const key = 'conflict-deleted';
     const id = await action(key, codeWith('1', '7'));
     await colleaguePushes(id, codeWith('1', '70'));
-    await save(await editorOf(mainUri(key)), codeWith('10', '7'));
+    await save(await editorOf(mainOf(key)), codeWith('10', '7'));
     await offered(key);
     assert.match(deploy.status.text, new RegExp(`${key} changed on the server`));
     // The colleague deletes the action; the next read of the list (a refresh, the tree) tells the model.
@@ -209,29 +195,29 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     await services.model.actions(app);
     await eventually(() => (deploy.status.text.includes(key) ? undefined : true), 'the held push gone from the status bar');
     await eventually(async () => ((await lockedAction(services, app, id)) === undefined ? true : undefined), 'no base left in the lock');
-    assert.equal(await read(mainUri(key)), codeWith('10', '7'), 'the file is kept');
+    assert.equal(await readText(mainOf(key)), codeWith('10', '7'), 'the file is kept');
   });
 
   it('says in the tree and the status bar when an action changed on the server since the last push, until a push settles it', async () => {
     const id = await action('conflict-drift', codeWith('1', '7'));
     await colleaguePushes(id, codeWith('1', '70'));
-    await editorOf(mainUri('conflict-drift'));
+    await editorOf(mainOf('conflict-drift'));
     // Brought up, its action is checked on the server; the window regaining focus checks it again at once.
     await regainWindowFocus();
-    assert.equal((await services.model.actionAt(mainUri('conflict-drift')))?.outOfStep, true, 'the model (and so the tree) knows');
+    assert.equal((await services.model.actionAt(mainOf('conflict-drift')))?.outOfStep, true, 'the model (and so the tree) knows');
     assert.match(deploy.status.text, /conflict-drift changed on the server/);
-    const merged = await deploy.merge({ app, folder: folderOf('conflict-drift'), id, part: 'implementation', label: 'conflict-drift' });
+    const merged = await deploy.merge({ app, folder: actionFolder('conflict-drift'), id, part: 'implementation', label: 'conflict-drift' });
     assert.equal(merged.kind, 'merged');
-    const e = await editorOf(mainUri('conflict-drift'));
+    const e = await editorOf(mainOf('conflict-drift'));
     await save(e, e.document.getText());
     await serverHolds(id, codeWith('1', '70'));
-    await eventually(async () => ((await services.model.actionAt(mainUri('conflict-drift')))?.outOfStep ? undefined : true), 'in step again');
+    await eventually(async () => ((await services.model.actionAt(mainOf('conflict-drift')))?.outOfStep ? undefined : true), 'in step again');
     // Checked again on the server: the base in the lock is the version the server holds, so nothing is out of step.
     const now = (await services.connections.call(app, (c) => c.getImplementationVersioned(id))).etag;
     assert.ok(now);
     await lockedPart(services, app, id, 'implementation', (b) => b?.etag === now, "the base is the server's version");
     await regainWindowFocus();
-    assert.notEqual((await services.model.actionAt(mainUri('conflict-drift')))?.outOfStep, true, 'a check of the server finds it in step');
+    assert.notEqual((await services.model.actionAt(mainOf('conflict-drift')))?.outOfStep, true, 'a check of the server finds it in step');
     assert.doesNotMatch(deploy.status.text, /conflict-drift changed on the server/);
   });
 
@@ -239,7 +225,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     const id = await action('conflict-merge', codeWith('1', '7'));
     const theirs = codeWith('1', '70');
     await colleaguePushes(id, theirs);
-    const e = await editorOf(mainUri('conflict-merge'));
+    const e = await editorOf(mainOf('conflict-merge'));
     await save(e, codeWith('10', '7'));
     await offered('conflict-merge');
     (await notification(/conflict-merge changed on the server/)).answer('Merge');
@@ -257,10 +243,10 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     const id = await action('conflict-markers', codeWith('1', '7'));
     const theirs = codeWith('1000', '7');
     await colleaguePushes(id, theirs);
-    const e = await editorOf(mainUri('conflict-markers'));
+    const e = await editorOf(mainOf('conflict-markers'));
     await save(e, codeWith('10', '7'));
     await offered('conflict-markers');
-    const outcome = await deploy.merge({ app, folder: folderOf('conflict-markers'), id, part: 'implementation', label: 'conflict-markers' });
+    const outcome = await deploy.merge({ app, folder: actionFolder('conflict-markers'), id, part: 'implementation', label: 'conflict-markers' });
     assert.deepEqual({ kind: outcome.kind, conflicts: outcome.kind === 'merged' ? outcome.conflicts : -1 }, { kind: 'merged', conflicts: 1 });
     const text = e.document.getText();
     assert.match(text, /^<<<<<<< Local/m);
@@ -284,7 +270,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
   it('Overwrite pushes the file over the version it was told about, and only that one', async () => {
     const id = await action('conflict-overwrite', codeWith('1', '7'));
     await colleaguePushes(id, codeWith('1', '70'));
-    const e = await editorOf(mainUri('conflict-overwrite'));
+    const e = await editorOf(mainOf('conflict-overwrite'));
     const mine = codeWith('10', '7');
     await save(e, mine);
     await offered('conflict-overwrite');
@@ -305,16 +291,16 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     await vscode.workspace.getConfiguration('files').update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
     const id = await action('conflict-reach', codeWith('1', '7'));
     await colleaguePushes(id, codeWith('1', '70'));
-    const e = await editorOf(mainUri('conflict-reach'));
+    const e = await editorOf(mainOf('conflict-reach'));
     await save(e, codeWith('10', '7'));
     await offered('conflict-reach');
     // Compare closes the notification: the choices must not go with it.
     (await notification(/conflict-reach changed on the server/)).answer('Compare');
     await eventually(() => (vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff ? true : undefined), 'the diff');
     assert.equal(deploy.status.click?.command, 'customActions.resolveConflict', 'a click on the status bar item offers the choices');
-    assert.deepEqual(deploy.status.click?.arguments, [folderOf('conflict-reach').toString(), 'code']);
+    assert.deepEqual(deploy.status.click?.arguments, [actionFolder('conflict-reach').toString(), 'code']);
     assert.doesNotMatch(deploy.status.tooltip, /notification/, 'the tooltip sends nobody to a notification that may be gone');
-    assert.ok(deploy.standingConflict(folderOf('conflict-reach'), 'implementation'), 'the held push stands for the diff title');
+    assert.ok(deploy.standingConflict(actionFolder('conflict-reach'), 'implementation'), 'the held push stands for the diff title');
     const row = await eventually(async () => {
       const app = (await services.tree.getChildren()).find((n) => n.kind === 'application' && n.app.id === APP);
       const found = app && (await services.tree.getChildren(app)).find((n) => n.kind === 'action' && n.key === 'conflict-reach');
@@ -323,14 +309,14 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     assert.match(services.tree.getTreeItem(row).contextValue ?? '', /^action;\w+;local;remote;outOfStep$/);
 
     // Merge from the diff's title (its argument is the local side).
-    await vscode.commands.executeCommand('customActions.mergeWithServer', mainUri('conflict-reach'));
+    await vscode.commands.executeCommand('customActions.mergeWithServer', mainOf('conflict-reach'));
     const merged = codeWith('10', '70');
     await eventually(() => (e.document.getText() === merged ? true : undefined), 'the merge in the editor');
     // Overwrite from the tree pushes the file as saved (here by auto-save, VS Code for the Web's default) over the version told.
     await eventually(() => (!e.document.isDirty ? true : undefined), 'auto-saved');
     await vscode.commands.executeCommand('customActions.overwriteServer', row);
     await serverHolds(id, merged);
-    await eventually(() => (deploy.standingConflict(folderOf('conflict-reach'), 'implementation') ? undefined : true), 'nothing held any more');
+    await eventually(() => (deploy.standingConflict(actionFolder('conflict-reach'), 'implementation') ? undefined : true), 'nothing held any more');
     await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
   });
 
@@ -341,7 +327,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
       const id = await action('conflict-autosave', codeWith('1', '7'));
       const theirs = codeWith('1', '70');
       await colleaguePushes(id, theirs);
-      const e = await editorOf(mainUri('conflict-autosave'));
+      const e = await editorOf(mainOf('conflict-autosave'));
       await save(e, codeWith('10', '7'));
       await offered('conflict-autosave');
       (await notification(/conflict-autosave changed on the server/)).answer('Merge');
@@ -356,7 +342,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
       await vscode.window.showTextDocument(e.document, { preview: false });
       await vscode.commands.executeCommand('workbench.action.files.save');
       await serverHolds(id, merged);
-      assert.deepEqual(deploy.heldChoices(mainUri('conflict-autosave')), []);
+      assert.deepEqual(deploy.heldChoices(mainOf('conflict-autosave')), []);
     } finally {
       await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
     }
@@ -369,10 +355,10 @@ describe('Safe deploy: conflicts with changes on the server', function () {
       const id = await action('conflict-automarkers', codeWith('1', '7'));
       const theirs = codeWith('1000', '7');
       await colleaguePushes(id, theirs);
-      const e = await editorOf(mainUri('conflict-automarkers'));
+      const e = await editorOf(mainOf('conflict-automarkers'));
       await save(e, codeWith('10', '7'));
       await offered('conflict-automarkers');
-      await vscode.commands.executeCommand('customActions.mergeWithServer', mainUri('conflict-automarkers'));
+      await vscode.commands.executeCommand('customActions.mergeWithServer', mainOf('conflict-automarkers'));
       await eventually(() => (/^<<<<<<< Local/m.test(e.document.getText()) ? true : undefined), 'the markers in the editor');
       await eventually(() => (!e.document.isDirty ? true : undefined), 'auto-saved');
       await vscode.commands.executeCommand('workbench.action.files.save');
@@ -459,20 +445,15 @@ describe('Safe deploy: a server without conditional writes', function () {
   this.timeout(120_000);
   let services: Services;
   let proxy: FaultProxy;
-  let projectText: string;
+  let project: ProjectElsewhere;
   let app: Application;
   let id: string | undefined;
   const key = 'unconditional-deploy';
-  const projectUri = () => vscode.Uri.joinPath(workspaceRoot(), 'customactions.yaml');
-  const folder = () => vscode.Uri.joinPath(workspaceRoot(), 'actions', key);
-  const read = async (uri: vscode.Uri) => new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  const write = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  const folder = () => actionFolder(key);
 
   before(async () => {
     services = (await api()).services;
     const { actual } = await services.connections.baseUrl();
-    const secret = await services.keys.get(LOCAL_SANDBOX, APP);
-    assert.ok(secret);
     // The sandbox behind a proxy that takes conditional writes out of its capability document.
     proxy = await startFaultProxy({
       target: actual,
@@ -485,28 +466,20 @@ describe('Safe deploy: a server without conditional writes', function () {
         return Buffer.from(JSON.stringify(index));
       },
     });
-    projectText = await read(projectUri());
-    await services.keys.set(proxy.url, APP, secret);
-    await write(projectUri(), projectText.replace('baseUrl: local-sandbox', `baseUrl: ${proxy.url}`));
-    const state = await services.project.reload();
-    assert.ok(state.kind === 'ok' && state.baseUrl === proxy.url);
-    const found = state.applications.find((a) => a.id === APP);
-    assert.ok(found);
-    app = found;
+    project = await projectOn(services, proxy.url);
+    app = project.app;
   });
 
   after(async () => {
     await removeActions(services, app, id === undefined ? [] : [id], [folder()]);
-    await restoreProjectFile(services, projectText);
+    await project.restore();
     await proxy.close();
   });
 
   it('reads the server before a write it cannot make conditional: pushes over the base unchecked, and holds a colleague change', async () => {
     const metadata = metadataOf(key);
-    await write(vscode.Uri.joinPath(folder(), 'action.yaml'), serializeActionYaml(metadata));
-    await write(vscode.Uri.joinPath(folder(), 'action.generated.ts'), generateTypes(metadata));
     const first = codeWith('1', '7');
-    await write(vscode.Uri.joinPath(folder(), 'main.ts'), first);
+    await writeActionFiles(folder(), metadata, first);
     id = (await services.connections.call(app, (c) => c.createAction(APP, metadata))).id;
     services.model.refresh();
     const main = vscode.Uri.joinPath(folder(), 'main.ts');

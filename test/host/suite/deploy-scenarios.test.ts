@@ -2,9 +2,6 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { codeHash } from '../../../src/core/deploy/base';
 import { type Verdict } from '../../../src/core/deploy/outcome';
-import { LOCAL_SANDBOX } from '../../../src/core/schema';
-import { generateTypes } from '../../../src/core/typegen';
-import { serializeActionYaml } from '../../../src/core/workspace';
 import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { DEPLOY_SCENARIOS, type DeployScenario, type ScenarioChange, type ScenarioFile, scenarioTitle } from '../../support/deployScenarios';
@@ -12,7 +9,8 @@ import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
 import { actionMetadata } from '../../support/metadata';
 import { lockedPart } from '../lockFile';
 import { NotificationSpy } from '../notifications';
-import { api, eventually, removeActions, restoreProjectFile, workspaceRoot } from '../support';
+import { api, eventually, removeActions } from '../support';
+import { actionFolder, closeEditors, projectOn, type ProjectElsewhere, replaceText, writeActionFiles, writeText } from '../suiteFixture';
 
 const APP = 'test-app';
 
@@ -30,17 +28,13 @@ describe('One decision, two faces: the scenario table through a save in the edit
   let app: Application;
   let spy: NotificationSpy;
   let proxy: FaultProxy;
-  let projectText: string;
+  let project: ProjectElsewhere;
   /** The action ids whose requests lose their connection. */
   const dropping = new Set<string>();
   const created: string[] = [];
   const folders = new Set<string>();
 
-  const projectUri = () => vscode.Uri.joinPath(workspaceRoot(), 'customactions.yaml');
-  const folderOf = (key: string) => vscode.Uri.joinPath(workspaceRoot(), 'actions', key);
-  const fileOf = (key: string, file: ScenarioFile) => vscode.Uri.joinPath(folderOf(key), file);
-  const read = async (uri: vscode.Uri) => new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  const write = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  const fileOf = (key: string, file: ScenarioFile) => vscode.Uri.joinPath(actionFolder(key), file);
   const exists = (uri: vscode.Uri) =>
     vscode.workspace.fs.stat(uri).then(
       () => true,
@@ -52,8 +46,6 @@ describe('One decision, two faces: the scenario table through a save in the edit
     // Saved by hand only: VS Code for the Web's auto-save would save (quietly) before the test does.
     await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
     const { actual } = await services.connections.baseUrl();
-    const secret = await services.keys.get(LOCAL_SANDBOX, APP);
-    assert.ok(secret);
     proxy = await startFaultProxy({
       target: actual,
       rate: 1,
@@ -61,14 +53,8 @@ describe('One decision, two faces: the scenario table through a save in the edit
       kinds: ['reset-before'],
       spare: (_method, p) => ![...dropping].some((id) => p.startsWith(`/api/actions/${id}`)),
     });
-    projectText = await read(projectUri());
-    await services.keys.set(proxy.url, APP, secret);
-    await write(projectUri(), projectText.replace('baseUrl: local-sandbox', `baseUrl: ${proxy.url}`));
-    const state = await services.project.reload();
-    assert.ok(state.kind === 'ok' && state.baseUrl === proxy.url, 'the project points at the proxy');
-    const found = state.applications.find((a) => a.id === APP);
-    assert.ok(found);
-    app = found;
+    project = await projectOn(services, proxy.url);
+    app = project.app;
   });
 
   beforeEach(() => {
@@ -78,13 +64,12 @@ describe('One decision, two faces: the scenario table through a save in the edit
   afterEach(async () => {
     dropping.clear();
     spy.dispose();
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeEditors();
   });
 
   after(async () => {
-    await removeActions(services, app, created, [...folders].map(folderOf));
-    await restoreProjectFile(services, projectText);
+    await removeActions(services, app, created, [...folders].map(actionFolder));
+    await project.restore();
     await proxy.close();
     await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
   });
@@ -95,9 +80,7 @@ describe('One decision, two faces: the scenario table through a save in the edit
   async function action(row: DeployScenario, key: string): Promise<string | undefined> {
     folders.add(key);
     const metadata = actionMetadata({ key });
-    await write(fileOf(key, 'action.yaml'), serializeActionYaml(metadata));
-    await write(vscode.Uri.joinPath(folderOf(key), 'action.generated.ts'), generateTypes(metadata));
-    if (row.firstCode !== undefined) await write(fileOf(key, 'main.ts'), row.firstCode);
+    await writeActionFiles(actionFolder(key), metadata, row.firstCode);
     services.model.refresh();
     if (!row.deployed) return undefined;
     await vscode.commands.executeCommand('customActions.createOnServer', fileOf(key, 'action.yaml'));
@@ -123,11 +106,9 @@ describe('One decision, two faces: the scenario table through a save in the edit
     switch (change.kind) {
       case 'edit': {
         const uri = fileOf(key, change.file);
-        if (!(await exists(uri))) await write(uri, '');
+        if (!(await exists(uri))) await writeText(uri, '');
         const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
-        const whole = editor.document.validateRange(new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0));
-        const text = change.edit(editor.document.getText());
-        assert.ok(await editor.edit((b) => b.replace(whole, text)));
+        await replaceText(editor, change.edit(editor.document.getText()));
         return;
       }
       case 'colleague-pushes':
@@ -135,7 +116,7 @@ describe('One decision, two faces: the scenario table through a save in the edit
         await services.connections.call(app, (c) => c.putImplementation(id, change.code));
         return;
       case 'delete-folder':
-        await vscode.workspace.fs.delete(folderOf(key), { recursive: true });
+        await vscode.workspace.fs.delete(actionFolder(key), { recursive: true });
         services.model.refresh(app);
         return;
       case 'delete-on-server':

@@ -1,8 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { codeHash, metadataHash } from '../../../src/core/deploy/base';
-import { LOCAL_SANDBOX, type ActionMetadata } from '../../../src/core/schema';
+import { type ActionMetadata } from '../../../src/core/schema';
 import { generateTypes } from '../../../src/core/typegen';
 import { serializeActionYaml } from '../../../src/core/workspace';
 import { type DeployFeature } from '../../../src/extension/deploy';
@@ -12,29 +11,31 @@ import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { NotificationSpy } from '../notifications';
 import { PushProxy } from '../../support/pushProxy';
-import { api, eventually, staysTrue, workspaceRoot } from '../support';
+import { api, eventually, staysTrue } from '../support';
+import {
+  actionAsPulled,
+  actionFolder,
+  codeReturning,
+  mainOf,
+  numberAction,
+  openAsWritten,
+  projectOn,
+  type ProjectElsewhere,
+  readText,
+  replaceText,
+  saveText,
+  writeText,
+} from '../suiteFixture';
 
-const APP = 'test-app';
-
-function metadataOf(key: string, parameterType: 'number' | 'text' = 'number'): ActionMetadata {
-  return {
-    key,
-    name: `Deploy ${key}`,
-    description: '',
-    developerEmail: 'dev@example.com',
-    parameters: [{ name: 'n', type: parameterType, description: 'A number' }],
-    result: { type: 'number', description: '' },
-  };
-}
-
-const codeReturning = (expression: string) => `export function main(n: number): number {\n  return ${expression};\n}\n`;
+const metadataOf = (key: string, parameterType: 'number' | 'text' = 'number'): ActionMetadata =>
+  numberAction(key, { name: `Deploy ${key}`, parameters: [{ name: 'n', type: parameterType, description: 'A number' }] });
 
 describe('Save to deploy (sandbox behind a counting proxy)', function () {
   this.timeout(180_000);
   let services: Services;
   let app: Application;
   let proxy: PushProxy;
-  let projectText: string;
+  let project: ProjectElsewhere;
   let deploy: DeployFeature;
   /** Lets a push held by a test go, should the test fail before it does. */
   let releaseHeld: () => void = () => undefined;
@@ -42,72 +43,24 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
   /** Action folders the tests wrote, removed after them. */
   const folders = new Set<string>();
 
-  const projectUri = () => vscode.Uri.joinPath(workspaceRoot(), 'customactions.yaml');
-  const folderOf = (key: string) => vscode.Uri.joinPath(workspaceRoot(), 'actions', key);
-  const mainUri = (key: string) => vscode.Uri.joinPath(folderOf(key), 'main.ts');
-  const read = async (uri: vscode.Uri) => new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  const write = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
   const onServer = (id: string) => services.connections.call(app, (c) => c.getImplementation(id));
 
   /** An action in the workspace and on the server, with `code` as its implementation on both. */
   async function action(key: string, code: string, metadata = metadataOf(key)): Promise<string> {
     folders.add(key);
-    await write(vscode.Uri.joinPath(folderOf(key), 'action.yaml'), serializeActionYaml(metadata));
-    await write(vscode.Uri.joinPath(folderOf(key), 'action.generated.ts'), generateTypes(metadata));
-    await write(mainUri(key), code);
-    const made = await services.connections.call(app, (c) => c.createAction(APP, metadata));
-    const id = made.id;
+    const id = await actionAsPulled(services, app, actionFolder(key), metadata, code);
     created.push(id);
-    const put = await services.connections.call(app, (c) => c.putImplementation(id, code));
-    // The folder holds what the server holds, as after a Pull: the base the saves are checked against.
-    deploy.recordBases(
-      app,
-      { id, key: metadata.key },
-      { metadata: { etag: made.etag, hash: metadataHash(metadata) }, implementation: { etag: put.etag, hash: codeHash(code) } },
-    );
     services.model.refresh();
     return id;
-  }
-
-  async function editor(uri: vscode.Uri): Promise<vscode.TextEditor> {
-    // A file written a moment ago may still be announced as changed on disk; a save racing that reads as a
-    // conflict. Open it once the document holds what is on disk.
-    const onDisk = await read(uri);
-    const document = await eventually(async () => {
-      const opened = await vscode.workspace.openTextDocument(uri);
-      return opened.getText() === onDisk ? opened : undefined;
-    }, `${uri.path} as written`);
-    return vscode.window.showTextDocument(document, { preview: false });
-  }
-
-  async function setText(e: vscode.TextEditor, text: string): Promise<void> {
-    const whole = e.document.validateRange(new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0));
-    assert.ok(await e.edit((b) => b.replace(whole, text)));
-  }
-
-  async function saveAs(e: vscode.TextEditor, text: string): Promise<void> {
-    await setText(e, text);
-    if (await e.document.save()) return;
-    // The first save in a fresh window can race the file service announcing the files just written.
-    await eventually(async () => (!e.document.isDirty || (await e.document.save()) ? true : undefined), `saved (dirty: ${e.document.isDirty})`, 10_000);
   }
 
   before(async () => {
     services = (await api()).services;
     // The extension's own sandbox, then the project pointed at a proxy in front of it.
     const { actual } = await services.connections.baseUrl();
-    const key = await services.keys.get(LOCAL_SANDBOX, APP);
-    assert.ok(key, 'the sandbox minted a key');
     proxy = new PushProxy(new URL(actual));
-    const base = await proxy.start();
-    projectText = await read(projectUri());
-    await services.keys.set(base, APP, key);
-    await write(projectUri(), projectText.replace('baseUrl: local-sandbox', `baseUrl: ${base}`));
-    const state = await services.project.reload();
-    assert.ok(state.kind === 'ok' && state.baseUrl === base, 'the project goes through the proxy');
-    const found = state.applications.find((a) => a.id === APP);
-    assert.ok(found);
-    app = found;
+    project = await projectOn(services, await proxy.start());
+    app = project.app;
     deploy = services.deploy;
   });
 
@@ -123,20 +76,18 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     await vscode.commands.executeCommand('notifications.clearAll');
     for (const id of created) await services.connections.call(app, (c) => c.deleteAction(id)).catch(() => undefined);
     for (const key of folders) {
-      await vscode.workspace.fs.delete(folderOf(key), { recursive: true }).then(undefined, () => undefined);
+      await vscode.workspace.fs.delete(actionFolder(key), { recursive: true }).then(undefined, () => undefined);
     }
-    await write(projectUri(), projectText);
-    await services.project.reload();
-    services.model.refresh();
+    await project.restore();
     await proxy.close();
   });
 
   it('pushes a save made in the editor, and the server holds exactly the saved text', async () => {
     const id = await action('deploy-save', codeReturning('n'));
-    const e = await editor(mainUri('deploy-save'));
+    const e = await openAsWritten(mainOf('deploy-save'));
     const before = proxy.implementationPuts(id);
     const text = codeReturning('n * 3 /* saved in the editor */');
-    await saveAs(e, text);
+    await saveText(e, text);
     await eventually(async () => ((await onServer(id)) === text ? true : undefined), 'the saved text on the server');
     assert.equal(await onServer(id), e.document.getText());
     assert.equal(proxy.implementationPuts(id) - before, 1, 'one request for one save');
@@ -151,13 +102,13 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
 
   it('does not push a file changed on disk by another process, open in an editor or not', async () => {
     const id = await action('deploy-disk', codeReturning('n'));
-    const e = await editor(mainUri('deploy-disk'));
+    const e = await openAsWritten(mainOf('deploy-disk'));
     const before = proxy.implementationPuts(id);
     const changed = codeReturning('n - 1 /* from a checkout */');
-    await writeFile(mainUri('deploy-disk').fsPath, changed);
+    await writeFile(mainOf('deploy-disk').fsPath, changed);
     await eventually(() => (e.document.getText() === changed ? true : undefined), 'the editor reloading the file from disk');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await writeFile(mainUri('deploy-disk').fsPath, codeReturning('n - 2 /* another tool */'));
+    await writeFile(mainOf('deploy-disk').fsPath, codeReturning('n - 2 /* another tool */'));
     await staysTrue(() => proxy.implementationPuts(id) === before, 'no request for changes on disk', 2_500);
     assert.equal(await onServer(id), codeReturning('n'));
   });
@@ -165,13 +116,13 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
   it('does not push a file that does not define main', async () => {
     const id = await action('deploy-nomain', codeReturning('n'));
     const before = proxy.implementationPuts(id);
-    const helper = vscode.Uri.joinPath(folderOf('deploy-nomain'), 'helper.ts');
-    await write(helper, 'export const x = 1;\n');
-    await saveAs(await editor(helper), 'export const twice = (n: number): number => n * 2;\n');
-    await saveAs(await editor(mainUri('deploy-nomain')), 'export function helper(n: number): number {\n  return n;\n}\n');
+    const helper = vscode.Uri.joinPath(actionFolder('deploy-nomain'), 'helper.ts');
+    await writeText(helper, 'export const x = 1;\n');
+    await saveText(await openAsWritten(helper), 'export const twice = (n: number): number => n * 2;\n');
+    await saveText(await openAsWritten(mainOf('deploy-nomain')), 'export function helper(n: number): number {\n  return n;\n}\n');
     await staysTrue(() => proxy.implementationPuts(id) === before, 'no request for a file without main', 1_500);
     assert.equal(await onServer(id), codeReturning('n'));
-    const byHand = await vscode.commands.executeCommand<PushResult | undefined>('customActions.pushImplementation', mainUri('deploy-nomain'));
+    const byHand = await vscode.commands.executeCommand<PushResult | undefined>('customActions.pushImplementation', mainOf('deploy-nomain'));
     assert.equal(byHand?.kind, 'refused');
     assert.equal(byHand?.kind === 'refused' && byHand.why, 'no-main');
     await vscode.commands.executeCommand('notifications.clearAll');
@@ -179,7 +130,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
 
   it('ends 50 quick saves with the last content on the server, one request at a time and far fewer requests than saves', async () => {
     const id = await action('deploy-burst', codeReturning('n'));
-    const e = await editor(mainUri('deploy-burst'));
+    const e = await openAsWritten(mainOf('deploy-burst'));
     // The server answers no push until all 50 saves are made, however fast or slow this machine saves.
     const release = proxy.holdPushes();
     releaseHeld = release;
@@ -188,7 +139,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     let last = '';
     for (let i = 1; i <= 50; i++) {
       last = codeReturning(`n + ${i}`);
-      await saveAs(e, last);
+      await saveText(e, last);
     }
     release();
     await eventually(async () => ((await onServer(id)) === last ? true : undefined), 'the last save on the server', 30_000);
@@ -201,12 +152,12 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
 
   it('retries a transient failure, and on a refusal keeps the file, reports it once and offers Retry', async () => {
     const id = await action('deploy-fail', codeReturning('n'));
-    const e = await editor(mainUri('deploy-fail'));
+    const e = await openAsWritten(mainOf('deploy-fail'));
     // Two 503s then success: the client's backoff absorbs them, the user sees a push.
     proxy.failures = [503, 503].map((status) => ({ status, body: JSON.stringify({ title: 'Unavailable', status, detail: 'busy' }) }));
     const before = proxy.implementationPuts(id);
     const first = codeReturning('n + 100');
-    await saveAs(e, first);
+    await saveText(e, first);
     await eventually(async () => ((await onServer(id)) === first ? true : undefined), 'the push after two transient failures');
     assert.equal(proxy.implementationPuts(id) - before, 3);
 
@@ -216,17 +167,17 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       const told = () => spy.matching(/The code of deploy-fail was not pushed/);
       proxy.failures = [refusal];
       const refused = codeReturning('n + 200');
-      await saveAs(e, refused);
+      await saveText(e, refused);
       const notice = await eventually(() => told().find((n) => n.items.includes('Retry')), 'the failure offered with Retry');
       assert.match(deploy.status.text, /Push of deploy-fail failed/);
       assert.doesNotMatch(deploy.status.text, /Pushed/, 'a refused push is not reported as done');
       assert.equal(e.document.getText(), refused, 'the file stays as the user left it');
       assert.ok(!e.document.isDirty);
-      assert.equal(await read(mainUri('deploy-fail')), refused);
+      assert.equal(await readText(mainOf('deploy-fail')), refused);
       assert.equal(await onServer(id), first, 'the server kept what it had');
       // The same failure on the next save does not stack a second notification.
       proxy.failures = [refusal];
-      await saveAs(e, refused + '\n');
+      await saveText(e, refused + '\n');
       await eventually(() => (proxy.failures.length === 0 ? true : undefined), 'the second refused push');
       await staysTrue(() => told().length <= 1, 'one notification', 500);
       assert.equal(told().length, 1);
@@ -241,13 +192,13 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
 
   it('checks a save while it is written, and never lets the check of one text pass another', async () => {
     const id = await action('deploy-ahead', codeReturning('n'));
-    const uri = mainUri('deploy-ahead');
+    const uri = mainOf('deploy-ahead');
     const before = proxy.implementationPuts(id);
     // A will-save participant (a formatter) may change the text after the check began: the push of
     // the text actually saved is checked afresh, so code that disagrees with action.yaml stays here.
     const good = codeReturning('n + 1');
     const bad = 'export function main(n: string): number {\n  return n.length;\n}\n';
-    const e = await editor(uri);
+    const e = await openAsWritten(uri);
     const spy = new NotificationSpy();
     // Saves by hand only: an auto-save of `good` would meet the participant too, and be refused quietly.
     const files = vscode.workspace.getConfiguration('files');
@@ -259,7 +210,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       event.waitUntil(Promise.resolve([vscode.TextEdit.replace(whole, bad)]));
     });
     try {
-      await saveAs(e, good);
+      await saveText(e, good);
       assert.equal(e.document.getText(), bad, 'the participant changed the text saved');
       const refusal = await eventually(() => spy.matching(/main\.ts of deploy-ahead has 1 error/)[0], 'the saved text refused on its own check');
       assert.ok(refusal.items.includes('Push Anyway'));
@@ -271,12 +222,12 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     }
     await vscode.commands.executeCommand('notifications.clearAll');
     // The check begun for a text is the one its push takes.
-    await saveAs(e, good);
+    await saveText(e, good);
     await eventually(async () => ((await onServer(id)) === good ? true : undefined), 'the checked text on the server');
     assert.equal(proxy.implementationPuts(id) - before, 1);
     // Another save goes the same way, will-save then did-save.
     const saved = codeReturning('n + 2');
-    await saveAs(e, saved);
+    await saveText(e, saved);
     await eventually(async () => ((await onServer(id)) === saved ? true : undefined), 'the saved text on the server');
     assert.equal(proxy.implementationPuts(id) - before, 2);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
@@ -285,10 +236,10 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
   it('shows a mismatch on the exact parameter, refuses to push it, and each quick fix produces the expected text', async () => {
     const code = 'export function main(n: string): number {\n  return n.length;\n}\n';
     const id = await action('deploy-fix', codeReturning('n'));
-    await write(mainUri('deploy-fix'), code);
-    const e = await editor(mainUri('deploy-fix'));
+    await writeText(mainOf('deploy-fix'), code);
+    const e = await openAsWritten(mainOf('deploy-fix'));
     const diagnostic = await eventually(
-      () => vscode.languages.getDiagnostics(mainUri('deploy-fix')).find((d) => d.source === 'Custom Actions'),
+      () => vscode.languages.getDiagnostics(mainOf('deploy-fix')).find((d) => d.source === 'Custom Actions'),
       'the mismatch diagnostic',
     );
     assert.equal(diagnostic.code, 'type');
@@ -296,7 +247,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     assert.equal(diagnostic.severity, vscode.DiagnosticSeverity.Error);
 
     const before = proxy.implementationPuts(id);
-    const result = await vscode.commands.executeCommand<PushResult | undefined>('customActions.pushImplementation', mainUri('deploy-fix'));
+    const result = await vscode.commands.executeCommand<PushResult | undefined>('customActions.pushImplementation', mainOf('deploy-fix'));
     assert.equal(result?.kind, 'refused', 'a file with errors is not pushed');
     assert.equal(result?.kind === 'refused' && result.why, 'problems');
     assert.match(result?.reason ?? '', /has 1 error/);
@@ -317,19 +268,19 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       'the mismatch gone',
     );
 
-    await setText(e, code);
+    await replaceText(e, code);
     await eventually(() => vscode.languages.getDiagnostics(e.document.uri).find((d) => d.source === 'Custom Actions'), 'the mismatch back');
     const fromSignature = (await fixes()).find((a) => a.title === FROM_SIGNATURE);
     assert.ok(fromSignature?.edit, 'the fix of action.yaml');
     assert.ok(await vscode.workspace.applyEdit(fromSignature.edit));
-    const yaml = (await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folderOf('deploy-fix'), 'action.yaml'))).getText();
+    const yaml = (await vscode.workspace.openTextDocument(vscode.Uri.joinPath(actionFolder('deploy-fix'), 'action.yaml'))).getText();
     assert.equal(yaml, serializeActionYaml(metadataOf('deploy-fix', 'text')));
     await eventually(
       () => (vscode.languages.getDiagnostics(e.document.uri).some((d) => d.source === 'Custom Actions') ? undefined : true),
       'the mismatch gone after action.yaml changed',
     );
     const generated = await eventually(async () => {
-      const text = await read(vscode.Uri.joinPath(folderOf('deploy-fix'), 'action.generated.ts'));
+      const text = await readText(vscode.Uri.joinPath(actionFolder('deploy-fix'), 'action.generated.ts'));
       return text === generateTypes(metadataOf('deploy-fix', 'text')) ? text : undefined;
     }, 'the generated types following the unsaved action.yaml');
     assert.match(generated, /n: string;/);
@@ -338,21 +289,21 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
 
   it('pushes a saved action.yaml as metadata, and never an invalid one', async () => {
     const id = await action('deploy-meta', codeReturning('n'));
-    const uri = vscode.Uri.joinPath(folderOf('deploy-meta'), 'action.yaml');
+    const uri = vscode.Uri.joinPath(actionFolder('deploy-meta'), 'action.yaml');
     const e = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
     const before = proxy.metadataPuts(id);
-    await saveAs(e, serializeActionYaml({ ...metadataOf('deploy-meta'), name: 'Renamed by a save' }));
+    await saveText(e, serializeActionYaml({ ...metadataOf('deploy-meta'), name: 'Renamed by a save' }));
     await eventually(async () => {
-      const listed = await services.connections.call(app, (c) => c.listActions(APP));
+      const listed = await services.connections.call(app, (c) => c.listActions(app.id));
       return listed.find((a) => a.id === id)?.name === 'Renamed by a save' ? true : undefined;
     }, 'the new name on the server');
     assert.equal(proxy.metadataPuts(id) - before, 1);
     const invalid = serializeActionYaml({ ...metadataOf('deploy-meta'), developerEmail: 'not an address' });
     const spy = new NotificationSpy();
     try {
-      await saveAs(e, invalid);
+      await saveText(e, invalid);
       await staysTrue(() => proxy.metadataPuts(id) - before === 1, 'invalid metadata is not sent', 1_500);
-      assert.equal(await read(uri), invalid, 'the file is kept');
+      assert.equal(await readText(uri), invalid, 'the file is kept');
       assert.ok(spy.matching(/^action\.yaml of deploy-meta was not pushed: line \d+/).length > 0, 'the reason is shown');
     } finally {
       spy.dispose();
@@ -369,7 +320,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
 
   it('a Retry clicked after a newer save was pushed sends what the file holds, never the older save', async () => {
     const id = await action('deploy-stale-retry', codeReturning('n'));
-    const e = await editor(mainUri('deploy-stale-retry'));
+    const e = await openAsWritten(mainOf('deploy-stale-retry'));
     const spy = new NotificationSpy();
     // Saves by hand only: an auto-save that came first would be told quietly, with no notification to click.
     const files = vscode.workspace.getConfiguration('files');
@@ -379,7 +330,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       proxy.failLists = true;
       // Read again for this save, whatever read it since the action was made.
       services.model.refresh();
-      await saveAs(e, codeReturning('n + 1 /* A */'));
+      await saveText(e, codeReturning('n + 1 /* A */'));
       const notice = await eventually(
         () => spy.matching(/deploy-stale-retry was not pushed/).find((n) => n.items.includes('Retry')),
         'the failure offering Retry',
@@ -389,20 +340,20 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       assert.equal(notice.severity, 'warning');
       // Save B goes through.
       const b = codeReturning('n + 2 /* B */');
-      await saveAs(e, b);
+      await saveText(e, b);
       await eventually(async () => ((await onServer(id)) === b ? true : undefined), 'B on the server');
       // The failure is over: the same failure again notifies again, though the first notification is still open.
       proxy.failLists = true;
       // The list is read again for the next save (it is known since B), and that read fails.
       services.model.refresh();
-      await saveAs(e, codeReturning('n + 3 /* C */'));
+      await saveText(e, codeReturning('n + 3 /* C */'));
       await eventually(
         () => (spy.matching(/deploy-stale-retry was not pushed/).filter((n) => n.items.includes('Retry')).length === 2 ? true : undefined),
         'a second failure told anew',
       );
       proxy.failLists = false;
       // The file holds B again, written on disk (which pushes nothing): what the server holds.
-      await write(mainUri('deploy-stale-retry'), b);
+      await writeText(mainOf('deploy-stale-retry'), b);
       await eventually(() => (e.document.getText() === b && !e.document.isDirty ? true : undefined), 'the editor reloading B');
       const puts = proxy.implementationPuts(id);
       notice.answer('Retry');
@@ -418,29 +369,29 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
 
   it('a Push Anyway clicked after the file was fixed and pushed sends the file as it is, never the refused text', async () => {
     const id = await action('deploy-stale-anyway', codeReturning('n'));
-    const e = await editor(mainUri('deploy-stale-anyway'));
+    const e = await openAsWritten(mainOf('deploy-stale-anyway'));
     const spy = new NotificationSpy();
     // Saves by hand only: an auto-save that came first would be told quietly, with no notification to click.
     const files = vscode.workspace.getConfiguration('files');
     await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
     try {
-      await saveAs(e, 'export function main(n: string): number {\n  return n.length;\n}\n');
+      await saveText(e, 'export function main(n: string): number {\n  return n.length;\n}\n');
       const notice = await eventually(
         () => spy.matching(/deploy-stale-anyway has \d+ errors?/).find((n) => n.items.includes('Push Anyway')),
         'the refusal offering Push Anyway',
       );
       assert.equal(notice.severity, 'warning');
       const fixed = codeReturning('n + 5');
-      await saveAs(e, fixed);
+      await saveText(e, fixed);
       await eventually(async () => ((await onServer(id)) === fixed ? true : undefined), 'the fixed code on the server');
       // The refusal is over: the same refusal again notifies again, though the first notification is still open.
-      await saveAs(e, 'export function main(n: string): number {\n  return n.length + 1;\n}\n');
+      await saveText(e, 'export function main(n: string): number {\n  return n.length + 1;\n}\n');
       await eventually(
         () => (spy.matching(/deploy-stale-anyway has \d+ errors?/).filter((n) => n.items.includes('Push Anyway')).length === 2 ? true : undefined),
         'a second refusal told anew',
       );
       // The file holds the fixed code again, written on disk (which pushes nothing): what the server holds.
-      await write(mainUri('deploy-stale-anyway'), fixed);
+      await writeText(mainOf('deploy-stale-anyway'), fixed);
       await eventually(() => (e.document.getText() === fixed && !e.document.isDirty ? true : undefined), 'the editor reloading the fixed code');
       const puts = proxy.implementationPuts(id);
       notice.answer('Push Anyway');
@@ -463,8 +414,8 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     await deploySettings.update('warnAfterSeconds', 2, vscode.ConfigurationTarget.Global);
     try {
       const id = await action('deploy-autosave', codeReturning('n'));
-      const uri = mainUri('deploy-autosave');
-      const e = await editor(uri);
+      const uri = mainOf('deploy-autosave');
+      const e = await openAsWritten(uri);
       const before = proxy.implementationPuts(id);
       // Typing in the middle of `return n;`, then a pause: VS Code saves `return n +;`.
       e.selection = new vscode.Selection(1, 10, 1, 10);
@@ -528,16 +479,16 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
       it(`a save by hand right after finishing a line pushes it, never refused on TypeScript's ${kind} error of the half line`, async () => {
         const key = `deploy-stale-${kind}`;
         const id = await action(key, codeReturning('n'));
-        const uri = mainUri(key);
-        const e = await editor(uri);
+        const uri = mainOf(key);
+        const e = await openAsWritten(uri);
         const spy = new NotificationSpy();
         try {
           // Half a line, and a pause: TypeScript underlines it.
-          await setText(e, codeReturning(half));
+          await replaceText(e, codeReturning(half));
           await eventually(() => typescriptErrorsOn(uri, 1)[0], `TypeScript's error of \`return ${half};\``);
           // The line finished and saved at once, before TypeScript looked at the finished text.
           const finished = codeReturning(whole);
-          await setText(e, finished);
+          await replaceText(e, finished);
           const staleAtSave = typescriptErrorsOn(uri, 1).length > 0;
           assert.ok(await e.document.save());
           assert.ok(staleAtSave, 'the save came while the errors of the half line were still reported');
@@ -565,15 +516,15 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
     it("a save by hand of code with TypeScript's errors is refused, at the line where the saved text has them", async () => {
       const key = 'deploy-ts-error';
       const id = await action(key, codeReturning('n'));
-      const uri = mainUri(key);
-      const e = await editor(uri);
+      const uri = mainOf(key);
+      const e = await openAsWritten(uri);
       const spy = new NotificationSpy();
       try {
-        await setText(e, codeReturning('Math.ab'));
+        await replaceText(e, codeReturning('Math.ab'));
         await eventually(() => typescriptErrorsOn(uri, 1)[0], 'TypeScript underlining `Math.ab`');
         // A line added above and saved at once: the error TypeScript published is on line 2, the saved text has it on line 3.
         const saved = `// moved down\n${codeReturning('Math.ab')}`;
-        await setText(e, saved);
+        await replaceText(e, saved);
         const publishedOnLine2 = typescriptErrorsOn(uri, 1).length > 0;
         assert.ok(await e.document.save());
         assert.ok(publishedOnLine2, 'the save came before TypeScript looked at the moved line');

@@ -1,8 +1,5 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { type ActionMetadata } from '../../../src/core/schema';
-import { generateTypes } from '../../../src/core/typegen';
-import { serializeActionYaml } from '../../../src/core/workspace';
 import { DeployHistoryStore } from '../../../src/extension/deploy/historyStore';
 import { PUSH_NOW, TAKE_INTO_EDITOR } from '../../../src/extension/deploy/deployer';
 import { COMPARE } from '../../../src/extension/deploy/conflicts';
@@ -12,20 +9,12 @@ import { type ActionNode, type ApplicationNode, type HistoryNode, type VersionNo
 import { type Services } from '../../../src/extension/services';
 import { lockedPart } from '../lockFile';
 import { NotificationSpy } from '../notifications';
-import { api, eventually, fixtureApplication, removeActions, staysTrue, workspaceRoot } from '../support';
+import { api, eventually, fixtureApplication, removeActions, staysTrue } from '../support';
+import { actionFolder, codeReturning, mainOf, numberAction, writeActionFiles, writeText } from '../suiteFixture';
 
 const APP = 'test-app';
 
-const metadataOf = (key: string): ActionMetadata => ({
-  key,
-  name: `History ${key}`,
-  description: 'An action with a past.',
-  developerEmail: 'dev@example.com',
-  parameters: [{ name: 'n', type: 'number', description: 'A number' }],
-  result: { type: 'number', description: '' },
-});
-
-const codeReturning = (expression: string) => `export function main(n: number): number {\n  return ${expression};\n}\n`;
+const metadataOf = (key: string) => numberAction(key, { name: `History ${key}`, description: 'An action with a past.' });
 
 describe('Safe deploy: deploy history', function () {
   this.timeout(180_000);
@@ -34,9 +23,6 @@ describe('Safe deploy: deploy history', function () {
   let spy: NotificationSpy;
   const created: string[] = [];
   const keys = new Set<string>();
-  const folderOf = (key: string) => vscode.Uri.joinPath(workspaceRoot(), 'actions', key);
-  const mainUri = (key: string) => vscode.Uri.joinPath(folderOf(key), 'main.ts');
-  const write = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
   const onServer = (id: string) => services.connections.call(app, (c) => c.getImplementation(id));
 
   /** An action pushed three times from here: v1, v2, v3 (the last is what the server and the file hold). */
@@ -44,14 +30,13 @@ describe('Safe deploy: deploy history', function () {
     keys.add(key);
     const metadata = metadataOf(key);
     const versions = [codeReturning('n + 1'), codeReturning('n + 2'), codeReturning('n + 3')];
-    await write(vscode.Uri.joinPath(folderOf(key), 'action.yaml'), serializeActionYaml(metadata));
-    await write(vscode.Uri.joinPath(folderOf(key), 'action.generated.ts'), generateTypes(metadata));
+    await writeActionFiles(actionFolder(key), metadata);
     const { id } = await services.connections.call(app, (c) => c.createAction(APP, metadata));
     created.push(id);
     services.model.refresh();
     for (const code of versions) {
-      await write(mainUri(key), code);
-      const result = await services.deploy.pushCode(mainUri(key), code);
+      await writeText(mainOf(key), code);
+      const result = await services.deploy.pushCode(mainOf(key), code);
       assert.equal(result.kind, 'pushed', JSON.stringify(result));
     }
     // Each push's entry is recorded behind it: the three are listed once the last has been.
@@ -64,7 +49,7 @@ describe('Safe deploy: deploy history', function () {
   }
 
   async function located(key: string) {
-    const action = await services.model.actionAt(mainUri(key));
+    const action = await services.model.actionAt(mainOf(key));
     assert.ok(action?.local && action.remote, `${key} is in the workspace and on the server`);
     return { action: { ...action, local: action.local, remote: action.remote }, parts: ['implementation'] as const };
   }
@@ -85,7 +70,7 @@ describe('Safe deploy: deploy history', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  after(() => removeActions(services, app, created, [...keys].map(folderOf)));
+  after(() => removeActions(services, app, created, [...keys].map(actionFolder)));
 
   it('records every accepted push, lists the local and the server-side versions, and survives a new store over the same storage', async () => {
     const { id, versions } = await pushedThrice('history-record');
@@ -171,7 +156,7 @@ describe('Safe deploy: deploy history', function () {
     asked.answer(RESTORE);
     await opened;
     const editor = await eventually(
-      () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === mainUri('history-tree').toString() && d.getText() === versions[0]),
+      () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === mainOf('history-tree').toString() && d.getText() === versions[0]),
       'the old version in the editor',
     );
     assert.equal(await onServer(id), versions[2], 'restored, not pushed');
@@ -196,8 +181,8 @@ describe('Safe deploy: deploy history', function () {
     const listening = services.tree.onDidChangeTreeData((node) => fired.push(node));
     try {
       const fourth = codeReturning('n + 4');
-      await write(mainUri('history-follow'), fourth);
-      assert.equal((await services.deploy.pushCode(mainUri('history-follow'), fourth)).kind, 'pushed');
+      await writeText(mainOf('history-follow'), fourth);
+      assert.equal((await services.deploy.pushCode(mainOf('history-follow'), fourth)).kind, 'pushed');
       await eventually(() => (fired.includes(history) ? true : undefined), 'the History row told to show its versions again');
       const rows = await code();
       assert.equal(rows.length, 4);
@@ -207,7 +192,7 @@ describe('Safe deploy: deploy history', function () {
       const where = await located('history-follow');
       const oldest = (await historyItems(services, where)).at(-1);
       assert.ok(oldest);
-      await services.deploy.redeploy(app, folderOf('history-follow'), id, 'history-follow', 'implementation', await oldest.content());
+      await services.deploy.redeploy(app, actionFolder('history-follow'), id, 'history-follow', 'implementation', await oldest.content());
       await eventually(() => (fired.includes(history) ? true : undefined), 'the History row follows the redeploy');
     } finally {
       listening.dispose();
@@ -219,7 +204,7 @@ describe('Safe deploy: deploy history', function () {
     await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
     try {
       const { id, versions } = await pushedThrice('history-rollback');
-      const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(mainUri('history-rollback')), { preview: false });
+      const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(mainOf('history-rollback')), { preview: false });
       const where = await located('history-rollback');
       const oldest = (await historyItems(services, where)).at(-1);
       assert.ok(oldest);
@@ -234,7 +219,7 @@ describe('Safe deploy: deploy history', function () {
       assert.deepEqual(told.items, [TAKE_INTO_EDITOR, 'Compare']);
       assert.match(services.deploy.status.text, /main\.ts of history-rollback differs from the server/);
       assert.equal(services.deploy.status.click?.command, 'customActions.heldSaveChoices', 'the choices stay in the status bar');
-      assert.deepEqual(services.deploy.heldChoices(mainUri('history-rollback')), [TAKE_INTO_EDITOR, COMPARE, PUSH_NOW], 'held as a redeploy is');
+      assert.deepEqual(services.deploy.heldChoices(mainOf('history-rollback')), [TAKE_INTO_EDITOR, COMPARE, PUSH_NOW], 'held as a redeploy is');
 
       // The next keystroke, and auto-save after it: the newer code does not go back over the redeploy.
       await vscode.window.showTextDocument(editor.document, { preview: false });
@@ -245,7 +230,7 @@ describe('Safe deploy: deploy history', function () {
 
       told.answer(TAKE_INTO_EDITOR);
       await eventually(() => (editor.document.getText() === versions[0] ? true : undefined), 'the redeployed version in the editor');
-      assert.deepEqual(services.deploy.heldChoices(mainUri('history-rollback')), [], 'nothing held any more');
+      assert.deepEqual(services.deploy.heldChoices(mainOf('history-rollback')), [], 'nothing held any more');
       await eventually(() => (!editor.document.isDirty ? true : undefined), 'auto-saved');
       await staysTrue(async () => (await onServer(id)) === versions[0], 'the server keeps the version', 1_500);
     } finally {
@@ -257,19 +242,19 @@ describe('Safe deploy: deploy history', function () {
     const { id } = await pushedThrice('history-compare');
     const theirs = codeReturning('n + 100 /* a colleague */');
     await services.connections.call(app, (c) => c.putImplementation(id, theirs));
-    const shown = await vscode.commands.executeCommand<string[]>('customActions.compareWithServer', mainUri('history-compare'));
+    const shown = await vscode.commands.executeCommand<string[]>('customActions.compareWithServer', mainOf('history-compare'));
     assert.deepEqual(shown, ['implementation']);
     const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
     assert.ok(input instanceof vscode.TabInputTextDiff, 'a diff editor');
     assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), theirs, "the server's code on the left");
-    assert.equal(input.modified.toString(), mainUri('history-compare').toString(), 'the file on the right');
+    assert.equal(input.modified.toString(), mainOf('history-compare').toString(), 'the file on the right');
 
     // Pull from Server, from the editor title of that diff (the server's side is the argument). The
     // file is at its base (the last push): nobody's work is lost, so the pull asks nothing, as the
     // command line's pull replaces it without --force (one plan, src/core/deploy/pull.ts).
     await vscode.commands.executeCommand('customActions.pullFromDiff', input.original);
     assert.equal(spy.matching(/Pull "history-compare" from the server\?/).length, 0, 'no question: main.ts held no change of its own');
-    const onDisk = new TextDecoder().decode(await vscode.workspace.fs.readFile(mainUri('history-compare')));
+    const onDisk = new TextDecoder().decode(await vscode.workspace.fs.readFile(mainOf('history-compare')));
     assert.equal(onDisk, theirs, "the file holds the server's code");
     const server = await services.connections.call(app, (c) => c.getImplementationVersioned(id));
     await lockedPart(services, app, id, 'implementation', (b) => b?.etag === server.etag, 'the next push is checked against what was pulled');
@@ -287,7 +272,7 @@ describe('Safe deploy: deploy history', function () {
     const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
     assert.ok(input instanceof vscode.TabInputTextDiff, 'the version is shown in a diff with the file');
     assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), versions[0]);
-    assert.equal(input.modified.toString(), mainUri('history-redeploy').toString());
+    assert.equal(input.modified.toString(), mainOf('history-redeploy').toString());
     asked.answer(REDEPLOY);
     await opened;
     assert.equal(await onServer(id), versions[0], 'read back from the server');
@@ -295,7 +280,7 @@ describe('Safe deploy: deploy history', function () {
 
     // A colleague changes it: an old version is not redeployed over that unseen.
     await services.connections.call(app, (c) => c.putImplementation(id, codeReturning('n + 100')));
-    const held = await services.deploy.redeploy(app, folderOf('history-redeploy'), id, 'history-redeploy', 'implementation', versions[1] as string);
+    const held = await services.deploy.redeploy(app, actionFolder('history-redeploy'), id, 'history-redeploy', 'implementation', versions[1] as string);
     assert.equal(held.kind, 'held');
     assert.equal(await onServer(id), codeReturning('n + 100'));
     // Settled, so no held push is left in the status bar: Overwrite puts the file over the colleague's.
@@ -306,9 +291,9 @@ describe('Safe deploy: deploy history', function () {
   it('Retry after a failed redeploy sends the version again, not the file', async () => {
     const { id, versions } = await pushedThrice('history-retry');
     // The file now differs from the server (a change on disk, which never pushes): a Retry that sent the file would be seen.
-    await write(mainUri('history-retry'), versions[0] as string);
+    await writeText(mainOf('history-retry'), versions[0] as string);
     const refused = 'export function main(n: number): number {\n  return n +;\n}\n';
-    const failed = await services.deploy.redeploy(app, folderOf('history-retry'), id, 'history-retry', 'implementation', refused);
+    const failed = await services.deploy.redeploy(app, actionFolder('history-retry'), id, 'history-retry', 'implementation', refused);
     assert.equal(failed.kind, 'failed', 'the server refuses code that does not parse');
     const notFailed = /The code of history-retry was not pushed/;
     (await eventually(() => spy.matching(notFailed).at(-1), 'the failure offering Retry')).answer('Retry');
@@ -320,13 +305,13 @@ describe('Safe deploy: deploy history', function () {
   it('Deploy History… on main.ts opens the picked version beside the file, and Restore to Editor brings it in without pushing', async () => {
     const { id, versions } = await pushedThrice('history-restore');
     // Half-typed code: an auto-save of it (code-server saves after a delay) is refused, so whatever reaches the server was pushed.
-    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(mainUri('history-restore')), { preview: false });
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(mainOf('history-restore')), { preview: false });
     assert.ok(
       await editor.edit((b) =>
         b.replace(editor.document.validateRange(new vscode.Range(0, 0, 99, 0)), 'export function main(n: number): number {\n  return n +;\n}\n'),
       ),
     );
-    const command = vscode.commands.executeCommand('customActions.deployHistory', mainUri('history-restore'));
+    const command = vscode.commands.executeCommand('customActions.deployHistory', mainOf('history-restore'));
     // The quick pick lists the newest first: version 3 (pushed from here, and kept by the server).
     const asked = await eventually(async () => {
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');

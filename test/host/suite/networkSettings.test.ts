@@ -7,12 +7,12 @@ import { type AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LOCAL_SANDBOX } from '../../../src/core/schema';
 import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { type ForwardProxy, startForwardProxy } from '../../support/forwardProxy';
 import { makeTestCertificates } from '../../support/testCertificates';
-import { api, eventually, fixtureApplication, restoreProjectFile, workspaceRoot } from '../support';
+import { api, eventually, fixtureApplication, workspaceRoot } from '../support';
+import { keepProjectFile, projectFile, sandboxKeyAt, writeText } from '../suiteFixture';
 
 /** A name no resolver knows: only the proxy maps it to this machine, so a request that reaches a server by it went through the proxy. */
 const PROXIED = 'actions.proxied.test';
@@ -21,19 +21,16 @@ const SECURE = 'secure.proxied.test';
 describe("Network: VS Code's proxy settings (user settings only)", function () {
   this.timeout(120_000);
   let services: Services;
-  let projectText: string;
   let proxy: ForwardProxy;
   let tlsServer: Server;
   let certDir: string;
   /** The fixture sandbox's port, which the proxy reaches by the name only it knows. */
   let sandboxPort: string;
   const http = () => vscode.workspace.getConfiguration('http');
-  const projectUri = () => vscode.Uri.joinPath(workspaceRoot(), 'customactions.yaml');
   const workspaceSettings = () => vscode.Uri.joinPath(workspaceRoot(), '.vscode', 'settings.json');
 
   before(async () => {
     services = (await api()).services;
-    projectText = new TextDecoder().decode(await vscode.workspace.fs.readFile(projectUri()));
     await fixtureApplication(services, 'test-app');
     sandboxPort = new URL((await services.connections.baseUrl()).actual).port;
     proxy = await startForwardProxy({ hosts: { [PROXIED]: '127.0.0.1', [SECURE]: '127.0.0.1' } });
@@ -50,19 +47,19 @@ describe("Network: VS Code's proxy settings (user settings only)", function () {
   after(async () => {
     for (const key of ['proxy', 'noProxy', 'proxyStrictSSL']) await http().update(key, undefined, vscode.ConfigurationTarget.Global);
     await vscode.workspace.fs.delete(workspaceSettings()).then(undefined, () => undefined);
-    await restoreProjectFile(services, projectText);
     await proxy?.close();
     await new Promise((resolve) => tlsServer?.close(resolve));
     rmSync(certDir, { recursive: true, force: true });
   });
 
+  // Put back after the settings are.
+  const project = keepProjectFile();
+
   /** The project on `baseUrl` (a target of its own, the default), with test-app's sandbox key there. */
   async function projectOn(baseUrl: string): Promise<Application> {
-    const key = await services.keys.get(LOCAL_SANDBOX, 'test-app');
-    assert.ok(key, 'the sandbox minted a key for test-app');
-    await services.keys.set(baseUrl, 'test-app', key);
+    await sandboxKeyAt(services, baseUrl, 'test-app');
     const targets = `\ntargets:\n  proxied:\n    baseUrl: ${baseUrl}\n    default: true\n    applications:\n      test-app: test-app\n`;
-    await vscode.workspace.fs.writeFile(projectUri(), new TextEncoder().encode(projectText + targets));
+    await writeText(projectFile(), project.text + targets);
     const state = await services.project.reload();
     assert.ok(state.kind === 'ok' && state.baseUrl === baseUrl, 'the project is on the proxied name');
     return state.applications.find((a) => a.id === 'test-app')!;

@@ -1,28 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { codeHash, metadataHash } from '../../../src/core/deploy/base';
-import { LOCAL_SANDBOX, type ActionMetadata } from '../../../src/core/schema';
-import { generateTypes } from '../../../src/core/typegen';
-import { serializeActionYaml } from '../../../src/core/workspace';
 import { type Application, type Project } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { type ProjectNode } from '../../../src/extension/tree/nodes';
 import { api, eventually, fixtureApplication, workspaceRoot } from '../support';
-
-function metadataOf(key: string): ActionMetadata {
-  return {
-    key,
-    name: `Project ${key}`,
-    description: '',
-    developerEmail: 'dev@example.com',
-    parameters: [{ name: 'n', type: 'number', description: 'A number' }],
-    result: { type: 'number', description: '' },
-  };
-}
-
-const codeReturning = (expression: string) => `export function main(n: number): number {\n  return ${expression};\n}\n`;
-const write = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-const read = async (uri: vscode.Uri) => new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+import { actionAsPulled, codeReturning, numberAction, openAsWritten, readText, sandboxKeyAt, saveText, writeText } from '../suiteFixture';
 
 /**
  * A project nested in the workspace's folder (its own customactions.yaml) is a project of its own: it
@@ -51,44 +33,23 @@ describe('Several projects: a nested project of its own (sandbox)', function () 
 
   /** An action on the server and in `folder`, its bases recorded as after a Pull. */
   async function action(app: Application, folder: vscode.Uri, key: string): Promise<{ id: string; main: vscode.Uri }> {
-    const metadata = metadataOf(key);
-    const code = codeReturning('n');
     folders.push(folder);
-    await write(vscode.Uri.joinPath(folder, 'action.yaml'), serializeActionYaml(metadata));
-    await write(vscode.Uri.joinPath(folder, 'action.generated.ts'), generateTypes(metadata));
-    const main = vscode.Uri.joinPath(folder, 'main.ts');
-    await write(main, code);
-    const created = await services.connections.call(app, (c) => c.createAction(app.id, metadata));
-    made.push({ app, id: created.id });
-    const put = await services.connections.call(app, (c) => c.putImplementation(created.id, code));
-    services.deploy.recordBases(
-      app,
-      { id: created.id, key },
-      { metadata: { etag: created.etag, hash: metadataHash(metadata) }, implementation: { etag: put.etag, hash: codeHash(code) } },
-    );
-    return { id: created.id, main };
+    const id = await actionAsPulled(services, app, folder, numberAction(key, { name: `Project ${key}` }), codeReturning('n'));
+    made.push({ app, id });
+    return { id, main: vscode.Uri.joinPath(folder, 'main.ts') };
   }
 
-  async function save(uri: vscode.Uri, text: string): Promise<void> {
-    const onDisk = await read(uri);
-    const document = await eventually(async () => {
-      const opened = await vscode.workspace.openTextDocument(uri);
-      return opened.getText() === onDisk ? opened : undefined;
-    }, `${uri.path} as written`);
-    const e = await vscode.window.showTextDocument(document, { preview: false });
-    assert.ok(await e.edit((b) => b.replace(e.document.validateRange(new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0)), text)));
-    if (await e.document.save()) return;
-    await eventually(async () => (!e.document.isDirty || (await e.document.save()) ? true : undefined), 'saved', 10_000);
-  }
+  const save = async (uri: vscode.Uri, text: string) => saveText(await openAsWritten(uri), text);
 
   it('appears as a second project in the tree, each save goes to its own server and application, each lock is its own, and it goes with its file', async () => {
     const outer = await fixtureApplication(services, 'other-app');
     // The nested project's server: the sandbox by its URL, with the key the sandbox minted for other-app.
     const { actual } = await services.connections.baseUrl(outer);
-    const key = await services.keys.get(LOCAL_SANDBOX, 'other-app');
-    assert.ok(key, 'the sandbox minted a key for other-app');
-    await services.keys.set(actual, 'other-app', key);
-    await write(vscode.Uri.joinPath(nested(), 'customactions.yaml'), `baseUrl: ${actual}\napplications:\n  - id: other-app\n    name: Ops\n    folder: ops\n`);
+    await sandboxKeyAt(services, actual, 'other-app');
+    await writeText(
+      vscode.Uri.joinPath(nested(), 'customactions.yaml'),
+      `baseUrl: ${actual}\napplications:\n  - id: other-app\n    name: Ops\n    folder: ops\n`,
+    );
 
     // Found by the watcher: no reload, no command.
     const projects = await eventually(async () => ((await services.project.all()).length === 2 ? services.project.projects : undefined), 'two projects');
@@ -135,11 +96,11 @@ describe('Several projects: a nested project of its own (sandbox)', function () 
     const history = innerHistory.length > 0 ? innerHistory : await services.deploy.actionHistory({ server: actual, appId: 'other-app' }, innerAction.id);
     assert.ok(history.length > 0, "the nested push is in the history under the nested project's server");
     const innerLock = await eventually(async () => {
-      const text = await read(vscode.Uri.joinPath(nested(), 'customactions.lock.json')).catch(() => '');
+      const text = await readText(vscode.Uri.joinPath(nested(), 'customactions.lock.json')).catch(() => '');
       return text.includes('proj-inner') ? text : undefined;
     }, "the nested project's own lock");
     assert.ok(!innerLock.includes('proj-outer'), "the outer action is not in the nested project's lock");
-    const outerLock = await read(vscode.Uri.joinPath(workspaceRoot(), 'customactions.lock.json')).catch(() => '');
+    const outerLock = await readText(vscode.Uri.joinPath(workspaceRoot(), 'customactions.lock.json')).catch(() => '');
     assert.ok(!outerLock.includes('proj-inner'), "the nested action is not in the outer project's lock");
 
     // Its file gone, it is gone: the tree is one project's again, as it always looked.

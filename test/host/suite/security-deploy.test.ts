@@ -1,9 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { codeHash } from '../../../src/core/deploy/base';
-import { LOCAL_SANDBOX, type ActionMetadata } from '../../../src/core/schema';
-import { generateTypes } from '../../../src/core/typegen';
-import { serializeActionYaml } from '../../../src/core/workspace';
+import { LOCAL_SANDBOX } from '../../../src/core/schema';
 import { historyItems } from '../../../src/extension/deploy/historyView';
 import { lastInputs, rememberInputs } from '../../../src/extension/events/lastInputs';
 import { type Application } from '../../../src/extension/project';
@@ -11,19 +9,13 @@ import { type Services } from '../../../src/extension/services';
 import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
 import { lockedAction, lockedPart, readLock } from '../lockFile';
 import { NotificationSpy } from '../notifications';
-import { api, codeWith, eventually, fixtureApplication, workspaceRoot } from '../support';
+import { api, codeWith, eventually, fixtureApplication } from '../support';
+import { actionFolder, closeEditors, numberAction, projectOn, type ProjectElsewhere, writeActionFiles, writeText } from '../suiteFixture';
 
 const APP = 'test-app';
 const KEY = 'scoped-deploy';
 
-const metadata: ActionMetadata = {
-  key: KEY,
-  name: 'Scoped deploy',
-  description: 'An action whose past belongs to one server.',
-  developerEmail: 'dev@example.com',
-  parameters: [{ name: 'n', type: 'number', description: 'A number' }],
-  result: { type: 'number', description: '' },
-};
+const metadata = numberAction(KEY, { name: 'Scoped deploy', description: 'An action whose past belongs to one server.' });
 
 /**
  * Issue #25, 4 and 5: what the extension remembers of one server is never offered to another, and a
@@ -36,25 +28,20 @@ describe('Security: deploy records stay with their server, and Merge trusts no b
   let sandboxApp: Application;
   let app: Application;
   let proxy: FaultProxy;
-  let projectText: string;
+  let project: ProjectElsewhere;
   let id: string;
   let spy: NotificationSpy;
   /** While set, the proxy answers every read of a kept version of the code with this text: a made-up base. */
   let madeUpBase: string | undefined;
   const secretCode = codeWith("'sandbox secret'.length", '7');
-  const projectUri = () => vscode.Uri.joinPath(workspaceRoot(), 'customactions.yaml');
-  const folder = () => vscode.Uri.joinPath(workspaceRoot(), 'actions', KEY);
+  const folder = () => actionFolder(KEY);
   const main = () => vscode.Uri.joinPath(folder(), 'main.ts');
-  const read = async (uri: vscode.Uri) => new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  const write = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
 
   before(async () => {
     services = (await api()).services;
     sandboxApp = await fixtureApplication(services, APP);
     // Pushed from here to the sandbox: a history entry, a base and remembered inputs of that server.
-    await write(vscode.Uri.joinPath(folder(), 'action.yaml'), serializeActionYaml(metadata));
-    await write(vscode.Uri.joinPath(folder(), 'action.generated.ts'), generateTypes(metadata));
-    await write(main(), secretCode);
+    await writeActionFiles(folder(), metadata, secretCode);
     id = (await services.connections.call(sandboxApp, (c) => c.createAction(APP, metadata))).id;
     services.model.refresh();
     assert.equal((await services.deploy.pushCode(main(), secretCode)).kind, 'pushed');
@@ -69,8 +56,6 @@ describe('Security: deploy records stay with their server, and Merge trusts no b
 
     // The workspace now points at another server that uses the same ids.
     const { actual } = await services.connections.baseUrl();
-    const secret = await services.keys.get(LOCAL_SANDBOX, APP);
-    assert.ok(secret);
     proxy = await startFaultProxy({
       target: actual,
       rate: 0,
@@ -80,14 +65,8 @@ describe('Security: deploy records stay with their server, and Merge trusts no b
           ? Buffer.from(madeUpBase)
           : undefined,
     });
-    projectText = await read(projectUri());
-    await services.keys.set(proxy.url, APP, secret);
-    await write(projectUri(), projectText.replace('baseUrl: local-sandbox', `baseUrl: ${proxy.url}`));
-    const state = await services.project.reload();
-    assert.ok(state.kind === 'ok' && state.baseUrl === proxy.url);
-    const found = state.applications.find((a) => a.id === APP);
-    assert.ok(found);
-    app = found;
+    project = await projectOn(services, proxy.url);
+    app = project.app;
     services.model.refresh();
   });
 
@@ -98,13 +77,11 @@ describe('Security: deploy records stay with their server, and Merge trusts no b
   afterEach(async () => {
     spy.dispose();
     madeUpBase = undefined;
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeEditors();
   });
 
   after(async () => {
-    await write(projectUri(), projectText);
-    await services.project.reload();
+    await project.restore();
     await services.connections.call(sandboxApp, (c) => c.deleteAction(id)).catch(() => undefined);
     await vscode.workspace.fs.delete(folder(), { recursive: true }).then(undefined, () => undefined);
     services.model.refresh();
@@ -134,7 +111,7 @@ describe('Security: deploy records stay with their server, and Merge trusts no b
   it("merges against no base when the server's base is not the one recorded here: the user's change shows as a conflict", async () => {
     // A base of this server, recorded by a push from here.
     const first = codeWith('1', '7');
-    await write(main(), first);
+    await writeText(main(), first);
     // No base of this server: the server holds code this workspace never had here, so the push is held, not sent.
     assert.equal((await services.deploy.pushCode(main(), first)).kind, 'held');
     assert.equal(await services.connections.call(app, (c) => c.getImplementation(id)), secretCode, 'nothing sent');

@@ -1,12 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { saveInputSet } from '../../../src/extension/events/inputSets';
-import { NotificationSpy, type Shown } from '../notifications';
+import { type AutoAnswer, shownWhile, type Shown } from '../notifications';
 import { workspaceRoot } from '../support';
-
-async function read(uri: vscode.Uri): Promise<string> {
-  return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-}
+import { projectFile, readText } from '../suiteFixture';
 
 /** Answers the pickers the commands show: the first item of a quick pick, `input` for an input box. */
 function answerPickers(input: string): vscode.Disposable {
@@ -17,14 +14,11 @@ function answerPickers(input: string): vscode.Disposable {
   return { dispose: () => Object.assign(window, originals) };
 }
 
-async function withAnswers(input: string, answer: (m: Shown) => string | undefined, run: () => Thenable<unknown>): Promise<Shown[]> {
+async function withAnswers(input: string, answer: AutoAnswer, run: () => Thenable<unknown>): Promise<Shown[]> {
   const pickers = answerPickers(input);
-  const capture = new NotificationSpy(answer);
   try {
-    await run();
-    return [...capture.shown];
+    return await shownWhile(run, answer);
   } finally {
-    capture.dispose();
     pickers.dispose();
   }
 }
@@ -35,7 +29,7 @@ async function withAnswers(input: string, answer: (m: Shown) => string | undefin
  */
 describe('Security: other writes replace no local file unasked', function () {
   this.timeout(60_000);
-  const project = () => vscode.Uri.joinPath(workspaceRoot(), 'customactions.yaml');
+  const project = projectFile;
   let original: Uint8Array;
 
   before(async () => {
@@ -48,13 +42,13 @@ describe('Security: other writes replace no local file unasked', function () {
   });
 
   it('Create Project File does not replace an existing customactions.yaml unless told', async () => {
-    const before = await read(project());
+    const before = await readText(project());
     const shown = await withAnswers(
       'https://platform.example.com',
       () => undefined,
       () => vscode.commands.executeCommand('customActions.initProject'),
     );
-    assert.equal(await read(project()), before, 'the project file is unchanged');
+    assert.equal(await readText(project()), before, 'the project file is unchanged');
     assert.ok(
       shown.some((m) => m.modal && /customactions\.yaml/.test(m.message) && m.items.includes('Replace')),
       JSON.stringify(shown),
@@ -71,14 +65,14 @@ describe('Security: other writes replace no local file unasked', function () {
       () => undefined,
       () => saveInputSet(folder, { replaced: true }),
     );
-    assert.equal(await read(set), '{ "kept": true }\n', 'dismissed: kept');
+    assert.equal(await readText(set), '{ "kept": true }\n', 'dismissed: kept');
 
     await withAnswers(
       'typical',
       (m) => (m.modal ? 'Replace' : undefined),
       () => saveInputSet(folder, { replaced: true }),
     );
-    assert.deepEqual(JSON.parse(await read(set)), { replaced: true }, 'replaced when told');
+    assert.deepEqual(JSON.parse(await readText(set)), { replaced: true }, 'replaced when told');
 
     const document = await vscode.window.showTextDocument(set);
     await document.edit((e) => e.insert(new vscode.Position(0, 0), ' '));
@@ -87,7 +81,7 @@ describe('Security: other writes replace no local file unasked', function () {
       () => 'Replace',
       () => saveInputSet(folder, { third: true }),
     );
-    assert.deepEqual(JSON.parse(await read(set)), { replaced: true }, 'a file with unsaved changes is not written');
+    assert.deepEqual(JSON.parse(await readText(set)), { replaced: true }, 'a file with unsaved changes is not written');
     assert.ok(
       shown.some((m) => /unsaved/.test(m.message)),
       JSON.stringify(shown),

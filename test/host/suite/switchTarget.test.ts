@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { NotificationSpy } from '../notifications';
 import { type Services } from '../../../src/extension/services';
-import { api, eventually, restoreProjectFile, workspaceRoot } from '../support';
+import { api, eventually, restoreProjectFile } from '../support';
+import { keepProjectFile, projectFile, writeText } from '../suiteFixture';
 
 type Offered = vscode.QuickPickItem & { readonly target?: { readonly name: string } };
 
@@ -24,25 +25,18 @@ const PICKS_KEY = 'customActions.targetPicks';
 describe('Switch Target', function () {
   this.timeout(120_000);
   let services: Services;
-  let projectText: string;
-  const projectUri = () => vscode.Uri.joinPath(workspaceRoot(), 'customactions.yaml');
-  const write = (text: string) => vscode.workspace.fs.writeFile(projectUri(), new TextEncoder().encode(text));
+  const project = keepProjectFile();
+  const write = (text: string) => writeText(projectFile(), text);
   const picks = () => services.context.workspaceState.get<Record<string, string>>(PICKS_KEY) ?? {};
 
   before(async () => {
     services = (await api()).services;
-    projectText = new TextDecoder().decode(await vscode.workspace.fs.readFile(projectUri()));
-  });
-
-  after(async () => {
-    await services.project.pickTarget(undefined);
-    await restoreProjectFile(services, projectText);
   });
 
   it('offers the targets (the active one checked, the protected one locked), remembers the pick, and names it in the view', async () => {
     const { actual } = await services.connections.baseUrl();
     await write(
-      projectText +
+      project.text +
         `\ntargets:\n  staging:\n    baseUrl: ${actual}\n    applications:\n      test-app: other-app\n  production:\n    baseUrl: ${actual}\n    protected: true\n`,
     );
     const before = await services.project.reload();
@@ -69,7 +63,7 @@ describe('Switch Target', function () {
     const state = services.project.state;
     assert.ok(state.kind === 'ok' && state.target.target.name === 'staging');
     assert.equal(state.applications.find((a) => a.projectId === 'test-app')?.id, 'other-app', 'the ids of staging');
-    assert.equal(picks()[projectUri().toString()], 'staging', "remembered in the workspace's state, for this project file");
+    assert.equal(picks()[projectFile().toString()], 'staging', "remembered in the workspace's state, for this project file");
     assert.equal(services.treeView.title, 'staging');
     assert.match(services.testing.profiles.server?.label ?? '', /\(staging\)/);
 
@@ -83,15 +77,15 @@ describe('Switch Target', function () {
 
   it('forgets a picked target the file no longer has, works on the default and says so', async () => {
     const { actual } = await services.connections.baseUrl();
-    await write(projectText + `\ntargets:\n  staging:\n    baseUrl: ${actual}\n    applications:\n      test-app: other-app\n`);
+    await write(project.text + `\ntargets:\n  staging:\n    baseUrl: ${actual}\n    applications:\n      test-app: other-app\n`);
     await services.project.pickTarget('staging');
     const spy = new NotificationSpy();
     try {
-      await write(projectText + `\ntargets:\n  qa:\n    baseUrl: ${actual}\n`);
+      await write(project.text + `\ntargets:\n  qa:\n    baseUrl: ${actual}\n`);
       const state = await services.project.reload();
       assert.ok(state.kind === 'ok', 'still a valid project, not a problem');
       assert.equal(state.target.target.name, 'default');
-      assert.equal(picks()[projectUri().toString()], undefined, 'the pick is cleared');
+      assert.equal(picks()[projectFile().toString()], undefined, 'the pick is cleared');
       await eventually(() => spy.matching(/The target staging is no longer in customactions\.yaml/).length === 1 || undefined, 'the user is told');
       assert.equal(services.treeView.title, 'default');
     } finally {
@@ -101,7 +95,7 @@ describe('Switch Target', function () {
 
   it('keeps the newest of two quick picks: an older read never undoes a newer one', async () => {
     const { actual } = await services.connections.baseUrl();
-    await write(projectText + `\ntargets:\n  staging:\n    baseUrl: ${actual}\n`);
+    await write(project.text + `\ntargets:\n  staging:\n    baseUrl: ${actual}\n`);
     await services.project.reload();
     const [first, second] = await Promise.all([services.project.pickTarget('staging'), services.project.pickTarget('default')]);
     assert.ok(first.kind === 'ok' && second.kind === 'ok');
@@ -110,7 +104,7 @@ describe('Switch Target', function () {
   });
 
   it('is not offered in a project without targets', async () => {
-    await restoreProjectFile(services, projectText);
+    await restoreProjectFile(services, project.text);
     assert.equal(services.treeView.title, 'Custom Actions');
     assert.equal(services.testing.profiles.server?.label, 'Test environment');
   });

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import * as vscode from 'vscode';
-import { LOCAL_SANDBOX, type ActionMetadata } from '../../../src/core/schema';
+import { type ActionMetadata } from '../../../src/core/schema';
 import { normalizeBaseUrl } from '../../../src/extension/keyStore';
 import { type Services } from '../../../src/extension/services';
-import { api, eventually, fixtureApplication, removeActions, restoreProjectFile, workspaceRoot } from '../support';
+import { api, eventually, fixtureApplication, removeActions } from '../support';
+import { keepProjectFile, projectFile, sandboxKeyAt, writeText } from '../suiteFixture';
 
 const metadata: ActionMetadata = {
   key: 'on-staging-only',
@@ -17,19 +17,14 @@ const metadata: ActionMetadata = {
 describe('Targets in the editor', function () {
   this.timeout(120_000);
   let services: Services;
-  let projectText: string;
   let created: string | undefined;
-
-  const projectUri = () => vscode.Uri.joinPath(workspaceRoot(), 'customactions.yaml');
+  const project = keepProjectFile();
 
   before(async () => {
     services = (await api()).services;
-    projectText = new TextDecoder().decode(await vscode.workspace.fs.readFile(projectUri()));
   });
 
   after(async () => {
-    await services.project.pickTarget(undefined);
-    await restoreProjectFile(services, projectText);
     const other = await fixtureApplication(services, 'other-app');
     await removeActions(services, other, created ? [created] : [], []);
   });
@@ -40,11 +35,9 @@ describe('Targets in the editor', function () {
     const other = await fixtureApplication(services, 'other-app');
     created = (await services.connections.call(other, (c) => c.createAction('other-app', metadata))).id;
     const { actual } = await services.connections.baseUrl();
-    const key = await services.keys.get(LOCAL_SANDBOX, 'other-app');
-    assert.ok(key, 'the sandbox minted a key for other-app');
-    await services.keys.set(actual, 'other-app', key);
+    await sandboxKeyAt(services, actual, 'other-app');
     const targets = `\ntargets:\n  staging:\n    baseUrl: ${actual}\n    default: true\n    applications:\n      test-app: other-app\n`;
-    await vscode.workspace.fs.writeFile(projectUri(), new TextEncoder().encode(projectText + targets));
+    await writeText(projectFile(), project.text + targets);
 
     const state = await services.project.reload();
     assert.ok(state.kind === 'ok', 'the project with targets is valid');

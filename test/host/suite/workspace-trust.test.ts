@@ -4,7 +4,7 @@ import { type RemoteAction } from '../../../src/extension/model';
 import { type ActionNode, type ApplicationNode } from '../../../src/extension/tree/nodes';
 import { type ActionsTreeProvider, type ViewState } from '../../../src/extension/tree/provider';
 import { HOSTILE_APP, type HostileProject, useHostileProject } from '../hostileProject';
-import { NotificationSpy, type Shown } from '../notifications';
+import { shownWhile } from '../notifications';
 import { api, eventually, setWorkspaceTrust } from '../support';
 
 /**
@@ -31,16 +31,6 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
       },
       dispose: () => subscription.dispose(),
     };
-  }
-
-  async function commandsShown(run: () => Promise<void>, answer: (m: Shown) => string | undefined = () => undefined): Promise<Shown[]> {
-    const capture = new NotificationSpy(answer);
-    try {
-      await run();
-      return [...capture.shown];
-    } finally {
-      capture.dispose();
-    }
   }
 
   describe('with customactions.yaml naming a server', () => {
@@ -94,7 +84,7 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
       );
       await vscode.workspace.fs.writeFile(main, new TextEncoder().encode('export async function main(): Promise<string> {\n  return "x";\n}\n'));
 
-      const shown = await commandsShown(
+      const shown = await shownWhile(
         async () => {
           await vscode.commands.executeCommand('customActions.pullAction', action);
           await vscode.commands.executeCommand('customActions.runAction', action, 'Test', {});
@@ -154,7 +144,7 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
       const view = viewState(services.tree);
       try {
         await setWorkspaceTrust(false);
-        const shown = await commandsShown(async () => {
+        const shown = await shownWhile(async () => {
           await vscode.commands.executeCommand('customActions.startSandbox');
           await assert.rejects(services.connections.baseUrl(), /needs a trusted workspace/);
           // The view showing the sandbox's applications would start it ahead of need, if it showed them.
