@@ -58,14 +58,40 @@ describe('custom-actions deploy', function () {
     assert.equal((second.stdout.match(/^unchanged/gm) ?? []).length, 3, second.stdout);
     assert.deepEqual(writes(proxy, mark), [], 'the second deploy wrote');
     const sent = proxy.requests.slice(mark).map((r) => `${r.method} ${r.path.split('?')[0]}`);
-    // "Unchanged" is judged against the base: each part is read, to see that the server still holds it.
-    const reads = ['GET /api', 'GET /api/application/app-a/actions'];
-    for (const key of ['twice1', 'twice2', 'twice3']) reads.push(`GET /api/actions/${idOf(dir, key)}`, `GET /api/actions/${idOf(dir, key)}/implementation`);
-    assert.deepEqual([...sent].sort(), reads.sort(), 'an unchanged project is its list and a read of each part');
+    // "Unchanged" is judged against the base: the list names each part's version, and every one is its
+    // base's, so the server still holds what this repository deployed; nothing else is read.
+    assert.deepEqual([...sent].sort(), ['GET /api', 'GET /api/application/app-a/actions'], 'an unchanged project is its list');
     assert.doesNotMatch(second.stderr, /compiler code cache/, 'the analysis bundle was loaded for an unchanged project');
     const check = await runCli(['check'], { cwd: dir, env: { CUSTOM_ACTIONS_DEBUG: '1' } });
     assert.match(check.stderr, /compiler code cache/, 'a command that loads the compiler says so');
     assert.equal(lockOf(dir), lock);
+  });
+
+  it('on a server whose list names no versions, reads each part equal to its base instead, and holds the one a colleague changed', async () => {
+    const dir = project('untagged', ['1', '2']);
+    assert.equal((await deploy(dir)).code, 0);
+    proxy.untaggedLists = true;
+    try {
+      const mark = proxy.requests.length;
+      const quiet = await deploy(dir);
+      assert.equal(quiet.code, 0, quiet.output);
+      const reads = ['GET /api', 'GET /api/application/app-a/actions'];
+      for (const key of ['untagged1', 'untagged2']) reads.push(`GET /api/actions/${idOf(dir, key)}`, `GET /api/actions/${idOf(dir, key)}/implementation`);
+      assert.deepEqual(
+        proxy.requests
+          .slice(mark)
+          .map((r) => `${r.method} ${r.path.split('?')[0]}`)
+          .sort(),
+        reads.sort(),
+        'an unchanged project is its list and a read of each part',
+      );
+      await putCode(sandbox, keyOf(sandbox, 'app-a'), idOf(dir, 'untagged1'), textMain('a colleague'), 'the-web-editor/1.0');
+      const held = await deploy(dir);
+      assert.equal(held.code, 4, held.output);
+      assert.match(held.stdout, /^held\s+app-a\/untagged1/m);
+    } finally {
+      proxy.untaggedLists = false;
+    }
   });
 
   it('sends only what differs: one changed main.ts is one PUT of its code', async () => {
@@ -78,16 +104,12 @@ describe('custom-actions deploy', function () {
     assert.match(result.stdout, /^updated\s+app-a\/onea {2}code$/m);
     assert.deepEqual(writes(proxy, mark), [`PUT /api/actions/${idOf(dir, 'onea')}/implementation`]);
     // No read of the changed code first: the write carries the lock's version (If-Match) and the server
-    // checks it. The parts equal to their base are read, to see that the server still holds it.
+    // checks it. The parts equal to their base are listed under its tag: the list says the server still holds them.
     const reads = proxy.requests
       .slice(mark)
       .filter((r) => r.method === 'GET')
       .map((r) => r.path.split('?')[0]);
-    const [a, b] = [idOf(dir, 'onea'), idOf(dir, 'oneb')];
-    assert.deepEqual(
-      reads.sort(),
-      ['/api', '/api/application/app-a/actions', `/api/actions/${a}`, `/api/actions/${b}`, `/api/actions/${b}/implementation`].sort(),
-    );
+    assert.deepEqual(reads.sort(), ['/api', '/api/application/app-a/actions']);
   });
 
   it('holds a part changed on the server since the base, names it, writes nothing, and --force replaces it', async () => {

@@ -100,7 +100,8 @@ describe('custom-actions run and events', function () {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { ok: boolean; action: string; environment: string });
-    assert.ok(lines.length >= 2);
+    // This test's failed run at least; the suite's earlier tests may have added theirs (it runs alone too).
+    assert.ok(lines.length >= 1, failures.output);
     assert.ok(lines.every((l) => !l.ok && l.action === 'flip'));
     const text = await runCli(['events', 'flip', '--grep', 'FLIP 21'], { cwd: dir, env });
     assert.match(text.stdout, /flip 21 ok/);

@@ -47,14 +47,15 @@ describe('sandbox: the six operations and the extensions over HTTP', () => {
     }
   });
 
-  it('lists as application/vnd.restful+json with exactly the spec fields and opaque per-application environment ids', async () => {
+  it("lists as application/vnd.restful+json with exactly the spec fields (and the versions' tags) and opaque per-application environment ids", async () => {
     const a = await create({ key: 'listed' });
     const reply = await box.request('GET', '/api/application/app-a/actions', { key: keyA });
     assert.equal(reply.status, 200);
     assert.match(reply.headers.get('content-type')!, /^application\/vnd\.restful\+json/);
     assertMatchesSpec('GET', '/api/application/{applicationId}/actions', reply);
     const entry = (reply.json as ActionListEntry[]).find((e) => e.id === a.id)!;
-    assert.deepEqual(Object.keys(entry).sort(), ['description', 'eventsUrls', 'id', 'key', 'name']);
+    assert.deepEqual(Object.keys(entry).sort(), ['description', 'etags', 'eventsUrls', 'id', 'key', 'name']);
+    assert.deepEqual(entry.etags, { metadata: '"meta-1"', implementation: null });
     assert.deepEqual(entry.eventsUrls, a.eventsUrls);
     const b = await create({ key: 'listed' }, keyB, 'app-b');
     const envA = a.eventsUrls.Test.split('/')[5];

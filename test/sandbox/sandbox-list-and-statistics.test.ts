@@ -13,7 +13,15 @@ import { assertMatchesSpec, metadata, withSandbox } from './support';
 type Box = Awaited<ReturnType<typeof withSandbox>>;
 
 const meta = (overrides: Record<string, unknown> = {}) => metadata(overrides) as unknown as ActionMetadata;
-const entry = (a: ActionResource): ActionListEntry => ({ key: a.key, name: a.name, description: a.description, id: a.id, eventsUrls: a.eventsUrls });
+/** The list entry of an action at metadata version `meta`, without code: the tags are those its GETs send. */
+const entry = (a: ActionResource, meta = 1): ActionListEntry => ({
+  key: a.key,
+  name: a.name,
+  description: a.description,
+  id: a.id,
+  eventsUrls: a.eventsUrls,
+  etags: { metadata: `"meta-${meta}"`, implementation: null },
+});
 
 /** Names and descriptions that JSON escapes, or that only look as if it should. */
 const AWKWARD = [
@@ -67,7 +75,7 @@ describe('sandbox: the action list built by the database', () => {
       const body = i % 3 === 0 ? { description, extra: { name: 'not this one' }, key: `k${i}`, name } : { key: `k${i}`, name, description, unknownField: [i] };
       created.push(await create({ ...body, ...metadata(), ...body }));
     }
-    await assertList(created.map(entry));
+    await assertList(created.map((a) => entry(a)));
 
     const renamed = await box.request('PUT', `/api/actions/${created[5]!.id}`, {
       key: keyA,
@@ -77,7 +85,22 @@ describe('sandbox: the action list built by the database', () => {
     created[5] = renamed.json as ActionResource;
     assert.equal((await box.request('DELETE', `/api/actions/${created[7]!.id}`, { key: keyA })).status, 204);
     created.splice(7, 1);
-    await assertList(created.map(entry));
+    const coded = await box.request('PUT', `/api/actions/${created[9]!.id}/implementation`, {
+      key: keyA,
+      body: 'export async function main() { return 1; }',
+      type: 'application/typescript',
+    });
+    assert.equal(coded.status, 204, coded.text);
+    const expected = created.map((a, i) => entry(a, i === 5 ? 2 : 1));
+    expected[9] = { ...expected[9]!, etags: { metadata: '"meta-1"', implementation: '"code-1"' } };
+    await assertList(expected);
+    // Each tag is the one the part's own GET sends, so a client can trust it in place of the read.
+    const [meta, code] = await Promise.all([
+      box.request('GET', `/api/actions/${created[5]!.id}`, { key: keyA }),
+      box.request('GET', `/api/actions/${created[9]!.id}/implementation`, { key: keyA }),
+    ]);
+    assert.equal(meta.headers.get('etag'), '"meta-2"');
+    assert.equal(code.headers.get('etag'), '"code-1"');
   });
 
   it('metadata holding \\u0000 or another \\u escape anywhere still lists, with the same bytes', async () => {
@@ -87,6 +110,9 @@ describe('sandbox: the action list built by the database', () => {
     );
     const elsewhere = await create(metadata({ key: 'nul-elsewhere', parameters: [{ name: 'a', type: 'number', description: 'z\u0000' }] }));
     await assertList([...before, entry(nul), entry(elsewhere)]);
+    // The list built in JavaScript (Postgres cannot read such metadata) carries the same tags.
+    const listed = JSON.parse((await box.request('GET', '/api/application/app-a/actions', { key: keyA })).text) as ActionListEntry[];
+    assert.ok(listed.every((e) => e.etags?.metadata.startsWith('"meta-')));
   });
 });
 
@@ -116,7 +142,16 @@ describe('sandbox store: the list in one query, planner statistics', function ()
       const rows = [await store.createAction('app', meta({ key: 'one', name: 'One "1"' }), 10)];
       rows.push(await store.createAction('app', meta({ key: 'two', description: 'back\\slash' }), 10));
       const expected = () =>
-        JSON.stringify(rows.map((a) => ({ key: a.key, name: a.metadata.name, description: a.metadata.description, id: a.id, eventsUrls: urls(a.id) })));
+        JSON.stringify(
+          rows.map((a) => ({
+            key: a.key,
+            name: a.metadata.name,
+            description: a.metadata.description,
+            id: a.id,
+            eventsUrls: urls(a.id),
+            etags: { metadata: '"meta-1"', implementation: null },
+          })),
+        );
 
       queries.length = 0;
       assert.equal(await store.listActionsJson('app', urls), expected());

@@ -1,4 +1,4 @@
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo } from 'node:net';
 
 /**
@@ -12,6 +12,8 @@ export class PushProxy {
   failures: { status: number; body: string }[] = [];
   /** While set, every read of an action list times out (408, as a gateway would say). */
   failLists = false;
+  /** While set, the lists lose their version tags (`etags`): a server without that extension. */
+  untaggedLists = false;
   private inflight = new Map<string, number>();
   maxInflight = 0;
   private server: Server | undefined;
@@ -63,6 +65,7 @@ export class PushProxy {
         const upstream = request(
           { host: this.target.hostname, port: this.target.port, path, method: req.method, headers: { ...req.headers, host: this.target.host } },
           (answer) => {
+            if (isList && this.untaggedLists && answer.statusCode === 200) return untagged(answer, res);
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             answer.pipe(res);
           },
@@ -84,4 +87,16 @@ export class PushProxy {
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
   }
+}
+
+/** A list answer without its entries' `etags`, as a server without that extension sends it. */
+function untagged(answer: IncomingMessage, res: ServerResponse): void {
+  const chunks: Buffer[] = [];
+  answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+  answer.on('end', () => {
+    const entries = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>[];
+    const body = JSON.stringify(entries.map(({ etags: _etags, ...entry }) => entry));
+    res.writeHead(200, { 'content-type': answer.headers['content-type'] ?? 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
 }

@@ -1,8 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as analysis from '../../src/core/analysis';
-import { codeHash, metadataHash } from '../../src/core/deploy/base';
 import { actionCodeProblems, CodeChecks, codeProblems, codeProblemsOfMany, type CodeToCheck } from '../../src/core/deploy/checks';
-import { differsFromBase } from '../../src/core/deploy/plan';
 import { type WorkspaceAction } from '../../src/core/deploy/pipeline';
 import { type ActionMetadata } from '../../src/core/schema';
 import { newActionTemplate } from '../../src/core/workspace';
@@ -166,15 +164,5 @@ describe("deploy checks: CodeChecks, a deploy's checkCode in chunks", () => {
     const other = { ...actions[5]!, metadata: actions[5]!.metadata! };
     assert.deepEqual(checks.problemsOf(other), actionCodeProblems(analysis, other));
     assert.deepEqual(checks.problemsOf({ ...other, code: undefined }), []);
-  });
-
-  it('forecasts a send when code or metadata differ from the base, or there is no base', () => {
-    const a = actions[0]!;
-    const same = { id: 'x', metadata: { etag: '1', hash: metadataHash(a.metadata!) }, implementation: { etag: '2', hash: codeHash(a.code!) } };
-    assert.equal(differsFromBase(a, same), false);
-    assert.equal(differsFromBase(a, undefined), true);
-    assert.equal(differsFromBase({ ...a, code: a.code + ' ' }, same), true);
-    assert.equal(differsFromBase({ ...a, metadata: { ...a.metadata!, name: 'other' } }, same), true);
-    assert.equal(differsFromBase({ ...a, code: undefined }, same), false);
   });
 });

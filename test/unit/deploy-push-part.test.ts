@@ -155,6 +155,44 @@ describe('deploy: one part pushed against its base (pushPart.ts), the rule the e
     assert.deepEqual(forced.sent, [{ content: 'mine' }], 'forced: no condition');
   });
 
+  it("takes the list's tag for a read: a part listed under its base's tag is unchanged with no request, another tag is read and judged", async () => {
+    const base = { etag: '"c1"', hash: codeHash('mine') };
+    const still = server('mine', '"c1"');
+    assert.deepEqual(await pushPart(still.client, push('mine', { base, listedEtag: '"c1"' })), {
+      outcome: { kind: 'unchanged', step: 'implementation' },
+      base: undefined,
+    });
+    assert.equal(still.reads(), 0, 'no read: the list said the server holds the base');
+    assert.deepEqual(still.sent, []);
+    // A tag the list shows is only a hint: a server that moved since the list is still held by the write's If-Match.
+    const movedSinceList = server('theirs', '"c2"');
+    const changed = await pushPart(movedSinceList.client, push('new', { base, listedEtag: '"c1"' }));
+    assert.equal(changed.outcome.kind === 'held' && changed.outcome.why, 'changed-on-server');
+    // Another tag: read, since the same text may be back under a new version; another text is held.
+    const back = server('mine', '"c9"');
+    assert.equal((await pushPart(back.client, push('mine', { base, listedEtag: '"c9"' }))).outcome.kind, 'unchanged');
+    assert.equal(back.reads(), 1);
+    const moved = server('theirs', '"c9"');
+    const held = await pushPart(moved.client, push('mine', { base, listedEtag: '"c9"' }));
+    assert.equal(held.outcome.kind === 'held' && held.outcome.why, 'changed-on-server');
+    // A change against a base the list shows moved is read at once: the write its If-Match would lose is not sent.
+    const theirs = server('theirs', '"c9"');
+    const notSent = await pushPart(theirs.client, push('new', { base, listedEtag: '"c9"' }));
+    assert.equal(notSent.outcome.kind === 'held' && notSent.outcome.why, 'changed-on-server');
+    assert.deepEqual(theirs.sent, [], 'no write the server would refuse');
+    // Against a base of no code: none listed (null) writes the first code at once; code listed is read and held, unsent.
+    const none = server(undefined);
+    assert.equal((await pushPart(none.client, push('first', { base: NO_CODE, listedEtag: null }))).outcome.kind, 'pushed');
+    assert.deepEqual(none.sent, [{ content: 'first', ifNoneMatch: '*' }]);
+    const taken = server('a colleague was first', '"c4"');
+    const first = await pushPart(taken.client, push('mine', { base: NO_CODE, listedEtag: '"c4"' }));
+    assert.equal(first.outcome.kind === 'held' && first.outcome.why, 'changed-on-server');
+    assert.deepEqual(taken.sent, []);
+    // A push by hand (resend) is sent whatever the list says.
+    const byHand = server('mine', '"c1"');
+    assert.equal((await pushPart(byHand.client, push('mine', { base, listedEtag: '"c1"', resend: true }))).outcome.kind, 'pushed');
+  });
+
   it('in a dry run, says what would be sent and writes nothing', async () => {
     const s = server('old');
     const { outcome } = await pushPart(s.client, push('new', { base: { etag: '"c1"', hash: codeHash('old') }, dryRun: true }));

@@ -80,6 +80,9 @@ export async function collectTargets(
           (listed) => ({ listed }),
           (error: unknown) => ({ error }),
         ),
+        // Asked beside the list, which every command here reads first, instead of after it by the first
+        // read or write. Its failure is the list's to report (the client asks again when it is needed).
+        client.capabilities().catch(() => undefined),
       ]);
       if ('error' in answer) {
         // A refused key names its application and variable, and the other applications go on.

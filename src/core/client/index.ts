@@ -6,7 +6,7 @@ export { CLIENT_MAX, VERSION_KINDS, type VersionContent, type VersionEntry, type
 export { strongEtag } from './etags';
 export * from './normalizeEvent';
 export { EVENT_LIMITS } from './eventBounds';
-export type { ListedAction, RemoteAction } from './readers';
+export type { ListedAction, ListedEtags, RemoteAction } from './readers';
 export { idFromLocation } from './urls';
 export { sameServer, serverIdentity } from './serverIdentity';
 export { type ConnectionProblem, isConnectionProblem } from './connectionProblems';

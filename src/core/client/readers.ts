@@ -3,6 +3,7 @@
  * wrapped, ids as strings or numbers, and environment names in either case.
  */
 import { type Environment, ENVIRONMENTS } from '../schema';
+import { strongEtag } from './etags';
 import { ApiError, type Operation } from './errors';
 import { resolveServerUrl } from './urls';
 
@@ -13,6 +14,17 @@ export interface ListedAction {
   readonly name: string;
   readonly description: string;
   readonly eventsUrls: Partial<Record<Environment, string>>;
+  /**
+   * The version tag of each part as the server's GET of it would send it (an extension of the list,
+   * docs/api.md): a strong tag, `null` for code the action does not have, absent when the list does
+   * not say. A deploy takes a part whose tag is its base's as unchanged without reading it.
+   */
+  readonly etags?: ListedEtags;
+}
+
+export interface ListedEtags {
+  readonly metadata?: string;
+  readonly implementation?: string | null;
 }
 
 /** One action as GET /api/actions/{id} returns it (an extension): its metadata fields as sent, id and events URLs settled. */
@@ -46,7 +58,18 @@ export function readListEntry(item: unknown, base: URL): ListedAction | undefine
     name: typeof e.name === 'string' ? e.name : e.key,
     description: typeof e.description === 'string' ? e.description : '',
     eventsUrls: readEventsUrls(e.eventsUrls, base),
+    ...readListedEtags(e.etags),
   };
+}
+
+/** The list's tags, each kept only when it is one a GET could have sent (a strong tag) or, for code, `null`. */
+function readListedEtags(value: unknown): { etags?: ListedEtags } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  const tags = value as Record<string, unknown>;
+  const metadata = typeof tags.metadata === 'string' ? strongEtag(tags.metadata) : undefined;
+  const implementation = tags.implementation === null ? null : typeof tags.implementation === 'string' ? strongEtag(tags.implementation) : undefined;
+  if (metadata === undefined && implementation === undefined) return {};
+  return { etags: { ...(metadata !== undefined ? { metadata } : {}), ...(implementation !== undefined ? { implementation } : {}) } };
 }
 
 export function readEventsUrls(value: unknown, base: URL): Partial<Record<Environment, string>> {

@@ -45,6 +45,18 @@ export function changedSinceBase(base: BaseVersion | undefined, server: ServerPa
   return ('hash' in server ? server.hash : undefined) !== (base.absent ? undefined : base.hash);
 }
 
+/**
+ * What a list entry's tag (`ListedEtags`) tells of a part without reading it: with the base's own tag
+ * (or no code listed against a base of none), the server still holds the base, so that is its part;
+ * undefined when the list says nothing, or names another version (the same text may be back under a
+ * new tag: only a read tells).
+ */
+export function listedAtBase(base: BaseVersion | undefined, listedEtag: string | null | undefined): ServerPart | undefined {
+  if (!base || listedEtag === undefined) return undefined;
+  if (base.absent) return listedEtag === null ? { absent: true } : undefined;
+  return base.etag !== undefined && listedEtag === base.etag ? { hash: base.hash, etag: base.etag } : undefined;
+}
+
 /** The decision for a part whose server side was read. */
 export function decideRead(localHash: string, base: BaseVersion | undefined, server: ServerPart, force: boolean): PartDecision {
   if ('hash' in server && server.hash === localHash) return { kind: 'unchanged' };

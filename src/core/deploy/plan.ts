@@ -42,6 +42,8 @@ export interface PartPlan {
   readonly part: Part;
   readonly hash: string;
   readonly base: BaseVersion | undefined;
+  /** The part's tag in the server's list (`ListedEtags`), when the list says: a part listed under its base's tag is unchanged unread. */
+  readonly listedEtag?: string | null;
   /**
    * It differs from the base (or there is none): it is sent, conditionally. A part equal to its base is
    * only confirmed: the server is asked whether it still holds the base, and held if not.
@@ -106,8 +108,11 @@ export function planAction(target: DeployTarget, options: PlanOptions): ActionPl
     if (markers.length > 0)
       return { ...head, kind: 'refuse', refused: { kind: 'refused', step: 'implementation', why: 'conflict-markers', problems: markers } };
   }
-  const metadata = partPlan('metadata', metadataHash(local.metadata), listed ? base?.metadata : undefined);
-  const implementation = local.code === undefined ? undefined : partPlan('implementation', codeHash(local.code), listed ? base?.implementation : undefined);
+  const metadata = partPlan('metadata', metadataHash(local.metadata), listed ? base?.metadata : undefined, listed?.etags?.metadata);
+  const implementation =
+    local.code === undefined
+      ? undefined
+      : partPlan('implementation', codeHash(local.code), listed ? base?.implementation : undefined, listed?.etags?.implementation);
   const parts = { metadata, ...(implementation ? { implementation } : {}) };
   if (!listed) {
     if (target.base && !options.force) return { ...head, kind: 'held-deleted', ...parts };
@@ -117,8 +122,8 @@ export function planAction(target: DeployTarget, options: PlanOptions): ActionPl
   return { ...head, kind: sends ? 'update' : 'confirm', ...parts, check: sends && implementation !== undefined };
 }
 
-function partPlan(part: Part, hash: string, base: BaseVersion | undefined): PartPlan {
-  return { part, hash, base, sends: base === undefined || base.absent === true || base.hash !== hash };
+function partPlan(part: Part, hash: string, base: BaseVersion | undefined, listedEtag?: string | null): PartPlan {
+  return { part, hash, base, ...(listedEtag !== undefined ? { listedEtag } : {}), sends: base === undefined || base.absent === true || base.hash !== hash };
 }
 
 /** The plans of many targets, in their order. */
@@ -129,17 +134,6 @@ export function planDeploy(targets: readonly DeployTarget[], options: PlanOption
 /** The workspace actions whose code a plan checks before sending, in the plan's order: what to check first. */
 export function toCheck(plans: readonly ActionPlan[]): WorkspaceAction[] {
   return plans.flatMap((p) => (p.check && p.target.local ? [p.target.local] : []));
-}
-
-/**
- * Whether an action differs from its base (the lock): then a deploy sends something, whatever the
- * server's list says, and its code is checked. Decided before the list arrives, by the same rule as
- * the plan, so the compiler can load meanwhile; the plan decides with the list.
- */
-export function differsFromBase(action: WorkspaceAction, base: LockedAction | undefined): boolean {
-  if (!action.metadata || !base) return true;
-  if (partPlan('metadata', metadataHash(action.metadata), base.metadata).sends) return true;
-  return action.code !== undefined && partPlan('implementation', codeHash(action.code), base.implementation).sends;
 }
 
 /** The targets of an application: its workspace actions and the server's list, matched by key, in key order. */
@@ -162,7 +156,12 @@ export function deployTargets(
 /** A plan as JSON, for `deploy --dry-run --json`: what goes, to which action, against which base. */
 export function planJson(plan: ActionPlan): unknown {
   const part = (p: PartPlan | undefined) =>
-    p && { sends: p.sends, hash: p.hash, base: p.base ? { etag: p.base.etag, hash: p.base.hash, ...(p.base.absent ? { absent: true } : {}) } : null };
+    p && {
+      sends: p.sends,
+      hash: p.hash,
+      base: p.base ? { etag: p.base.etag, hash: p.base.hash, ...(p.base.absent ? { absent: true } : {}) } : null,
+      ...(p.listedEtag !== undefined ? { listedEtag: p.listedEtag } : {}),
+    };
   return {
     application: plan.target.application,
     key: plan.target.key,

@@ -3,12 +3,16 @@
  * command line's deploy and the editor's save send a part, so a deploy from either side is decided
  * the same way (docs/deploy.md, *The base*), and the one place "unchanged" is decided.
  *
+ *   local = base, listed under the base's tag  unchanged, with no request: the server's list says it
+ *                                           still holds the base (a strong tag names one version)
  *   local = base, server checks versions   read the part: the server still holding the base (or this
  *                                           text) is unchanged, anything else is held
  *   local ≠ base, server checks versions   one conditional write on the base's tag (If-Match, or
  *                                           If-None-Match: * for an action known to have no code); a
  *                                           412 reads the part and decides as below, so a server that
- *                                           holds the base's text under a newer version is replaced
+ *                                           holds the base's text under a newer version is replaced.
+ *                                           When the list already shows another tag, the write that
+ *                                           would be refused is not sent: the part is read at once
  *   otherwise                              read the server's part, then decide.ts's rule: the same
  *                                           text is unchanged, the base's text or no code is replaced
  *                                           (conditionally where the server checks), and anything else
@@ -22,7 +26,7 @@
 import { type Capabilities, type CustomActionsClient, VersionConflictError } from '../client';
 import { type ActionMetadata } from '../schema/metadata';
 import { baseAfter, type BaseVersion, codeHash, metadataHash } from './base';
-import { decideRead, type HeldReason, type Part, type ServerPart } from './decide';
+import { decideRead, type HeldReason, listedAtBase, type Part, type ServerPart } from './decide';
 import { type Outcome, type ServerVersionInfo } from './outcome';
 
 /** The client operations one part's push uses. */
@@ -37,6 +41,11 @@ export interface PartPush {
   readonly hash: string;
   /** The version this copy was derived from, when one is known. */
   readonly base: BaseVersion | undefined;
+  /**
+   * The part's tag in the server's list, read before this push (`ListedEtags`): a tag, `null` for no
+   * code, undefined when the list does not say.
+   */
+  readonly listedEtag?: string | null;
   /** Replace whatever the server holds, unchecked (`deploy --force`). */
   readonly force: boolean;
   /**
@@ -62,7 +71,8 @@ export interface PartResult {
 type Condition = { readonly ifMatch?: string; readonly ifNoneMatch?: '*' };
 
 export async function pushPart(client: PartClient, push: PartPush): Promise<PartResult> {
-  const straight = straightWrite(push);
+  if (listedAs(push) === 'base' && sameAsBase(push) && !push.resend) return { outcome: { kind: 'unchanged', step: push.part }, base: undefined };
+  const straight = listedAs(push) === 'moved' ? undefined : straightWrite(push);
   if (straight) {
     const written = await write(client, push, straight, true);
     if (written !== PRECONDITION_FAILED) return written;
@@ -80,6 +90,15 @@ function straightWrite(push: PartPush): Condition | undefined {
   if (dryRun || force || !base || !checks || (sameAsBase(push) && !push.resend)) return undefined;
   if (base.absent) return part === 'implementation' && caps.conditionalWrites.firstImplementation ? { ifNoneMatch: '*' } : undefined;
   return base.etag ? { ifMatch: base.etag } : undefined;
+}
+
+/**
+ * What the list says of the server's part against the base (`listedAtBase`): it still holds the base
+ * (`base`), another version (`moved`: read it, the same text may be back under a new tag), or nothing.
+ */
+function listedAs({ base, listedEtag }: PartPush): 'base' | 'moved' | undefined {
+  if (listedAtBase(base, listedEtag)) return 'base';
+  return base && listedEtag !== undefined && (base.absent || base.etag !== undefined) ? 'moved' : undefined;
 }
 
 function sameAsBase(push: PartPush): boolean {

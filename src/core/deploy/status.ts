@@ -6,7 +6,7 @@
 import { type Capabilities } from '../client';
 import { codeHash, metadataHash } from './base';
 import { metadataText, partDiffs, serverLabels, workspaceTexts } from './contentDiff';
-import { type Part, partStatus, type PartStatus, type ServerPart } from './decide';
+import { listedAtBase, type Part, partStatus, type PartStatus, type ServerPart } from './decide';
 import { type FileProblem } from './outcome';
 import { type DeployClient, type DeployTarget } from './pipeline';
 
@@ -51,21 +51,29 @@ export async function actionStatus(
   }
   if (!local) return { ...head, presence: 'only-on-server' };
   const o = signal ? { signal } : {};
+  const localHash = { metadata: local.metadata && metadataHash(local.metadata), implementation: local.code === undefined ? undefined : codeHash(local.code) };
+  // A part the list names under its base's tag is the base's, unread, unless its text is wanted for a diff.
+  const known = (part: Part) => {
+    const server = listedAtBase(base?.[part], listed.etags?.[part]);
+    return server && (!options.diff || ('hash' in server && server.hash === localHash[part])) ? { part: server, text: undefined } : undefined;
+  };
   const [metadata, code] = await Promise.all([
-    caps.getAction
-      ? client.getActionVersioned(listed.id, o).then((r) => ({ part: { hash: metadataHash(r.action), etag: r.etag } as ServerPart, text: r.action }))
-      : undefined,
-    caps.getImplementation
-      ? client
-          .getImplementationVersioned(listed.id, o)
-          .then((r) => ({ part: (r.code === undefined ? { absent: true } : { hash: codeHash(r.code), etag: r.etag }) as ServerPart, text: r.code }))
-      : undefined,
+    known('metadata') ??
+      (caps.getAction
+        ? client.getActionVersioned(listed.id, o).then((r) => ({ part: { hash: metadataHash(r.action), etag: r.etag } as ServerPart, text: r.action }))
+        : undefined),
+    known('implementation') ??
+      (caps.getImplementation
+        ? client
+            .getImplementationVersioned(listed.id, o)
+            .then((r) => ({ part: (r.code === undefined ? { absent: true } : { hash: codeHash(r.code), etag: r.etag }) as ServerPart, text: r.code }))
+        : undefined),
   ]);
   const status = {
     ...head,
     presence: 'both' as const,
-    metadata: local.metadata ? partStatus(metadataHash(local.metadata), base?.metadata, metadata?.part) : ('unknown' as const),
-    implementation: partStatus(local.code === undefined ? undefined : codeHash(local.code), base?.implementation, code?.part),
+    metadata: localHash.metadata !== undefined ? partStatus(localHash.metadata, base?.metadata, metadata?.part) : ('unknown' as const),
+    implementation: partStatus(localHash.implementation, base?.implementation, code?.part),
     ...problems,
   };
   if (!options.diff) return status;
@@ -73,7 +81,7 @@ export async function actionStatus(
   const parts = (['metadata', 'implementation'] as const).filter(
     (p) => status[p] !== 'same' && status[p] !== 'unknown' && (p === 'metadata' ? metadata : code) !== undefined,
   );
-  const server = { metadata: metadata && metadataText(metadata.text), implementation: code?.text };
+  const server = { metadata: metadata?.text && metadataText(metadata.text), implementation: code?.text };
   const diffs = partDiffs(parts, server, workspaceTexts(local), serverLabels(local));
   return diffs.length > 0 ? { ...status, diff: Object.fromEntries(diffs.map((d) => [d.part, d.lines])) } : status;
 }

@@ -44,6 +44,8 @@ export interface ActionListEntry {
   description: string;
   id: string;
   eventsUrls: Record<Environment, string>;
+  /** Extension (docs/api.md): each part's current `ETag`, as its GET sends it; `null` for an action without code. */
+  etags?: { metadata: string; implementation: string | null };
 }
 
 /** Extension: GET of one action (spec metadata plus what the list entry adds). */

@@ -1,12 +1,5 @@
 import { type IncomingMessage } from 'node:http';
-import { type Expected, type VersionKind } from '../store/versions';
-
-const PREFIX: Record<VersionKind, string> = { implementation: 'code', metadata: 'meta' };
-
-/** The strong entity tag of a version of an action's code or metadata. */
-export function etagOf(kind: VersionKind, version: number): string {
-  return `"${PREFIX[kind]}-${version}"`;
-}
+import { ETAG_PREFIX, type Expected, type VersionKind } from '../store/versions';
 
 /**
  * What `If-Match` asks of a write (RFC 9110 §13.1.1): `*`, or a list of entity tags compared strongly,
@@ -18,7 +11,7 @@ export function expectedFrom(req: IncomingMessage, kind: VersionKind): Expected 
   const header = req.headers['if-match'];
   if (header === undefined) return req.headers['if-none-match']?.trim() === '*' ? 'none' : undefined;
   if (header.trim() === '*') return '*';
-  const pattern = new RegExp(`^"${PREFIX[kind]}-([1-9][0-9]{0,8})"$`);
+  const pattern = new RegExp(`^"${ETAG_PREFIX[kind]}-([1-9][0-9]{0,8})"$`);
   return header
     .split(',')
     .map((tag) => pattern.exec(tag.trim())?.[1])

@@ -4,7 +4,7 @@ import { hashKey, mintKey, sameHash } from '../keys';
 import { StoreConflict } from './conflict';
 import { analyze } from './database';
 import { type Database, type Queryable, sqlState, UNIQUE_VIOLATION } from './sql';
-import { checkExpected, type Expected, recordVersion, type VersionKind } from './versions';
+import { checkExpected, ETAG_PREFIX, etagOf, type Expected, recordVersion, type VersionKind } from './versions';
 
 export { StoreConflict } from './conflict';
 
@@ -257,7 +257,7 @@ export class Store {
   }
 
   /**
-   * The list of operation 5 as JSON text: `ActionListEntry[]`, oldest first, exactly the bytes
+   * The list of operation 5 as JSON text: `ActionListEntry[]` with each part's version tag, oldest first, exactly the bytes
    * `JSON.stringify` gives for the entries. Postgres builds it from the fields the list carries and
    * hands over one text value, so no action's whole metadata is read into JavaScript (5,000 actions:
    * about 30 ms instead of 75).
@@ -278,12 +278,14 @@ export class Store {
          FROM (
            SELECT created_at, id, CASE WHEN strpos(metadata::text, '\\u') = 0 THEN
              '{"key":' || to_json(key)::text || ',"name":' || (metadata -> 'name')::text || ',"description":' || (metadata -> 'description')::text
-             || ',"id":"' || id || '","eventsUrls":' || $2 || id || $3 || id || $4 || '}'
+             || ',"id":"' || id || '","eventsUrls":' || $2 || id || $3 || id || $4
+             || ',"etags":{"metadata":"\\"' || $5 || '-' || metadata_version || '\\"","implementation":'
+             || CASE WHEN implementation IS NULL THEN 'null' ELSE '"\\"' || $6 || '-' || code_version || '\\""' END || '}}'
            END AS entry
            FROM actions WHERE application_id = $1
            OFFSET 0 -- keeps the subquery whole: inlined, each entry would be built twice, once per aggregate
          ) entries`,
-        [applicationId, ...urls],
+        [applicationId, ...urls, ETAG_PREFIX.metadata, ETAG_PREFIX.implementation],
       );
       const row = result.rows[0];
       if (row && !row.fallback) return row.list;
@@ -294,6 +296,7 @@ export class Store {
       description: a.metadata.description,
       id: a.id,
       eventsUrls: eventsUrls(a.id),
+      etags: { metadata: etagOf('metadata', a.metadataVersion), implementation: a.hasImplementation ? etagOf('implementation', a.codeVersion) : null },
     }));
     return JSON.stringify(entries);
   }

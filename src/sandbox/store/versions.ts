@@ -4,6 +4,14 @@ import { type Queryable } from './sql';
 /** What the versions of an action are kept of: its code and its metadata, each counted on its own. */
 export type VersionKind = 'implementation' | 'metadata';
 
+/** What a version's entity tag starts with, by kind: `"meta-3"`, `"code-2"`. */
+export const ETAG_PREFIX: Readonly<Record<VersionKind, string>> = { implementation: 'code', metadata: 'meta' };
+
+/** The strong entity tag of a version of an action's code or metadata: what GET sends and the list shows. */
+export function etagOf(kind: VersionKind, version: number): string {
+  return `"${ETAG_PREFIX[kind]}-${version}"`;
+}
+
 /**
  * What a conditional write expects to replace: the versions it may replace (from the `ETag`s in
  * `If-Match`; empty when none of them named a version), `'*'` (any version: the resource must
