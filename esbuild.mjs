@@ -59,14 +59,15 @@ const undiciOnDemand = {
 
 /**
  * Every start of the command line parses its whole bundle: undici is taken as its Pool alone
- * (src/cli/undiciPool.ts), and re2js, needed only by input sets' error patterns, from dist/re2js.js
- * on the first pattern, as the extension does.
+ * (src/cli/undiciPool.ts), re2js, needed only by input sets' error patterns, from dist/re2js.js
+ * on the first pattern, as the extension does, and sucrase, needed only to run code on the local
+ * harness, from dist/sucrase.js on the first compile (src/sandbox/runner/sucrase.ts).
  */
 const cliOnDemand = {
   name: 'cli-on-demand',
   setup(build) {
     build.onResolve({ filter: /^undici$/ }, () => ({ path: at('src/cli/undiciPool.ts') }));
-    build.onResolve({ filter: /^re2js$/ }, () => ({ path: './re2js.js', external: true }));
+    build.onResolve({ filter: /^(re2js|sucrase)$/ }, (args) => ({ path: `./${args.path}.js`, external: true }));
   },
 };
 
@@ -125,7 +126,11 @@ const extensionPair = {
 };
 
 const configs = [
-  { ...node, entryPoints: { undici: 'node_modules/undici/index.js', re2js: 'node_modules/re2js/build/index.cjs' }, outdir: at('dist') },
+  {
+    ...node,
+    entryPoints: { undici: 'node_modules/undici/index.js', re2js: 'node_modules/re2js/build/index.cjs', sucrase: 'node_modules/sucrase/dist/index.js' },
+    outdir: at('dist'),
+  },
   { ...node, entryPoints: existing({ analysis: 'src/core/analysis/index.ts' }), outdir: at('dist') },
   {
     ...node,

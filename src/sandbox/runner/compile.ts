@@ -1,5 +1,5 @@
-import { transform } from 'sucrase';
 import { Script } from 'node:vm';
+import { sucrase } from './sucrase';
 
 export const CODE_FILENAME = 'main.ts';
 
@@ -16,7 +16,7 @@ export interface CompileError {
 export function compile(code: string): { ok: true; js: string } | { ok: false; error: CompileError } {
   let js: string;
   try {
-    js = transform(code, { transforms: ['typescript', 'imports'], production: true, filePath: CODE_FILENAME }).code;
+    js = sucrase().transform(code, { transforms: ['typescript', 'imports'], production: true, filePath: CODE_FILENAME }).code;
   } catch (error) {
     const loc = (error as { loc?: { line?: number; column?: number } }).loc;
     const message = (error instanceof Error ? error.message : String(error)).replace(/\s*\(\d+:\d+\)$/, '');

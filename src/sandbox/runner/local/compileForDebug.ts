@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
-import { transform } from 'sucrase';
 import { compile, type CompileError, wrapModule } from '../compile';
+import { sucrase } from '../sucrase';
 
 /** What the debugger is given: the module as run.ts takes it, named apart from main.ts, mapped back to it. */
 export interface DebugScript {
@@ -23,7 +23,7 @@ export function compileForDebug(code: string, mainPath: string): { ok: true; scr
   const checked = compile(code);
   if (!checked.ok) return checked;
   const filename = mainPath + COMPILED_SUFFIX;
-  const { code: js, sourceMap } = transform(code, {
+  const { code: js, sourceMap } = sucrase().transform(code, {
     transforms: ['typescript', 'imports'],
     production: true,
     filePath: mainPath,
