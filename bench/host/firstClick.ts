@@ -78,7 +78,7 @@ function isActionsAnswer(node: TreeNode): boolean {
  * Runs first, on the fixture's `local-sandbox` project, before setUp points the project at the proxy.
  */
 export async function firstClick(services: Services): Promise<void> {
-  const state = await services.project.get();
+  const state = await services.project.only();
   const app = state.kind === 'ok' && state.isSandbox ? state.applications.find((a) => a.id === APP) : undefined;
   if (!app) throw new Error(`the fixture should name local-sandbox and ${APP}`);
   const node = (await services.tree.getChildren()).find((n): n is ApplicationNode => n.kind === 'application' && n.app.id === APP);

@@ -36,7 +36,8 @@ export async function setUp(): Promise<Bench> {
   const projectText = await read(projectUri);
   await services.keys.set(base, APP, key);
   await write(projectUri, projectText.replace('baseUrl: local-sandbox', `baseUrl: ${base}`));
-  const state = await services.project.reload();
+  await services.project.reload();
+  const state = await services.project.only();
   const app = state.kind === 'ok' ? state.applications.find((a) => a.id === APP) : undefined;
   if (!app || state.kind !== 'ok' || state.baseUrl !== base) throw new Error('the project does not go through the proxy');
   return {

@@ -72,7 +72,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   const serverVersions = own(context, new HeldTexts(PULLED_SCHEME, '// This version from the server is no longer held: compare again.\n'));
   const runResults = own(context, new HeldTexts(RUN_SCHEME, '// This result is no longer held in memory.\n'));
   context.subscriptions.push(
-    connections.onDidReach((r) => statusBar.setReachability(r.ok ? 'reachable' : 'unreachable', r.error)),
+    connections.onDidReach((r) => statusBar.setReachability(r.server, r.ok ? 'reachable' : 'unreachable', r.error)),
     tree.onDidChangeViewState((state) => void vscode.commands.executeCommand('setContext', 'customActions.viewState', state)),
     keys.onDidChange(() => model.refresh()),
     // The applications of a local-sandbox workspace are on screen: the sandbox starts while the user reads.
@@ -119,7 +119,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   );
   context.subscriptions.push(registerMetadataEditor(services));
   // Shows the status bar item for a workspace that has a project file; reading one small file is cheap.
-  void project.get();
+  void project.all();
   return services;
 }
 

@@ -4,10 +4,17 @@ import { serverText } from '../core/text';
 import { type Config } from './config';
 import { type KeyStore, normalizeBaseUrl } from './keyStore';
 import { Disposable } from './lifecycle';
-import { type Application, NoProjectError, type ProjectModel } from './project';
+import { type Application, type FoundProject, NoProjectError, type ProjectInfo, type ProjectModel, serverOf } from './project';
 
 import { type SandboxManager } from './sandboxManager';
 import { type WorkspaceTrust } from './trust';
+
+/** A server answered a request (`ok`, whatever its status) or could not be reached; `server` as serverOf names it. */
+export interface Reached {
+  readonly server: string;
+  readonly ok: boolean;
+  readonly error?: string;
+}
 
 export class NoKeyError extends Error {
   constructor(readonly application: Application) {
@@ -23,8 +30,8 @@ export class NoKeyError extends Error {
 export class Connections extends Disposable {
   private readonly clients = new Map<string, CustomActionsClient>();
   private readonly prompts = new Map<string, Promise<boolean>>();
-  private readonly reached = this.register(new vscode.EventEmitter<{ ok: boolean; error?: string }>());
-  /** Whether the server answered the last request at all (any HTTP status counts as an answer). */
+  private readonly reached = this.register(new vscode.EventEmitter<Reached>());
+  /** Whether a server answered a request at all (any HTTP status counts as an answer), and which server. */
   readonly onDidReach = this.reached.event;
 
   constructor(
@@ -40,12 +47,11 @@ export class Connections extends Disposable {
   }
 
   /**
-   * The base URL requests of a project go to (the application's, or the only or first project's): its
-   * own, or the running sandbox's (started on demand).
+   * The base URL requests of a project go to (the application's; without one, the workspace's only
+   * project's, an error when there are several): its own, or the running sandbox's (started on demand).
    */
   async baseUrl(of?: Pick<Application, 'project'>): Promise<{ logical: string; actual: string }> {
-    // The project as it is now (a target switched since the application was read counts).
-    const state = of ? (this.project.current(of.project.root) ?? of.project) : await this.project.require();
+    const state = of ? this.now(of) : await this.project.only();
     if (state.kind !== 'ok') throw new NoProjectError(state.message);
     if (!state.isSandbox) return { logical: normalizeBaseUrl(state.baseUrl), actual: normalizeBaseUrl(state.baseUrl) };
     // The sandbox runs the workspace's main.ts.
@@ -90,7 +96,7 @@ export class Connections extends Disposable {
    */
   async call<T>(app: Application, operation: (client: CustomActionsClient) => Promise<T>, options: { waitForKey?: boolean } = {}): Promise<T> {
     try {
-      return await this.observe(operation(await this.client(app)));
+      return await this.observe(app, operation(await this.client(app)));
     } catch (error) {
       if (!(error instanceof ApiError && error.kind === 'auth')) throw error;
       if (options.waitForKey === false) {
@@ -98,19 +104,26 @@ export class Connections extends Disposable {
         throw error;
       }
       if (!(await this.askForNewKey(app))) throw error;
-      return this.observe(operation(await this.client(app)));
+      return this.observe(app, operation(await this.client(app)));
     }
   }
 
-  private async observe<T>(pending: Promise<T>): Promise<T> {
+  /** The project of `of` as it is now (a target switched since the application was read counts). */
+  private now(of: Pick<Application, 'project'>): ProjectInfo | FoundProject {
+    return this.project.current(of.project.root) ?? of.project;
+  }
+
+  private async observe<T>(app: Application, pending: Promise<T>): Promise<T> {
+    // The server the request went to, as its project names it: the status bar keeps a mark per server.
+    const server = serverOf(this.now(app));
     try {
       const result = await pending;
-      this.reached.fire({ ok: true });
+      if (server) this.reached.fire({ server, ok: true });
       return result;
     } catch (error) {
-      if (error instanceof ApiError && error.kind !== 'cancelled') {
+      if (server && error instanceof ApiError && error.kind !== 'cancelled') {
         const unreachable = error.kind === 'network' || error.kind === 'timeout';
-        this.reached.fire(unreachable ? { ok: false, error: error.message } : { ok: true });
+        this.reached.fire(unreachable ? { server, ok: false, error: error.message } : { server, ok: true });
       }
       throw error;
     }

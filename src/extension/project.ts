@@ -103,8 +103,8 @@ export class ProjectModel extends Disposable {
   /** How many reads began: only the newest one's answer is kept (an older read never undoes a newer pick). */
   private reads = 0;
   private readonly picks: TargetPicks;
-  private readonly changed = this.register(new vscode.EventEmitter<ProjectState>());
-  /** Any project changed, appeared or went; the state is the first project's (`state`). */
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
+  /** Any project changed, appeared or went (which ones: onDidChangeProjects). */
   readonly onDidChange = this.changed.event;
   private readonly listChanged = this.register(new vscode.EventEmitter<ProjectsChange>());
   readonly onDidChangeProjects = this.listChanged.event;
@@ -140,19 +140,13 @@ export class ProjectModel extends Disposable {
     return (await this.all()).filter((p): p is Project => p.kind === 'ok');
   }
 
-  /** The first project as last read, `none` when there is none: for what knows one project only. */
-  get state(): ProjectState {
-    return this.found[0] ?? { kind: 'none' };
-  }
-
-  /** The first project as it is on disk. */
-  async get(): Promise<ProjectState> {
-    return (await this.all())[0] ?? { kind: 'none' };
-  }
-
-  /** The project, for what cannot go on without one: a NoProjectError (whose message says what is wrong) otherwise. */
-  async require(): Promise<Project> {
-    return requireProject(await this.get());
+  /**
+   * The workspace's one project, for what assumes there is exactly one (a call that names no project):
+   * a NoProjectError (whose message says what is wrong) when there is none or it is not valid, and an
+   * error when there are several, so that no caller ever means "the first" by accident.
+   */
+  async only(): Promise<Project> {
+    return requireProject(onlyOf(await this.all()) ?? { kind: 'none' });
   }
 
   /** The project of the folder `root` as last read (a target switched since an application was read counts). */
@@ -165,28 +159,23 @@ export class ProjectModel extends Disposable {
     return projectAt(this.found, uri);
   }
 
-  async reload(): Promise<ProjectState> {
+  /** Every project, read again from disk. */
+  async reload(): Promise<readonly FoundProject[]> {
     this.loaded = this.read();
-    return (await this.loaded)[0] ?? { kind: 'none' };
+    return this.loaded;
   }
 
   /**
    * The target picked by name for a project (undefined: the file's default), remembered in the
-   * workspace's state; the projects are read again on it. `project`: its file's URI, else the first
-   * project's (or where a new one would go).
+   * workspace's state; the projects are read again on it. `project`: its file's URI; without one, the
+   * workspace's only project (an error when there are several), or where a new one would go. Returns
+   * that project as read again, `none` when it is gone.
    */
   async pickTarget(name: string | undefined, project?: vscode.Uri): Promise<ProjectState> {
-    const state = this.state.kind === 'none' ? await this.get() : this.state;
-    const uri = project ?? (state.kind === 'none' ? this.defaultUri() : state.uri);
+    const uri = project ?? onlyOf(await this.all())?.uri ?? this.defaultUri();
     if (uri) await this.picks.set(uri, name);
     const all = await this.reload();
-    return (project && (await this.all()).find((p) => p.uri.toString() === project.toString())) ?? all;
-  }
-
-  /** The target picked for the first project, if one was (customActions.switchTarget). */
-  get pickedTarget(): string | undefined {
-    const state = this.state;
-    return state.kind === 'none' ? undefined : this.picks.get(state.uri);
+    return all.find((p) => p.uri.toString() === uri?.toString()) ?? { kind: 'none' };
   }
 
   /** The target picked for the project of this file, if one was. */
@@ -230,7 +219,7 @@ export class ProjectModel extends Disposable {
       removed: before.filter((p) => !now.has(p.root.toString())).map((p) => p.root),
       changed: next.filter((p) => old.has(p.root.toString())).map((p) => p.root),
     });
-    this.changed.fire(this.state);
+    this.changed.fire();
     return this.found;
   }
 }
@@ -370,6 +359,15 @@ async function readProject(uri: vscode.Uri, root: vscode.Uri, name: string, text
     uid: `${root.toString()}\n${app.id}`,
   }));
   return { ...info, applications };
+}
+
+/** The one project of `projects` (valid or not); an error when there are several: the caller has to say which one. */
+function onlyOf(projects: readonly FoundProject[]): FoundProject | undefined {
+  if (projects.length > 1)
+    throw new Error(
+      `This workspace has ${projects.length} projects (${projects.map((p) => serverText(p.name, 120)).join(', ')}): say which one (its row or a file of it).`,
+    );
+  return projects[0];
 }
 
 /** `state` when it is a valid project, else the NoProjectError that says why not. */

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { LOCAL_SANDBOX } from '../core/schema';
 import { serverText } from '../core/text';
 import { Disposable } from './lifecycle';
-import { type ProjectModel, type ProjectState } from './project';
+import { type ProjectModel, type ProjectState, serverOf } from './project';
 import { type SandboxManager } from './sandboxManager';
 
 export type Reachability = 'unknown' | 'reachable' | 'unreachable';
@@ -10,44 +10,43 @@ export type Reachability = 'unknown' | 'reachable' | 'unreachable';
 /**
  * Which server the workspace talks to, and whether it answered last time. When customactions.yaml
  * names targets, the item names the active one (a protected one with a lock, on a warning background)
- * and a click switches it.
+ * and a click switches it. With several projects it shows the project of the file being edited, and
+ * whether that project's server answered: each server has its own mark, so another project's requests
+ * (the tree's, in the background) never speak for it.
  */
 export class TargetStatusBar extends Disposable {
-  private readonly item = this.register(vscode.window.createStatusBarItem('customActions.target', vscode.StatusBarAlignment.Left, 10));
-  private reachability: Reachability = 'unknown';
-  private lastError = '';
-  /** The server the reachability was learnt of: another target's server starts unknown. */
-  private server: string | undefined;
+  /** The item VS Code shows (its text and tooltip are what the user reads). */
+  readonly item = this.register(vscode.window.createStatusBarItem('customActions.target', vscode.StatusBarAlignment.Left, 10));
+  /** Whether each server answered last time, by its identity (serverOf); a server not asked yet is unknown. */
+  private readonly reached = new Map<string, { readonly reachability: Reachability; readonly error: string }>();
 
   constructor(
     private readonly project: ProjectModel,
     private readonly sandbox: SandboxManager,
   ) {
     super();
-    const follow = () => {
-      const state = this.shown();
-      const server = state.kind === 'ok' ? state.baseUrl : undefined;
-      if (server !== this.server) [this.server, this.reachability, this.lastError] = [server, 'unknown', ''];
-      this.render();
-    };
-    this.register(project.onDidChange(follow));
+    this.register(project.onDidChange(() => this.render()));
     // With several projects the item names the one of the file being edited.
-    this.register(vscode.window.onDidChangeActiveTextEditor(() => this.project.projects.length > 1 && follow()));
+    this.register(vscode.window.onDidChangeActiveTextEditor(() => this.project.projects.length > 1 && this.render()));
     this.register(sandbox.onDidChangeState(() => this.render()));
     this.render();
   }
 
-  setReachability(reachability: Reachability, error = ''): void {
-    if (this.reachability === reachability && this.lastError === error) return;
-    this.reachability = reachability;
-    this.lastError = error;
-    this.render();
+  /** Whether `server` (serverOf's identity) answered the last request sent to it. */
+  setReachability(server: string, reachability: Reachability, error = ''): void {
+    const before = this.reached.get(server);
+    if (before?.reachability === reachability && before.error === error) return;
+    this.reached.set(server, { reachability, error });
+    if (server === serverOf(this.shown())) this.render();
   }
 
-  /** The project of the active editor's file, else the first. */
+  /**
+   * The project of the active editor's file; else the first of the tree's order (with one project, the
+   * project; with several and no file of one open, the status bar still has to name one).
+   */
   private shown(): ProjectState {
     const uri = vscode.window.activeTextEditor?.document.uri;
-    return (uri && this.project.projectOf(uri)) ?? this.project.state;
+    return (uri && this.project.projectOf(uri)) ?? this.project.projects[0] ?? { kind: 'none' };
   }
 
   private render(): void {
@@ -56,6 +55,7 @@ export class TargetStatusBar extends Disposable {
       this.item.hide();
       return;
     }
+    const { reachability, error: lastError } = this.reached.get(serverOf(state) ?? '') ?? { reachability: 'unknown', error: '' };
     const sandbox = state.baseUrl === LOCAL_SANDBOX;
     const target = sandbox ? 'Local Sandbox' : hostOf(state.baseUrl);
     let icon = sandbox ? '$(beaker)' : '$(cloud)';
@@ -65,13 +65,13 @@ export class TargetStatusBar extends Disposable {
       tooltip = `Custom Actions: target ${named.name}${named.protected ? ' (protected: a save pushes nothing by itself)' : ''}, ${sandbox ? 'the local sandbox' : state.baseUrl}`;
     if (sandbox && this.sandbox.state.kind === 'starting') icon = '$(loading~spin)';
     if (sandbox && this.sandbox.state.kind === 'running') tooltip += ` at ${this.sandbox.state.url}`;
-    if (this.reachability === 'unreachable' || (sandbox && this.sandbox.state.kind === 'failed')) {
+    if (reachability === 'unreachable' || (sandbox && this.sandbox.state.kind === 'failed')) {
       icon = '$(warning)';
-      tooltip += ` (unreachable: ${this.lastError || (this.sandbox.state.kind === 'failed' ? this.sandbox.state.message : '')})`;
+      tooltip += ` (unreachable: ${lastError || (this.sandbox.state.kind === 'failed' ? this.sandbox.state.message : '')})`;
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else {
       this.item.backgroundColor = undefined;
-      if (this.reachability === 'reachable') tooltip += ' (reachable)';
+      if (reachability === 'reachable') tooltip += ' (reachable)';
     }
     if (named?.protected) {
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');

@@ -130,13 +130,12 @@ export async function useHostileProject(): Promise<HostileProject> {
   const text = `baseUrl: ${server.baseUrl}\napplications:\n  - id: ${HOSTILE_APP}\n    name: Hostile\n    folder: ${HOSTILE_FOLDER}\n`;
   await vscode.workspace.fs.writeFile(projectUri, new TextEncoder().encode(text));
   await services.project.reload();
-  await eventually(
-    () => (services.project.state.kind === 'ok' && services.project.state.baseUrl === server.baseUrl ? true : undefined),
-    'the project on the hostile server',
-  );
+  const state = await eventually(async () => {
+    const project = await services.project.only().catch(() => undefined);
+    return project?.baseUrl === server.baseUrl ? project : undefined;
+  }, 'the project on the hostile server');
   await services.keys.set(server.baseUrl, HOSTILE_APP, HOSTILE_KEY);
-  const state = services.project.state;
-  const appUid = state.kind === 'ok' ? state.applications.find((a) => a.id === HOSTILE_APP)?.uid : undefined;
+  const appUid = state.applications.find((a) => a.id === HOSTILE_APP)?.uid;
   if (!appUid) throw new Error('the hostile application is not in the project');
   const appFolder = vscode.Uri.joinPath(workspaceRoot(), HOSTILE_FOLDER);
   await vscode.workspace.fs.createDirectory(appFolder);

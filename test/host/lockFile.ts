@@ -21,8 +21,8 @@ export async function readLock(): Promise<DeployLock> {
 
 /** The lock's entry of action `id` of `app`, on the server the project names now. */
 export async function lockedAction(services: Services, app: Application, id: string): Promise<LockedAction | undefined> {
-  const state = await services.project.get();
-  if (state.kind !== 'ok') return undefined;
+  const state = await services.project.only().catch(() => undefined);
+  if (!state) return undefined;
   const lock = await readLock();
   const key = lock.keys(state.baseUrl, app.id).find((k) => lock.get(state.baseUrl, app.id, k)?.id === id);
   return key === undefined ? undefined : lock.get(state.baseUrl, app.id, key);

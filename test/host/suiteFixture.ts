@@ -120,7 +120,8 @@ export async function projectOn(
   const key = await sandboxKeyAt(services, baseUrl, appId);
   const text = await readText(projectFile());
   await writeText(projectFile(), rewrite(text));
-  const state = await services.project.reload();
+  await services.project.reload();
+  const state = await services.project.only();
   assert.ok(state.kind === 'ok' && state.baseUrl === baseUrl, `the project is on ${baseUrl}`);
   const app = state.applications.find((a) => a.id === appId);
   assert.ok(app, `the project names ${appId}`);

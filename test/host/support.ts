@@ -25,7 +25,8 @@ export function workspaceRoot(): vscode.Uri {
 /** The fixture's application `appId` as the project file names it now (read afresh), on a server that is up. */
 export async function fixtureApplication(services: Services, appId: string): Promise<Application> {
   await services.connections.baseUrl();
-  const state = await services.project.reload();
+  await services.project.reload();
+  const state = await services.project.only();
   assert.ok(state.kind === 'ok', 'the fixture project file is valid');
   const app = state.applications.find((a) => a.id === appId);
   assert.ok(app, `the fixture project names ${appId}`);

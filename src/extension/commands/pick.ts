@@ -55,7 +55,11 @@ export async function pickApplication(s: Pick<Parts, 'project'>, node: unknown, 
   const root = projectOfNode(node) ?? decidingFile(node);
   const decided = root && s.project.projectOf(root);
   const [first] = projects;
-  if (!decided && !first) return requireProject(await s.project.get()).applications[0];
+  if (!decided && !first) {
+    // No valid project: say why (the reason of an invalid one, else that there is none).
+    const [invalid] = await s.project.all();
+    throw new NoProjectError(invalid?.kind === 'invalid' ? invalid.message : undefined);
+  }
   const candidates = decided?.kind === 'ok' ? [decided] : decided ? [requireProject(decided)] : projects;
   const applications = candidates.flatMap((p) => p.applications);
   if (applications.length === 0) {

@@ -73,7 +73,7 @@ export async function startSandbox(s: Pick<Parts, 'model' | 'project' | 'sandbox
     }
     if (!(await mayReplaceFile(target, NEW_SANDBOX_PROJECT, 'Start Local Sandbox'))) return;
     await writeInsideWorkspace(target, NEW_SANDBOX_PROJECT);
-    state = await s.project.reload();
+    state = (await s.project.reload()).find((p) => p.uri.toString() === target.toString()) ?? { kind: 'none' };
   }
   const project = requireProject(state);
   if (!project.isSandbox) {

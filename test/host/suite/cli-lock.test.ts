@@ -78,7 +78,7 @@ describe('The command line and the editor deploy against one base (customactions
   it('a save in the editor is checked against the base a command-line deploy wrote', async () => {
     const deployed = await run('deploy', '-a', APP, '--', KEY);
     assert.equal(deployed.code, 0, deployed.stderr);
-    const entry = (await readLock()).get((await services.project.require()).baseUrl, APP, KEY);
+    const entry = (await readLock()).get((await services.project.only()).baseUrl, APP, KEY);
     assert.ok(entry?.implementation?.etag, `the command line wrote the base of ${KEY}: ${JSON.stringify(entry)}`);
     id = entry.id;
     services.model.refresh();
@@ -136,7 +136,7 @@ describe('The command line and the editor deploy against one base (customactions
 
   it("does not use another server's entries, nor a lock that does not parse, which it tells once and never overwrites", async () => {
     assert.ok(id);
-    const here = (await services.project.require()).baseUrl;
+    const here = (await services.project.only()).baseUrl;
     const entry = await lockedAction(services, app, id);
     assert.ok(entry);
     // The same entry, but under another origin only: it says nothing about this server.

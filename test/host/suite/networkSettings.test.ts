@@ -60,7 +60,8 @@ describe("Network: VS Code's proxy settings (user settings only)", function () {
     await sandboxKeyAt(services, baseUrl, 'test-app');
     const targets = `\ntargets:\n  proxied:\n    baseUrl: ${baseUrl}\n    default: true\n    applications:\n      test-app: test-app\n`;
     await writeText(projectFile(), project.text + targets);
-    const state = await services.project.reload();
+    await services.project.reload();
+    const state = await services.project.only();
     assert.ok(state.kind === 'ok' && state.baseUrl === baseUrl, 'the project is on the proxied name');
     return state.applications.find((a) => a.id === 'test-app')!;
   }

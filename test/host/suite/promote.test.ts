@@ -61,7 +61,8 @@ describe('Promote in the editor', function () {
       projectText +
         `\ntargets:\n  staging:\n    baseUrl: ${actual}\n    default: true\n  production:\n    baseUrl: ${actual}\n    protected: true\n    applications:\n      test-app: other-app\n      other-app: test-app\n`,
     );
-    const state = await services.project.reload();
+    await services.project.reload();
+    const state = await services.project.only();
     assert.ok(state.kind === 'ok' && state.target.target.name === 'staging');
   });
 

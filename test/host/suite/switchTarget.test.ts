@@ -39,7 +39,8 @@ describe('Switch Target', function () {
       project.text +
         `\ntargets:\n  staging:\n    baseUrl: ${actual}\n    applications:\n      test-app: other-app\n  production:\n    baseUrl: ${actual}\n    protected: true\n`,
     );
-    const before = await services.project.reload();
+    await services.project.reload();
+    const before = await services.project.only();
     assert.ok(before.kind === 'ok' && before.target.target.name === 'default', 'the file says no default: its own target is active');
     assert.equal(services.treeView.title, 'default');
     assert.match(services.testing.profiles.server?.label ?? '', /\(default\)/);
@@ -60,15 +61,16 @@ describe('Switch Target', function () {
     assert.match(items[2]!.label, /\$\(lock\)/, 'the protected target is marked');
     assert.match(items[2]!.description ?? '', /protected/);
 
-    const state = services.project.state;
-    assert.ok(state.kind === 'ok' && state.target.target.name === 'staging');
+    const state = await services.project.only();
+    assert.ok(state.target.target.name === 'staging');
     assert.equal(state.applications.find((a) => a.projectId === 'test-app')?.id, 'other-app', 'the ids of staging');
     assert.equal(picks()[projectFile().toString()], 'staging', "remembered in the workspace's state, for this project file");
     assert.equal(services.treeView.title, 'staging');
     assert.match(services.testing.profiles.server?.label ?? '', /\(staging\)/);
 
     // A file read again keeps the pick (a new session reads the same workspace state).
-    const again = await services.project.reload();
+    await services.project.reload();
+    const again = await services.project.only();
     assert.ok(again.kind === 'ok' && again.target.target.name === 'staging');
 
     await services.project.pickTarget('production');
@@ -82,7 +84,8 @@ describe('Switch Target', function () {
     const spy = new NotificationSpy();
     try {
       await write(project.text + `\ntargets:\n  qa:\n    baseUrl: ${actual}\n`);
-      const state = await services.project.reload();
+      await services.project.reload();
+      const state = await services.project.only();
       assert.ok(state.kind === 'ok', 'still a valid project, not a problem');
       assert.equal(state.target.target.name, 'default');
       assert.equal(picks()[projectFile().toString()], undefined, 'the pick is cleared');
@@ -99,7 +102,7 @@ describe('Switch Target', function () {
     await services.project.reload();
     const [first, second] = await Promise.all([services.project.pickTarget('staging'), services.project.pickTarget('default')]);
     assert.ok(first.kind === 'ok' && second.kind === 'ok');
-    assert.equal(services.project.state.kind === 'ok' && services.project.state.target.target.name, 'default');
+    assert.equal((await services.project.only()).target.target.name, 'default');
     assert.equal(first.target.target.name, 'default', 'the older call answers with the newer state');
   });
 

@@ -39,7 +39,9 @@ describe('Targets in the editor', function () {
     const targets = `\ntargets:\n  staging:\n    baseUrl: ${actual}\n    default: true\n    applications:\n      test-app: other-app\n`;
     await writeText(projectFile(), project.text + targets);
 
-    const state = await services.project.reload();
+    await services.project.reload();
+
+    const state = await services.project.only();
     assert.ok(state.kind === 'ok', 'the project with targets is valid');
     assert.equal(state.target.target.name, 'staging');
     assert.equal(state.baseUrl, actual);

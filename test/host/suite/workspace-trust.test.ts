@@ -63,8 +63,7 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
       view.dispose();
       assert.equal(services.config().deployOnSave, false, 'save to deploy is off whatever the setting says');
 
-      const state = services.project.state;
-      assert.ok(state.kind === 'ok');
+      const state = await services.project.only();
       const app: ApplicationNode = { kind: 'application', app: state.applications.find((a) => a.id === HOSTILE_APP)! };
       const remote: RemoteAction = {
         id: 'h1',
@@ -135,7 +134,8 @@ describe('Workspace trust: nothing contacts the server, runs or deploys before t
   describe('with the local sandbox', () => {
     it('untrusted: the sandbox does not start, by its command, on first need, or when the view shows its applications', async () => {
       const { services } = await api();
-      const state = await services.project.reload();
+      await services.project.reload();
+      const state = await services.project.only();
       assert.ok(state.kind === 'ok' && state.isSandbox, 'the fixture workspace uses the local sandbox');
       const sandbox = services.sandbox as { ensure: typeof services.sandbox.ensure };
       const ensure = sandbox.ensure;
