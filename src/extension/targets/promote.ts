@@ -174,15 +174,23 @@ async function selectActions(
 async function clientOn(s: PromoteParts, project: Project, target: ProjectTarget, id: string): Promise<PromoteClient> {
   const sandbox = target.baseUrl === LOCAL_SANDBOX;
   const logical = sandbox ? LOCAL_SANDBOX : normalizeBaseUrl(target.baseUrl);
-  const actual = sandbox
-    ? await s.sandbox.ensure(
-        applicationsOn(target, project.file.applications).map((a) => ({ id: a.id, label: a.name ?? a.id })),
-        project.demo,
-      )
-    : logical;
+  const actual = sandbox ? await sandboxFor(s, project, target) : logical;
   if (!(await s.keys.has(logical, id)))
     throw new Error(`No key for ${serverText(id, 120)} on target ${serverText(target.name, 80)}: switch to ${serverText(target.name, 80)} and sign in first.`);
   return createClient({ baseUrl: actual, getKey: () => s.keys.get(logical, id), timeoutMs: s.config().requestTimeoutMs });
+}
+
+/**
+ * The running sandbox's URL, with the target's applications in it. The one sandbox serves every
+ * project that names it: a start for this target keeps their applications too, as a request of theirs
+ * would keep this target's, or each would restart it without the other's (and the URL a client of the
+ * promote holds would go with it).
+ */
+async function sandboxFor(s: PromoteParts, project: Project, target: ProjectTarget): Promise<string> {
+  const served = await s.project.sandboxApplications();
+  const wanted = applicationsOn(target, project.file.applications).map((a) => ({ id: a.id, label: a.name ?? a.id }));
+  const applications = [...served.applications, ...wanted.filter((w) => !served.applications.some((a) => a.id === w.id))];
+  return s.sandbox.ensure(applications, served.demo || project.demo);
 }
 
 async function readLock(uri: vscode.Uri): Promise<DeployLock> {

@@ -37,8 +37,9 @@ async function edit(uri: vscode.Uri): Promise<void> {
 /**
  * Promote in a second project (nested in the fixture's folder) works on that project: its targets, its
  * applications, its lock, never the first project's (which names no targets at all). Its targets are
- * the extension's sandbox three ways: `default` is the local sandbox itself (other-app), `staging` and
- * `production` the same process by its URL, other-app being test-app on production.
+ * the extension's sandbox four ways: `default` is the local sandbox itself (other-app), `staging` and
+ * `production` the same process by its URL, other-app being test-app on production, and `scratch` the
+ * local sandbox again, other-app being scratch-app there (which no project's active target names).
  */
 describe('Several projects: Promote in the second project', function () {
   this.timeout(180_000);
@@ -82,7 +83,8 @@ describe('Several projects: Promote in the second project', function () {
       services,
       root(),
       `baseUrl: ${LOCAL_SANDBOX}\napplications:\n  - id: other-app\n    name: Nested\n    folder: ops\n` +
-        `targets:\n  staging:\n    baseUrl: ${actual}\n  production:\n    baseUrl: ${actual}\n    applications:\n      other-app: test-app\n`,
+        `targets:\n  staging:\n    baseUrl: ${actual}\n  production:\n    baseUrl: ${actual}\n    applications:\n      other-app: test-app\n` +
+        `  scratch:\n    baseUrl: ${LOCAL_SANDBOX}\n    applications:\n      other-app: scratch-app\n`,
     );
   });
 
@@ -132,6 +134,22 @@ describe('Several projects: Promote in the second project', function () {
     assert.equal(await services.connections.call(outerTestApp, (c) => c.getImplementation(id)), code('from the sandbox'));
     const lock = await read(vscode.Uri.joinPath(inner.root, 'customactions.lock.json'));
     assert.match(lock, /"nested-sandbox"/, "production's base recorded in the nested project's lock");
+  });
+
+  // Last: it restarts the sandbox, whose new port the staging and production above do not follow.
+  it("from a local sandbox target with an application the running sandbox lacks: one restart, which keeps every project's applications", async () => {
+    const starts: string[] = [];
+    const listener = services.sandbox.onDidChangeState((state) => void (state.kind === 'starting' && starts.push(state.kind)));
+    try {
+      const result = await promote({ from: 'scratch', to: 'default', actions: ['nothing-here'] });
+      assert.equal(result.verdict, 'empty', 'scratch-app holds no action');
+      // The first project's applications are still served: a request of theirs starts nothing.
+      await services.connections.call(outerTestApp, (c) => c.listActions('test-app'));
+      await services.connections.call(outerOtherApp, (c) => c.listActions('other-app'));
+      assert.deepEqual(starts, ['starting'], "one start, with the target's application and every project's");
+    } finally {
+      listener.dispose();
+    }
   });
 });
 
