@@ -134,7 +134,7 @@ describe("deploy checks: CodeChecks, a deploy's checkCode in chunks", () => {
         return analysis;
       },
       actions,
-      4,
+      { chunk: 4 },
     );
     assert.equal(loads, 0);
     for (const a of [...actions].reverse()) {
@@ -143,7 +143,7 @@ describe("deploy checks: CodeChecks, a deploy's checkCode in chunks", () => {
     }
     // Asked from the last one back, each ask checks from there on: one batch per action, none twice.
     assert.equal(loads, actions.length);
-    const again = new CodeChecks(() => analysis, actions, 4);
+    const again = new CodeChecks(() => analysis, actions, { chunk: 4 });
     let batches = 0;
     const counting = new CodeChecks(
       () => {
@@ -151,10 +151,19 @@ describe("deploy checks: CodeChecks, a deploy's checkCode in chunks", () => {
         return analysis;
       },
       actions,
-      4,
+      { chunk: 4 },
     );
     for (const a of actions) assert.deepEqual(counting.problemsOf({ ...a, metadata: a.metadata! }), again.problemsOf({ ...a, metadata: a.metadata! }));
     assert.equal(batches, Math.ceil(actions.length / 4));
+    // A first chunk of its own size (a deploy's concurrency), then chunks: the same answers.
+    const sizes: number[] = [];
+    const firstSmall = new CodeChecks(
+      () => ({ ...analysis, checkMany: (items: Parameters<typeof analysis.checkMany>[0]) => (sizes.push(items.length), analysis.checkMany(items)) }),
+      actions,
+      { first: 2, chunk: 4 },
+    );
+    for (const a of actions) assert.deepEqual(firstSmall.problemsOf({ ...a, metadata: a.metadata! }), again.problemsOf({ ...a, metadata: a.metadata! }));
+    assert.deepEqual(sizes.slice(0, 2), [2, Math.min(4, actions.length - 2)]);
   });
 
   it('checks on its own an action it was not given, or whose code is not the one it was given', () => {

@@ -64,7 +64,7 @@ Examples:
     const work = apps.flatMap(({ client, targets }) => planDeploy(targets, { force, delete: options.delete === true }).map((plan) => ({ client, plan })));
     const plans = work.map(({ plan }) => plan);
     // Checked a chunk at a time in one program, in the plan's order; a plan that sends no code never loads the compiler.
-    const checks = new CodeChecks(() => context.analysis(), toCheck(plans));
+    const checks = new CodeChecks(() => context.analysis(), toCheck(plans), { first: concurrency });
     // What deletes or overwrites on the server is confirmed first (confirm.ts): the plan without
     // --force, carried out as a dry run (read, written nowhere), names the actions --delete would
     // delete and those --force would overwrite.

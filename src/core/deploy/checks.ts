@@ -105,17 +105,23 @@ export function placeOf(p: { readonly message: string; readonly range: { readonl
  * A deploy's `checkCode` that checks many actions' code at once (`codeProblemsOfMany`) with the same
  * problems as `actionCodeProblems`: the first action asked for is checked with the next actions of the
  * list given (those likely to send), `chunk` at a time, so the first writes go out after one chunk's
- * check and the next chunk is checked while they are on the wire. The analysis loads on the first ask.
+ * check and the next chunk is checked while they are on the wire. The first chunk is `first` long (a
+ * deploy gives its concurrency): every action under way has its verdict, and no write waits on the
+ * check of one that cannot start yet. The analysis loads on the first ask.
  */
 export class CodeChecks {
   private readonly index = new Map<string, number>();
   private readonly found = new Map<number, readonly FileProblem[]>();
+  private readonly chunk: number;
+  private readonly first: number;
 
   constructor(
     private readonly analysis: () => BatchAnalysisModule,
     private readonly actions: readonly WorkspaceAction[],
-    private readonly chunk = 25,
+    sizes: { readonly chunk?: number; readonly first?: number } = {},
   ) {
+    this.chunk = sizes.chunk ?? 25;
+    this.first = sizes.first ?? this.chunk;
     actions.forEach((a, i) => this.index.set(a.codeFile, i));
   }
 
@@ -127,7 +133,8 @@ export class CodeChecks {
     if (i === undefined || listed?.code !== action.code || listed.metadata !== action.metadata) return this.check([action])[0]!;
     if (!this.found.has(i)) {
       const batch: number[] = [];
-      for (let j = i; j < this.actions.length && batch.length < this.chunk; j++)
+      const size = this.found.size === 0 ? this.first : this.chunk;
+      for (let j = i; j < this.actions.length && batch.length < size; j++)
         if (!this.found.has(j) && this.actions[j]!.code !== undefined && this.actions[j]!.metadata) batch.push(j);
       this.check(batch.map((j) => this.actions[j]!)).forEach((problems, k) => this.found.set(batch[k]!, problems));
     }
