@@ -1,11 +1,22 @@
 import assert from 'node:assert/strict';
 import { NO_CODE } from '../../src/core/deploy/base';
-import { changedSinceBase, decideRead, partStatus } from '../../src/core/deploy/decide';
+import { changedSinceBase, decideRead, listedAtBase, partStatus } from '../../src/core/deploy/decide';
 import { DeployLock } from '../../src/core/deploy/lock';
 
 const base = { etag: '"v1"', hash: 'sha256:base' };
 
 describe('deploy: the rule of a part (decide.ts)', () => {
+  it("takes a part listed under its base's tag as the base, unread; anything else says nothing", () => {
+    assert.deepEqual(listedAtBase(base, '"v1"'), { hash: 'sha256:base', etag: '"v1"' });
+    assert.equal(listedAtBase(base, '"v2"'), undefined, 'another tag: the same text may be back under it, only a read tells');
+    assert.equal(listedAtBase(base, undefined), undefined, 'a list without tags');
+    assert.equal(listedAtBase(base, null), undefined, 'no code listed against a base with code: changed on the server, read it');
+    assert.equal(listedAtBase(undefined, '"v1"'), undefined, 'no base');
+    assert.equal(listedAtBase({ etag: undefined, hash: 'sha256:base' }, '"v1"'), undefined, 'a base with no tag to compare');
+    assert.deepEqual(listedAtBase(NO_CODE, null), { absent: true });
+    assert.equal(listedAtBase(NO_CODE, '"code-1"'), undefined);
+  });
+
   it('sends nothing when the server holds what the workspace has, whatever the base', () => {
     assert.deepEqual(decideRead('sha256:here', base, { hash: 'sha256:here', etag: '"v9"' }, false), { kind: 'unchanged' });
     assert.deepEqual(decideRead('sha256:here', undefined, { hash: 'sha256:here', etag: undefined }, false), { kind: 'unchanged' });

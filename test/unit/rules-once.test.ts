@@ -54,6 +54,14 @@ const RULES: readonly Rule[] = [
     tested: 'test/cli/cli-action-names.test.ts',
   },
   {
+    name: "what the list's version tag tells of a part unread",
+    core: 'src/core/deploy/decide.ts',
+    fn: 'listedAtBase',
+    faces: ['src/core/deploy/pushPart.ts', 'src/core/deploy/status.ts'],
+    onlyInCore: [],
+    tested: 'test/unit/deploy-decide.test.ts',
+  },
+  {
     name: 'changed on the server',
     core: 'src/core/deploy/decide.ts',
     fn: 'changedSinceBase',
