@@ -3,22 +3,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createClient } from '../../src/core/client';
-import { type ActionMetadata } from '../../src/core/schema';
 import { keyOf, putCode, runCli, type Scratch, writeAction, writeProject, suiteSandbox } from './support';
+import { actionMetadata, twoNumbers } from '../support/metadata';
 import { PushProxy } from '../support/pushProxy';
 import { parseXml, TERMINAL_CONTROLS, writeInputSet, type XmlElement } from './server';
 
-const ADD: ActionMetadata = {
-  key: 'add',
-  name: 'Add',
-  description: '',
-  developerEmail: 'dev@example.com',
-  parameters: [
-    { name: 'a', type: 'number' },
-    { name: 'b', type: 'number' },
-  ],
-  result: { type: 'number' },
-};
+const ADD = actionMetadata({ key: 'add', name: 'Add', parameters: twoNumbers(), result: { type: 'number' } });
 
 /** Adds, logs (with a terminal escape in the log), and throws on a negative `a`. */
 const ADD_MAIN = `export async function main(a: number, b: number): Promise<number> {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox';
+import { actionMetadata, twoNumbers } from '../support/metadata';
 import { testDatabaseUrl } from './backend';
 
 export const ROOT = path.join(__dirname, '..', '..');
@@ -64,15 +65,7 @@ export function requester(base: string): Requester {
 
 export function metadata(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    key: 'add',
-    name: 'Add',
-    description: 'Adds two numbers.',
-    developerEmail: 'dev@example.com',
-    parameters: [
-      { name: 'a', type: 'number' },
-      { name: 'b', type: 'number' },
-    ],
-    result: { type: 'number' },
+    ...actionMetadata({ key: 'add', name: 'Add', description: 'Adds two numbers.', parameters: twoNumbers(), result: { type: 'number' } }),
     ...overrides,
   };
 }

@@ -3,20 +3,17 @@
  * Testing view's Local profile, and its cases: each attempt to get out (docs/security.md, *Round
  * three*) returns 'blocked', or what it got.
  */
-import { type ActionMetadata } from '../../src/core/schema';
+import { actionMetadata } from './metadata';
 import { PROBE } from '../sandbox/escapeProbe';
 
-export const ATTEMPT: ActionMetadata = {
+export const ATTEMPT = actionMetadata({
   key: 'attempt',
   name: 'Attempt',
-  description: '',
-  developerEmail: 'dev@example.com',
   parameters: [
     { name: 'what', type: 'text' },
     { name: 'target', type: 'text' },
   ],
-  result: { type: 'text' },
-};
+});
 
 /**
  * main.ts of a hostile pull request: each attempt returns 'blocked', or what it got. Objects of the

@@ -1,4 +1,4 @@
-import { type ActionMetadata, type Parameter } from '../../src/core/schema';
+import { type ActionMetadata, type CollectionType, type MultipleSelectType, type Parameter, type SingleChoiceType } from '../../src/core/schema';
 
 /**
  * A valid action with what a test does not care about filled in (no parameters, a text result, an empty
@@ -8,16 +8,27 @@ export function actionMetadata(fields: Partial<ActionMetadata> & Pick<ActionMeta
   return { name: fields.key, description: '', developerEmail: 'dev@example.com', parameters: [], result: { type: 'text' }, ...fields };
 }
 
+const choicesOf = (labels: Record<string, string>) => Object.entries(labels).map(([id, label]) => ({ id, label }));
+
+/** A single choice of the ids `labels` names, each shown as its label: `singleChoice({ gold: 'Gold' })`. */
+export const singleChoice = (labels: Record<string, string>): SingleChoiceType => ({ type: 'single-choice', choices: choicesOf(labels) });
+
+/** A multiple select of the ids `labels` names, each shown as its label. */
+export const multipleSelect = (labels: Record<string, string>): MultipleSelectType => ({ type: 'multiple-select', choices: choicesOf(labels) });
+
+/** A collection of `items`. */
+export const collectionOf = (items: CollectionType['items']): CollectionType => ({ type: 'collection', items });
+
+/** Two numbers, `a` and `b`: the parameters of the adding actions. */
+export const twoNumbers = (): Parameter[] => [
+  { name: 'a', type: 'number' },
+  { name: 'b', type: 'number' },
+];
+
 /** A single choice of two ids whose labels are not the ids (`'gold' | 'silver'` in generated types). */
 export const TIER: Parameter = {
   name: 'tier',
-  type: {
-    type: 'single-choice',
-    choices: [
-      { id: 'gold', label: 'Gold' },
-      { id: 'silver', label: 'Silver' },
-    ],
-  },
+  type: singleChoice({ gold: 'Gold', silver: 'Silver' }),
 };
 
 /** A number, and a mode that tells main to succeed or to throw: the parameters of the actions the debug and events tests run. */
@@ -25,13 +36,7 @@ export const N_AND_MODE: Parameter[] = [
   { name: 'n', type: 'number' },
   {
     name: 'mode',
-    type: {
-      type: 'single-choice',
-      choices: [
-        { id: 'ok', label: 'Succeed' },
-        { id: 'fail', label: 'Fail' },
-      ],
-    },
+    type: singleChoice({ ok: 'Succeed', fail: 'Fail' }),
   },
 ];
 
@@ -57,15 +62,9 @@ export const PARAMETERS_OF_EVERY_TYPE: Parameter[] = [
   TIER,
   {
     name: 'channels',
-    type: {
-      type: 'multiple-select',
-      choices: [
-        { id: 'mail', label: 'Mail' },
-        { id: 'phone', label: 'Phone' },
-      ],
-    },
+    type: multipleSelect({ mail: 'Mail', phone: 'Phone' }),
   },
-  { name: 'scores', type: { type: 'collection', items: 'number' } },
+  { name: 'scores', type: collectionOf('number') },
 ];
 
 /** A valid action with those parameters and an object result of every property type; `overrides` replace whole fields. */
@@ -84,7 +83,7 @@ export function scoreLeadAction(overrides: Partial<ActionMetadata> = {}): Action
           owner: { type: 'email' },
           at: { type: 'datetime' },
           note: { type: 'text' },
-          tags: { type: { type: 'collection', items: 'text' } },
+          tags: { type: collectionOf('text') },
         },
       },
       description: 'The score',

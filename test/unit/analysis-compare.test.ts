@@ -4,7 +4,7 @@ import { createActionProgram } from '../../src/core/analysis/program';
 import { type ActionMetadata } from '../../src/core/schema';
 import { generateTypes } from '../../src/core/typegen';
 import { newActionTemplate } from '../../src/core/workspace';
-import { actionMetadata, TIER } from '../support/metadata';
+import { actionMetadata, collectionOf, multipleSelect, TIER } from '../support/metadata';
 
 const metadata = actionMetadata({
   key: 'score-lead',
@@ -14,18 +14,12 @@ const metadata = actionMetadata({
     TIER,
     {
       name: 'channels',
-      type: {
-        type: 'multiple-select',
-        choices: [
-          { id: 'mail', label: 'Mail' },
-          { id: 'sms', label: 'SMS' },
-        ],
-      },
+      type: multipleSelect({ mail: 'Mail', sms: 'SMS' }),
     },
-    { name: 'scores', type: { type: 'collection', items: 'number' } },
+    { name: 'scores', type: collectionOf('number') },
     { name: 'foundedAt', type: 'datetime' },
   ],
-  result: { type: { type: 'object', properties: { score: { type: 'number' }, tags: { type: { type: 'collection', items: 'text' } } } } },
+  result: { type: { type: 'object', properties: { score: { type: 'number' }, tags: { type: collectionOf('text') } } } },
 });
 
 const PLAIN_PARAMETERS = "company: string, tier: 'silver' | 'gold', channels: ('mail' | 'sms')[], scores: number[], foundedAt: string";
@@ -182,8 +176,8 @@ describe('analysis: compareWithMetadata', () => {
       ['number', 'Promise<number>', ''],
       ['text', "'a' | 'b'", ''],
       ['email', 'string', ''],
-      [{ type: 'collection', items: 'text' }, "('x' | 'y')[]", ''],
-      [{ type: 'collection', items: 'number' }, 'string[]', 'collection of text'],
+      [collectionOf('text'), "('x' | 'y')[]", ''],
+      [collectionOf('number'), 'string[]', 'collection of text'],
       ['number', 'Promise<void>', 'void'],
     ];
     for (const [type, returnType, actual] of forms) {

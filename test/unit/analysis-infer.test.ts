@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { inferFromMain, metadataFromSignature } from '../../src/core/analysis';
 import { generateTypes } from '../../src/core/typegen';
-import { actionMetadata } from '../support/metadata';
+import { actionMetadata, collectionOf, multipleSelect, singleChoice } from '../support/metadata';
 
 describe('analysis: inferFromMain', () => {
   it('maps every type form, through aliases, interfaces and Promise', () => {
@@ -27,26 +27,14 @@ describe('analysis: inferFromMain', () => {
         { name: 'amount', type: 'number' },
         {
           name: 'priority',
-          type: {
-            type: 'single-choice',
-            choices: [
-              { id: 'low', label: 'Low' },
-              { id: 'high_priority', label: 'High priority' },
-            ],
-          },
+          type: singleChoice({ low: 'Low', high_priority: 'High priority' }),
         },
         {
           name: 'tags',
-          type: {
-            type: 'multiple-select',
-            choices: [
-              { id: 'vip', label: 'Vip' },
-              { id: 'newCustomer', label: 'New customer' },
-            ],
-          },
+          type: multipleSelect({ vip: 'Vip', newCustomer: 'New customer' }),
         },
-        { name: 'scores', type: { type: 'collection', items: 'number' } },
-        { name: 'notes', type: { type: 'collection', items: 'text' } },
+        { name: 'scores', type: collectionOf('number') },
+        { name: 'notes', type: collectionOf('text') },
         { name: 'level', type: 'number' },
       ],
       result: {
@@ -55,8 +43,8 @@ describe('analysis: inferFromMain', () => {
           properties: {
             total: { type: 'number' },
             owner: { type: 'text' },
-            labels: { type: { type: 'collection', items: 'text' } },
-            counts: { type: { type: 'collection', items: 'number' } },
+            labels: { type: collectionOf('text') },
+            counts: { type: collectionOf('number') },
             state: { type: 'text' },
           },
         },
@@ -69,8 +57,8 @@ describe('analysis: inferFromMain', () => {
     const cases: [string, unknown][] = [
       ['export function main(): number { return 1; }', 'number'],
       ['export const main = async () => "done";', 'text'],
-      ['export async function main(): Promise<string[]> { return []; }', { type: 'collection', items: 'text' }],
-      ['type Out = Promise<Array<number>>;\nexport function main(): Out { return Promise.resolve([1]); }', { type: 'collection', items: 'number' }],
+      ['export async function main(): Promise<string[]> { return []; }', collectionOf('text')],
+      ['type Out = Promise<Array<number>>;\nexport function main(): Out { return Promise.resolve([1]); }', collectionOf('number')],
     ];
     for (const [source, type] of cases) assert.deepEqual(inferFromMain(source)?.result, { type }, source);
   });
@@ -81,16 +69,10 @@ describe('analysis: inferFromMain', () => {
       parameters: [
         {
           name: 'mode',
-          type: {
-            type: 'single-choice',
-            choices: [
-              { id: 'fast', label: 'Fast!' },
-              { id: 'safe', label: 'Safe' },
-            ],
-          },
+          type: singleChoice({ fast: 'Fast!', safe: 'Safe' }),
         },
       ],
-      result: { type: { type: 'collection', items: 'number' } },
+      result: { type: collectionOf('number') },
     });
     const source =
       "import type { Inputs, Result } from './action.generated';\nexport async function main(mode: Inputs['mode']): Promise<Result> { return []; }";
@@ -98,16 +80,10 @@ describe('analysis: inferFromMain', () => {
     assert.deepEqual(inferred?.parameters, [
       {
         name: 'mode',
-        type: {
-          type: 'single-choice',
-          choices: [
-            { id: 'fast', label: 'Fast' },
-            { id: 'safe', label: 'Safe' },
-          ],
-        },
+        type: singleChoice({ fast: 'Fast', safe: 'Safe' }),
       },
     ]);
-    assert.deepEqual(inferred?.result, { type: { type: 'collection', items: 'number' } });
+    assert.deepEqual(inferred?.result, { type: collectionOf('number') });
   });
 
   it('reports what no metadata type can say, and takes it as text', () => {
@@ -116,7 +92,7 @@ describe('analysis: inferFromMain', () => {
     assert.ok(inferred);
     assert.deepEqual(
       inferred.parameters.map((p) => p.type),
-      ['text', 'text', 'text', { type: 'collection', items: 'text' }],
+      ['text', 'text', 'text', collectionOf('text')],
     );
     assert.deepEqual(inferred.result, { type: 'text' });
     assert.deepEqual(
@@ -159,13 +135,7 @@ describe('analysis: metadataFromSignature', () => {
       { name: 'to', type: 'email', description: 'Who gets it' },
       {
         name: 'urgency',
-        type: {
-          type: 'single-choice',
-          choices: [
-            { id: 'low', label: 'Whenever' },
-            { id: 'high', label: 'Now!' },
-          ],
-        },
+        type: singleChoice({ low: 'Whenever', high: 'Now!' }),
         description: 'How soon',
       },
       { name: 'sendAt', type: 'datetime' },
@@ -190,14 +160,7 @@ describe('analysis: metadataFromSignature', () => {
       parameters: [
         {
           name: 'urgency',
-          type: {
-            type: 'single-choice',
-            choices: [
-              { id: 'low', label: 'Whenever' },
-              { id: 'high', label: 'Now!' },
-              { id: 'critical', label: 'Critical' },
-            ],
-          },
+          type: singleChoice({ low: 'Whenever', high: 'Now!', critical: 'Critical' }),
           description: 'How soon',
         },
         // A parameter that appears nowhere else keeps what sat at its position: here, nothing (urgency moved to position 0).
