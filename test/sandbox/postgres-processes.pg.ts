@@ -1,50 +1,19 @@
 import * as assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
+import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { LISTENER_NAME } from '../../src/sandbox/store/postgres';
 import { eventually, staysTrue } from '../support/eventually';
 import { postgresCluster } from './backend';
-import { metadata, requester, type Requester, ROOT } from './support';
+import { type SandboxProcess, SANDBOX_CLI, startSandboxProcess, stopSandboxProcess } from './sandboxProcess';
+import { metadata, ROOT } from './support';
 
 /**
  * Several sandbox processes on one PostgreSQL database, as a team runs them behind a load balancer
  * (docs/team-sandbox.md): each process is the CLI in a process of its own, so nothing is shared
  * but the database. Runs only in the PostgreSQL run of the suites (npm run test:sandbox-pg).
  */
-interface Proc {
-  url: string;
-  request: Requester;
-  child: ChildProcess;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-const CLI = path.join(ROOT, 'src/sandbox/cli.ts');
-
-function startProcess(databaseUrl: string, extra: string[] = []): Promise<Proc & { applications: { id: string; key: string }[] }> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', CLI, '--json', '--port', '0', ...extra], {
-    cwd: ROOT,
-    env: { ...process.env, CUSTOM_ACTIONS_DATABASE_URL: databaseUrl },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    void exited.then((code) => reject(new Error(`the sandbox exited with ${code}: ${stderr}`)));
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      if (!stdout.includes('\n')) return;
-      const { url, applications } = JSON.parse(stdout) as { url: string; applications: { id: string; key: string }[] };
-      resolve({ url, applications, request: requester(url), child, stderr: () => stderr, exited });
-    });
-  });
-}
-
 function admin(databaseUrl: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', CLI, 'admin', ...args, '--database-url', databaseUrl], {
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', SANDBOX_CLI, 'admin', ...args, '--database-url', databaseUrl], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -55,17 +24,11 @@ function admin(databaseUrl: string, args: string[]): Promise<{ code: number | nu
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
 }
 
-async function stop(p: Proc | undefined): Promise<void> {
-  if (!p || p.child.exitCode !== null || p.child.signalCode !== null) return;
-  p.child.kill('SIGTERM');
-  await p.exited;
-}
-
 describe('Several sandbox processes on one PostgreSQL database', function () {
   this.timeout(120_000);
   let databaseUrl: string;
-  let a: Proc & { applications: { id: string; key: string }[] };
-  let b: Proc;
+  let a: SandboxProcess;
+  let b: SandboxProcess;
   let key: string;
 
   before(async function () {
@@ -73,14 +36,14 @@ describe('Several sandbox processes on one PostgreSQL database', function () {
     assert.ok(cluster, 'this suite runs in the PostgreSQL run only (npm run test:sandbox-pg)');
     databaseUrl = await cluster.createDatabase();
     // A migrates the new database; B starts on it at the same time and must wait for that, not race it.
-    [a, b] = await Promise.all([startProcess(databaseUrl, ['--ensure-app', 'team:Team']), startProcess(databaseUrl)]);
+    [a, b] = await Promise.all([startSandboxProcess(databaseUrl, ['--ensure-app', 'team:Team']), startSandboxProcess(databaseUrl)]);
     key = a.applications[0]!.key;
   });
   after(async () => {
-    await Promise.all([stop(a), stop(b)]);
+    await Promise.all([stopSandboxProcess(a), stopSandboxProcess(b)]);
   });
 
-  async function createAction(via: Proc, k: string, code = 'export async function main(a: number, b: number) { return a + b; }') {
+  async function createAction(via: SandboxProcess, k: string, code = 'export async function main(a: number, b: number) { return a + b; }') {
     const created = await via.request('POST', '/api/application/team/actions', { key, json: metadata({ key: k }) });
     assert.equal(created.status, 201, created.text);
     const id = (created.json as { id: string }).id;
@@ -215,7 +178,7 @@ describe('Several sandbox processes on one PostgreSQL database', function () {
   });
 
   it('SIGTERM lets a run in flight finish and answer before the process exits', async () => {
-    const c = await startProcess(databaseUrl);
+    const c = await startSandboxProcess(databaseUrl);
     const action = await createAction(
       c,
       'slow',
@@ -233,7 +196,7 @@ describe('Several sandbox processes on one PostgreSQL database', function () {
   });
 
   it('kill -9 of a process during a burst of deploys loses nothing acknowledged and leaves nothing half-written', async () => {
-    const c = await startProcess(databaseUrl);
+    const c = await startSandboxProcess(databaseUrl);
     const actions = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => createAction(b, `burst-${i}`)));
     /** Per action: the last acknowledged code push, its version (from the ETag) and its text; and the same of its metadata. */
     const acknowledged = new Map<string, { version: number; code: string }>();

@@ -1,49 +1,18 @@
 import * as assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { postgresCluster } from './backend';
-import { requester, type Requester, ROOT } from './support';
+import { type SandboxProcess, startSandboxProcess, stopSandboxProcess } from './sandboxProcess';
 
 /**
  * `--rate-limit N` of a team's sandbox, several processes on one PostgreSQL database
  * (docs/team-sandbox.md): the allowance is the team's, not each process's. Each process is the CLI
  * in a process of its own, so nothing is shared but the database. PostgreSQL run only.
  */
-const CLI = path.join(ROOT, 'src/sandbox/cli.ts');
 const N = 20;
-
-interface Proc {
-  request: Requester;
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  applications: { id: string; key: string }[];
-}
-
-function startProcess(databaseUrl: string, extra: string[]): Promise<Proc> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', CLI, '--json', '--port', '0', '--rate-limit', String(N), ...extra], {
-    cwd: ROOT,
-    env: { ...process.env, CUSTOM_ACTIONS_DATABASE_URL: databaseUrl },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    void exited.then((code) => reject(new Error(`the sandbox exited with ${code}: ${stderr}`)));
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      if (!stdout.includes('\n')) return;
-      const { url, applications } = JSON.parse(stdout) as { url: string; applications: { id: string; key: string }[] };
-      resolve({ request: requester(url), child, exited, applications });
-    });
-  });
-}
 
 describe('--rate-limit across several sandbox processes on one PostgreSQL database', function () {
   this.timeout(120_000);
-  let processes: Proc[] = [];
+  let processes: SandboxProcess[] = [];
   let team: string;
   let other: string;
 
@@ -51,14 +20,14 @@ describe('--rate-limit across several sandbox processes on one PostgreSQL databa
     const cluster = postgresCluster();
     assert.ok(cluster, 'this suite runs in the PostgreSQL run only (npm run test:sandbox-pg)');
     const databaseUrl = await cluster.createDatabase();
-    const first = await startProcess(databaseUrl, ['--ensure-app', 'team:Team', '--ensure-app', 'other:Other']);
-    processes = [first, ...(await Promise.all([startProcess(databaseUrl, []), startProcess(databaseUrl, [])]))];
+    const startProcess = (args: string[]) => startSandboxProcess(databaseUrl, ['--rate-limit', String(N), ...args]);
+    const first = await startProcess(['--ensure-app', 'team:Team', '--ensure-app', 'other:Other']);
+    processes = [first, ...(await Promise.all([startProcess([]), startProcess([])]))];
     team = first.applications.find((a) => a.id === 'team')!.key;
     other = first.applications.find((a) => a.id === 'other')!.key;
   });
   after(async () => {
-    for (const p of processes) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
-    await Promise.all(processes.map((p) => p.exited));
+    await Promise.all(processes.map(stopSandboxProcess));
   });
 
   /** `count` requests spread over the three processes at once; the statuses and how long the burst took, in minutes. */

@@ -4,7 +4,7 @@
  * client address with 429 and Retry-After, which the extension's client waits out.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
@@ -15,6 +15,7 @@ import { type Sandbox } from '../../src/sandbox';
 import { networkOptions } from '../../src/sandbox/cliNetwork';
 import { RateLimiter } from '../../src/sandbox/http/rateLimit';
 import { isLoopback, urlHost } from '../../src/sandbox/network';
+import { makeTestCertificates, type TestCertificates } from '../support/testCertificates';
 import { assertMatchesSpec, ROOT, requester, withSandbox } from './support';
 
 /** An address of this machine that is not loopback, if it has one; else one of 127/8 the default bind leaves out. */
@@ -77,37 +78,19 @@ describe('sandbox network edges', function () {
 
   describe('TLS', () => {
     let dir: string;
+    let files: TestCertificates;
+    /** The authority that signed the server's certificate: what a client that trusts the server is given. */
+    let ca: Buffer;
     let cert: Buffer;
     let key: Buffer;
 
     before(() => {
       dir = mkdtempSync(path.join(tmpdir(), 'sandbox-tls-'));
-      // A self-signed certificate for this test only: openssl is on every Debian machine (and CI).
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'ec',
-          '-pkeyopt',
-          'ec_paramgen_curve:prime256v1',
-          '-nodes',
-          '-days',
-          '1',
-          '-subj',
-          '/CN=localhost',
-          '-addext',
-          'subjectAltName=IP:127.0.0.1,DNS:localhost',
-          '-keyout',
-          path.join(dir, 'key.pem'),
-          '-out',
-          path.join(dir, 'cert.pem'),
-        ],
-        { stdio: 'ignore' },
-      );
-      cert = readFileSync(path.join(dir, 'cert.pem'));
-      key = readFileSync(path.join(dir, 'key.pem'));
+      // Certificates for this test only, signed by an authority nothing on the machine trusts.
+      files = makeTestCertificates(dir, ['localhost', '127.0.0.1']);
+      ca = readFileSync(files.caFile);
+      cert = readFileSync(files.certFile);
+      key = readFileSync(files.keyFile);
     });
 
     after(() => rmSync(dir, { recursive: true, force: true }));
@@ -118,7 +101,7 @@ describe('sandbox network edges', function () {
       try {
         assert.match(sandbox.url, /^https:\/\/127\.0\.0\.1:\d+$/);
         assert.equal(logged.length, 0, 'TLS on every interface is what a team server should do: no warning');
-        const trusted = await get(sandbox, { ca: cert });
+        const trusted = await get(sandbox, { ca });
         assert.equal(trusted.status, 200);
         assert.equal(trusted.body, '[]');
         await assert.rejects(get(sandbox, {}), /self-signed|unable to verify|certificate/i, 'a client that does not trust the certificate refuses it');
@@ -141,7 +124,7 @@ describe('sandbox network edges', function () {
               ...process.env,
               URL: sandbox.url,
               KEY: sandbox.applications[0]!.key,
-              ...(trust ? { NODE_EXTRA_CA_CERTS: path.join(dir, 'cert.pem') } : {}),
+              ...(trust ? { NODE_EXTRA_CA_CERTS: files.caFile } : {}),
             };
             if (!trust) delete env.NODE_EXTRA_CA_CERTS;
             const child = spawn(process.execPath, ['--require', 'tsx/cjs', '--require', './test/support/nodeTransport.ts', '-e', script], {
@@ -163,15 +146,12 @@ describe('sandbox network edges', function () {
     });
 
     it('the command line reads the certificate and key from files, and refuses one without the other', () => {
-      const options = networkOptions({ host: '0.0.0.0', 'tls-cert': path.join(dir, 'cert.pem'), 'tls-key': path.join(dir, 'key.pem') }, {});
+      const options = networkOptions({ host: '0.0.0.0', 'tls-cert': files.certFile, 'tls-key': files.keyFile }, {});
       assert.equal(options.host, '0.0.0.0');
       assert.deepEqual(options.tls, { cert, key });
-      assert.throws(() => networkOptions({ 'tls-cert': path.join(dir, 'cert.pem') }, {}), /--tls-cert and --tls-key go together/);
-      assert.throws(() => networkOptions({}, { CUSTOM_ACTIONS_SANDBOX_TLS_KEY: path.join(dir, 'key.pem') }), /go together/);
-      assert.throws(
-        () => networkOptions({ 'tls-cert': path.join(dir, 'missing.pem'), 'tls-key': path.join(dir, 'key.pem') }, {}),
-        /--tls-cert: cannot read .*ENOENT/,
-      );
+      assert.throws(() => networkOptions({ 'tls-cert': files.certFile }, {}), /--tls-cert and --tls-key go together/);
+      assert.throws(() => networkOptions({}, { CUSTOM_ACTIONS_SANDBOX_TLS_KEY: files.keyFile }), /go together/);
+      assert.throws(() => networkOptions({ 'tls-cert': path.join(dir, 'missing.pem'), 'tls-key': files.keyFile }, {}), /--tls-cert: cannot read .*ENOENT/);
     });
 
     function get(sandbox: Sandbox, tls: { ca?: Buffer }): Promise<{ status: number; body: string }> {
