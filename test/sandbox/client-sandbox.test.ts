@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError, closeAllPools, createClient, type CustomActionsClient, type NormalizedEvent } from '../../src/core/client';
 import { startSandbox } from '../../src/sandbox';
+import { eventually } from '../support/eventually';
 import { testDatabaseUrl } from './backend';
+import { watchLongPolls } from './support';
 import { ADD_ACTION as ADD } from '../support/metadata';
 
 const ADD_CODE = `export function main(a: number, b: number): number {
@@ -160,12 +162,18 @@ describe('client against the sandbox', function () {
 
   it('a long poll returns as soon as a new event arrives', async () => {
     const before = await a.listEvents(testEvents, { limit: 1 });
-    const waiting = a.listEvents(testEvents, { limit: 1, wait: 20, ...(before.etag ? { etag: before.etag } : {}) });
-    await new Promise((r) => setTimeout(r, 300));
-    const event = await a.runAction(testEvents, 'Test', [10, 20]);
-    const page = await waiting;
-    assert.equal(page.notModified, false);
-    assert.ok(page.events.some((e) => e.id === event.id));
+    const polls = watchLongPolls();
+    try {
+      const waiting = a.listEvents(testEvents, { limit: 1, wait: 20, ...(before.etag ? { etag: before.etag } : {}) });
+      // The run once the poll is held, so the answer is its waking, not a list read after the event.
+      await eventually(() => (polls.held > 0 ? true : undefined), 'the long poll held');
+      const event = await a.runAction(testEvents, 'Test', [10, 20]);
+      const page = await waiting;
+      assert.equal(page.notModified, false);
+      assert.ok(page.events.some((e) => e.id === event.id));
+    } finally {
+      polls.dispose();
+    }
   });
 
   it('scopes keys to their application', async () => {

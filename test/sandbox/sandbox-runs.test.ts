@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { type ActionEvent, type ActionResource, type RunResponse } from '../../src/core/schema';
-import { assertMatchesSpec, metadata, withSandbox } from './support';
+import { eventually } from '../support/eventually';
+import { assertMatchesSpec, metadata, watchLongPolls, withSandbox } from './support';
 
 type Box = Awaited<ReturnType<typeof withSandbox>>;
 const RUNS = '/api/actions/{actionId}/environments/{environmentId}/runs';
@@ -158,13 +159,19 @@ describe('sandbox: runs and events', () => {
     assertMatchesSpec('GET', EVENTS, same);
     const timedOut = await box.request('GET', `${a.eventsUrls.Test}?wait=1`, { key, headers: { 'If-None-Match': etag } });
     assert.equal(timedOut.status, 304);
-    const waiting = box.request('GET', `${a.eventsUrls.Test}?wait=20`, { key, headers: { 'If-None-Match': etag } });
-    await new Promise((r) => setTimeout(r, 300));
-    const fresh = await run(a, [9, 9]);
-    const woken = await waiting;
-    assert.equal(woken.status, 200);
-    assert.equal((woken.json as ActionEvent[])[0]!.id, fresh.id);
-    assert.notEqual(woken.headers.get('etag'), etag);
+    const polls = watchLongPolls();
+    try {
+      const waiting = box.request('GET', `${a.eventsUrls.Test}?wait=20`, { key, headers: { 'If-None-Match': etag } });
+      // The run once the poll is held, so the answer is its waking, not a list read after the event.
+      await eventually(() => (polls.held > 0 ? true : undefined), 'the long poll held');
+      const fresh = await run(a, [9, 9]);
+      const woken = await waiting;
+      assert.equal(woken.status, 200);
+      assert.equal((woken.json as ActionEvent[])[0]!.id, fresh.id);
+      assert.notEqual(woken.headers.get('etag'), etag);
+    } finally {
+      polls.dispose();
+    }
   });
 
   it('keeps at most eventsPerEnvironment events, dropping the oldest', async () => {

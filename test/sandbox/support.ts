@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox';
+import { Changes } from '../../src/sandbox/http/changes';
 import { actionMetadata, twoNumbers } from '../support/metadata';
 import { testDatabaseUrl } from './backend';
 
@@ -33,6 +34,33 @@ export async function withSandbox(options: SandboxOptions = {}): Promise<Sandbox
     ...options,
   });
   return Object.assign(sandbox, { request: requester(sandbox.url) });
+}
+
+/** Long polls held by the sandboxes of this process, from `watchLongPolls()` until `dispose()`. */
+export interface LongPolls {
+  /** How many wait now for a change (a request that has passed its checks and is held). */
+  readonly held: number;
+  dispose(): void;
+}
+
+/**
+ * Counts the long polls the sandboxes started in this process hold, as they begin and end waiting:
+ * a test sends what should wake one once it is held, which no pause can promise on a busy machine.
+ */
+export function watchLongPolls(): LongPolls {
+  const original = Object.getOwnPropertyDescriptor(Changes.prototype, 'wait')!;
+  const wait = Changes.prototype.wait;
+  let held = 0;
+  Changes.prototype.wait = function (this: Changes, ...args: Parameters<Changes['wait']>) {
+    held++;
+    return wait.apply(this, args).finally(() => held--);
+  };
+  return {
+    get held() {
+      return held;
+    },
+    dispose: () => Object.defineProperty(Changes.prototype, 'wait', original),
+  };
 }
 
 export type Requester = (
