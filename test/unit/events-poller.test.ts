@@ -44,6 +44,29 @@ async function until(check: () => boolean, what: string, timeoutMs = 10_000): Pr
   }
 }
 
+/**
+ * Adds one more event and waits until it is printed; returns what was printed before it. Polls go one
+ * after another, so a repeat of what came earlier would have been printed by then.
+ */
+async function printedBeforeNext(h: Harness): Promise<NormalizedEvent[]> {
+  const [next] = h.server.add({});
+  await until(() => h.printed.some((e) => e.id === next?.id), 'the next event');
+  return h.printed.filter((e) => e.id !== next?.id);
+}
+
+/**
+ * Waits until another poller on the fast schedule, against a server of its own, has asked three more
+ * times: a request the poller under test would still send by itself, it would have sent by then.
+ */
+async function threePollsLater(): Promise<void> {
+  const witness = await watch({}, 0);
+  const from = witness.server.listRequests;
+  await until(() => witness.server.listRequests >= from + 3, 'three polls of a poller on the same schedule');
+}
+
+/** Lets the poller's loop reach its sleep: it does so in the turn of the event loop its last answer came in. */
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
 function ids(events: readonly { id: string }[]): string[] {
   return events.map((e) => e.id);
 }
@@ -64,8 +87,7 @@ describe('events poller against a misbehaving server', () => {
     await until(() => h.printed.length >= 3, 'three events');
     const more = h.server.add({});
     await until(() => h.printed.length >= 4, 'the fourth');
-    await new Promise((r) => setTimeout(r, 200));
-    assert.deepEqual(ids(h.printed), ids(normalizedOf([...added, ...more])));
+    assert.deepEqual(ids(await printedBeforeNext(h)), ids(normalizedOf([...added, ...more])));
     assert.equal(h.printed[0]?.logs[0]?.message, `log of 6`);
   });
 
@@ -73,10 +95,10 @@ describe('events poller against a misbehaving server', () => {
     const h = await watch({ paging: true, overlap: 7 }, 30, { pageLimit: 40 });
     const added = h.server.add(...Array.from({ length: 250 }, () => ({})));
     await until(() => h.printed.length >= 250, '250 events');
-    await new Promise((r) => setTimeout(r, 200));
-    assert.equal(h.printed.length, 250);
+    const printed = await printedBeforeNext(h);
+    assert.equal(printed.length, 250);
     assert.deepEqual(
-      ids(h.printed),
+      ids(printed),
       added.map((e) => e.id),
     );
     assert.ok(
@@ -91,8 +113,7 @@ describe('events poller against a misbehaving server', () => {
     await until(() => h.printed.length === 1, 'the first new event');
     const [late] = h.server.add({ startTime: (recent?.data.timings.startTime ?? 0) - 5_000 });
     await until(() => h.printed.length === 2, 'the late event');
-    await new Promise((r) => setTimeout(r, 200));
-    assert.deepEqual(ids(h.printed), [recent?.id, late?.id]);
+    assert.deepEqual(ids(await printedBeforeNext(h)), [recent?.id, late?.id]);
   });
 
   it('backs off on 500s and resumes without gaps or repeats', async () => {
@@ -102,8 +123,7 @@ describe('events poller against a misbehaving server', () => {
     await until(() => h.statuses.some((s) => s.kind === 'resumed'), 'the resume');
     const after = h.server.add({});
     await until(() => h.printed.length >= 3, 'three events');
-    await new Promise((r) => setTimeout(r, 200));
-    assert.deepEqual(ids(h.printed), ids(normalizedOf([...during, ...after])));
+    assert.deepEqual(ids(await printedBeforeNext(h)), ids(normalizedOf([...during, ...after])));
     const retries = h.statuses.filter((s): s is Extract<PollerStatus, { kind: 'retrying' }> => s.kind === 'retrying');
     assert.equal(retries.length, 4);
     assert.ok(
@@ -129,7 +149,7 @@ describe('events poller against a misbehaving server', () => {
     assert.equal(stops.length, 1);
     assert.equal(stops[0]?.kind === 'stopped' && stops[0].reason, 'auth');
     const count = h.server.log.length;
-    await new Promise((r) => setTimeout(r, 300));
+    await threePollsLater();
     assert.equal(h.server.log.length, count);
   });
 
@@ -137,16 +157,16 @@ describe('events poller against a misbehaving server', () => {
     const h = await watch({}, 1);
     await h.poller.stop();
     const count = h.server.log.length;
-    await new Promise((r) => setTimeout(r, 300));
+    await threePollsLater();
     assert.equal(h.server.log.length, count);
   });
 
   it('holds requests open where the server offers long poll, and delivers what arrives meanwhile', async () => {
-    const h = await watch({ etag: true, longPoll: true }, 1, { schedule: { ...FAST, fastMs: 1, quietMs: 1 } });
+    const h = await watch({ etag: true, longPoll: true }, 1, { schedule: { ...FAST, fastMs: 1, quietMs: 1 }, longPollSeconds: 1 });
     await until(() => h.server.log.some((r) => r.url.includes('wait=')), 'a long poll');
     const before = h.server.listRequests;
-    await new Promise((r) => setTimeout(r, 500));
-    // Held requests: with a 1 ms interval, plain polling would have sent dozens.
+    await until(() => h.server.log.some((r) => r.url.includes('wait=') && r.status === 304), 'a long poll held to its end (1 s)');
+    // Held requests: with a 1 ms interval, plain polling would have sent hundreds meanwhile.
     assert.ok(h.server.listRequests - before <= 2, `requests while held: ${h.server.listRequests - before}`);
     const [added] = h.server.add({});
     await until(() => h.printed.length === 1, 'the event');
@@ -159,9 +179,8 @@ describe('events poller against a misbehaving server', () => {
     assert.ok(h.poller.remembered <= 5_500, `remembered ${h.poller.remembered}`);
     const added = h.server.add({}, {});
     await until(() => h.printed.length >= 2, 'two events');
-    await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(
-      ids(h.printed),
+      ids(await printedBeforeNext(h)),
       added.map((e) => e.id),
     );
     assert.ok(h.poller.remembered <= 5_500);
@@ -179,7 +198,8 @@ describe('events poller against a misbehaving server', () => {
 
   it('speeds up on poke after a quiet spell', async () => {
     const h = await watch({}, 1, { schedule: { ...FAST, fastForMs: 0, quietAfterMs: 0, quietMs: 60_000 } });
-    await new Promise((r) => setTimeout(r, 100));
+    // Asleep for the quiet interval, so the poke has something to cut short.
+    await turn();
     const before = h.server.listRequests;
     const [added] = h.server.add({});
     h.poller.poke();
@@ -189,8 +209,11 @@ describe('events poller against a misbehaving server', () => {
   });
 
   it('asks once at a glance in a quiet spell, and no more often than the fast pace', async () => {
-    const h = await watch({}, 1, { schedule: { ...FAST, fastMs: 200, fastForMs: 0, quietAfterMs: 0, quietMs: 60_000 } });
-    await new Promise((r) => setTimeout(r, 300));
+    // The poller's clock, moved by the test: a glance counts the fast interval since the last request on it.
+    let clock = 1_700_000_000_000;
+    const h = await watch({}, 1, { schedule: { ...FAST, fastMs: 200, fastForMs: 0, quietAfterMs: 0, quietMs: 60_000 }, now: () => clock });
+    await turn();
+    clock += 300;
     const before = h.server.listRequests;
     const [added] = h.server.add({});
     h.poller.glance();
@@ -198,8 +221,9 @@ describe('events poller against a misbehaving server', () => {
     assert.equal(h.printed[0]?.id, added?.id);
     assert.equal(h.server.listRequests, before + 1);
     // Glances right after a request send nothing; the pace stays quiet.
+    await turn();
     for (let i = 0; i < 5; i++) h.poller.glance();
-    await new Promise((r) => setTimeout(r, 100));
+    await threePollsLater();
     assert.equal(h.server.listRequests, before + 1);
   });
 });
