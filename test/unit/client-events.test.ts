@@ -91,13 +91,17 @@ describe('client events and capabilities', () => {
   });
 
   it('concurrent callers share one request, and one caller cancelling does not cancel the others', async () => {
-    const server = await startServer((_req, res) => void setTimeout(() => send(res, 200, INDEX), 200));
+    // The answer is held until the cancelled caller has given up, so the request is in flight throughout.
+    let answer: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const server = await startServer((_req, res) => void held.then(() => send(res, 200, INDEX)));
     const c = client(server);
     const controller = new AbortController();
     const cancelled = c.capabilities({ signal: controller.signal });
     const other = c.capabilities();
     controller.abort();
     await assert.rejects(cancelled, { kind: 'cancelled' });
+    answer();
     assert.equal((await other).eventsPaging?.maxLimit, 50);
     assert.equal(server.requests.length, 1);
   });
@@ -105,6 +109,7 @@ describe('client events and capabilities', () => {
   it('a long poll gets its wait added to the time-out', async () => {
     const server = await startServer((req, res) => {
       if (req.path === '/api') return send(res, 200, INDEX);
+      // Later than the client's own time-out, within the wait: the subject is the time-out itself.
       setTimeout(() => send(res, 200, [event('late')]), 700);
       return undefined;
     });

@@ -11,6 +11,7 @@ import { ApiError, createClient, TRANSPORT_ERROR, TransportError, type Transport
 import { createFetchTransport } from '../../src/core/client/fetchTransport';
 import { createNodeTransport } from '../../src/core/client/nodeTransport';
 import { type Listener, startForeignListener } from '../support/hostileServer';
+import { eventually } from '../support/eventually';
 
 const KEY = 'key-transport-8a41c2';
 
@@ -173,9 +174,11 @@ for (const [name, make] of Object.entries(TRANSPORTS)) {
 
     it('ends when the caller cancels, which the client calls a cancellation', async () => {
       const controller = new AbortController();
-      const pending = clientOf().listActions('slow', { signal: controller.signal });
-      setTimeout(() => controller.abort(), 50);
-      const error = await failure(() => pending);
+      const settled = failure(() => clientOf().listActions('slow', { signal: controller.signal }));
+      // Cancelled once the server holds it: in flight, not before it left.
+      await eventually(() => (server.requests.some((r) => r.url.startsWith('/api/application/slow/')) ? true : undefined), 'the request at the server');
+      controller.abort();
+      const error = await settled;
       assert.ok(error instanceof ApiError);
       assert.equal(error.kind, 'cancelled');
     });
