@@ -237,14 +237,16 @@ async function inEveryAsyncPath(fn) {
  */
 async function nodeCallbacksUnderExhaustion() {
   const rejections = [];
+  // Each import's promise, settled once its rejection is in: waited for, not given a pause.
+  const imports = [];
   const targets = {
     'reading .stack': () => void new Error('x').stack,
     'Error.captureStackTrace': () => { const o = {}; Error.captureStackTrace(o); void o.stack; },
-    'import() in eval': () => { eval("import('node:fs')").then(null, (e) => { rejections[rejections.length] = e; }); },
+    'import() in eval': () => { imports[imports.length] = eval("import('node:fs')").then(null, (e) => { rejections[rejections.length] = e; }); },
   };
   const errors = [];
   for (const [name, fn] of Object.entries(targets)) for (const e of collectUnderExhaustion(fn, undefined, [])) errors.push([name, e]);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await Promise.all(imports);
   for (const e of rejections) errors.push(['import() in eval, rejected', e]);
   let foreign = 0;
   const compiled = [];

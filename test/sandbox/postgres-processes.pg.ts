@@ -2,8 +2,9 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { LISTENER_NAME } from '../../src/sandbox/store/postgres';
-import { eventually, staysTrue } from '../support/eventually';
+import { eventually } from '../support/eventually';
 import { postgresCluster } from './backend';
+import { nodeChildren } from './runnerProcesses';
 import { type SandboxProcess, SANDBOX_CLI, startSandboxProcess, stopSandboxProcess } from './sandboxProcess';
 import { metadata, ROOT } from './support';
 
@@ -30,6 +31,8 @@ describe('Several sandbox processes on one PostgreSQL database', function () {
   let a: SandboxProcess;
   let b: SandboxProcess;
   let key: string;
+  /** The test's own connection, to see what the sandboxes' connections do (pg_stat_activity). */
+  let observer: pg.Client;
 
   before(async function () {
     const cluster = postgresCluster();
@@ -38,10 +41,37 @@ describe('Several sandbox processes on one PostgreSQL database', function () {
     // A migrates the new database; B starts on it at the same time and must wait for that, not race it.
     [a, b] = await Promise.all([startSandboxProcess(databaseUrl, ['--ensure-app', 'team:Team']), startSandboxProcess(databaseUrl)]);
     key = a.applications[0]!.key;
+    observer = new pg.Client({ connectionString: databaseUrl });
+    await observer.connect();
   });
   after(async () => {
+    await observer?.end();
     await Promise.all([stopSandboxProcess(a), stopSandboxProcess(b)]);
   });
+
+  /** The database's clock now: what `pollHeld` counts from. */
+  const databaseNow = async () => (await observer.query<{ now: Date }>('SELECT clock_timestamp() AS now')).rows[0]!.now;
+
+  /**
+   * Waits until a sandbox's connection has answered, since `since`, the last query a long poll makes
+   * before it waits: the read of the list's version. The poll sent after `since` is the only request
+   * that reads it then, so from that moment its process holds it, and an event wakes it.
+   */
+  async function pollHeld(since: Date): Promise<void> {
+    await eventually(
+      async () =>
+        (
+          await observer.query(
+            `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'custom-actions-sandbox'
+               AND state = 'idle' AND query LIKE 'SELECT seq, recorded_at FROM events %' AND query_start > $1`,
+            [since],
+          )
+        ).rowCount! > 0
+          ? true
+          : undefined,
+      'the long poll held',
+    );
+  }
 
   async function createAction(via: SandboxProcess, k: string, code = 'export async function main(a: number, b: number) { return a + b; }') {
     const created = await via.request('POST', '/api/application/team/actions', { key, json: metadata({ key: k }) });
@@ -66,14 +96,14 @@ describe('Several sandbox processes on one PostgreSQL database', function () {
     for (let i = 0; i < 3; i++) {
       const current = await a.request('GET', action.events, { key });
       const etag = current.headers.get('etag')!;
-      let answered = false;
+      const since = await databaseNow();
       const started = performance.now();
       const poll = a
         .request('GET', `${action.events}?wait=20`, { key, headers: { 'If-None-Match': etag } })
-        .then((reply) => ((answered = true), { reply, at: performance.now() }));
-      // Held on A: nothing to answer yet (were it not held, it would answer the new list at once, and
-      // would say nothing of a wake).
-      await staysTrue(() => !answered, 'the poll held on A', 300);
+        .then((reply) => ({ reply, at: performance.now() }));
+      // Held on A before B records the event (were it not held yet, it would answer the new list at
+      // once, and would say nothing of a wake).
+      await pollHeld(since);
       const ran = await b.request('POST', action.runs, { key, json: { inputs: [1, i] } });
       assert.equal(ran.status, 200, ran.text);
       const { reply, at } = await poll;
@@ -165,9 +195,10 @@ describe('Several sandbox processes on one PostgreSQL database', function () {
     await eventually(
       async () => {
         const etag = (await a.request('GET', action.events, { key })).headers.get('etag')!;
+        const since = await databaseNow();
         const started = performance.now();
         const poll = a.request('GET', `${action.events}?wait=3`, { key, headers: { 'If-None-Match': etag } });
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await pollHeld(since);
         assert.equal((await b.request('POST', action.runs, { key, json: { inputs: [1, 2] } })).status, 200);
         const reply = await poll;
         return reply.status === 200 && performance.now() - started < 2_500 ? true : undefined;
@@ -184,9 +215,11 @@ describe('Several sandbox processes on one PostgreSQL database', function () {
       'slow',
       'export async function main(a: number, b: number) { await new Promise((r) => setTimeout(r, 1500)); return a + b; }',
     );
+    // Its spare runner, started with it: the run takes it, and a new spare is started in its place.
+    await eventually(() => (nodeChildren(c.child.pid!).length === 1 ? true : undefined), 'the spare runner of C');
     const run = c.request('POST', action.runs, { key, json: { inputs: [2, 3] } });
-    // Stop once the run is under way (the event list is still empty then).
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Stop once the run is under way (the event list is still empty then): its runner taken, a new spare there.
+    await eventually(() => (nodeChildren(c.child.pid!).length >= 2 ? true : undefined), 'the run under way on C');
     c.child.kill('SIGTERM');
     const reply = await run;
     assert.equal(reply.status, 200, reply.text);

@@ -120,13 +120,16 @@ describe('security: runaway and hostile code in main', function () {
 
   it('keeps serving while a runaway run is going: a list answers before the run ends', async () => {
     const loop = await action('export function main() { for (;;) {} }');
+    // The runners of this process and the CPU each has used: the one that takes the run spins.
+    const before = new Map(nodeChildren().map((p) => [p.pid, p.cpuTicks]));
+    const spinning = () => nodeChildren().some((p) => p.cpuTicks - (before.get(p.pid) ?? Number.POSITIVE_INFINITY) >= 5);
     let ended = false;
     const running = run(loop).then((event) => {
       ended = true;
       return event;
     });
-    // Give the run a moment to start; the list is asked while it spins (2 s limit).
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The list is asked once the run spins (2 s limit); a run that ended first fails the check below.
+    if (canSeeProcesses) await eventually(() => (spinning() || ended ? true : undefined), 'the run spinning in a runner');
     const list = await box.request('GET', '/api/application/app-a/actions', { key });
     assert.equal(list.status, 200);
     assert.equal(ended, false, 'the list should have answered while the run was still going');

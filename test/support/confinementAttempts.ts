@@ -26,13 +26,15 @@ const KEY = 'CUSTOM_ACTIONS_KEY';
 async function harnessRealmErrors() {
   const found = [];
   const rejections = [];
+  // Each import's promise, settled once its rejection is in: waited for, not given a pause.
+  const imports = [];
   const at = [
     () => void new Error('x').stack,
     () => { const o = {}; Error.captureStackTrace(o); void o.stack; },
-    () => { eval("import('node:fs')").then(null, (e) => { rejections[rejections.length] = e; }); },
+    () => { imports[imports.length] = eval("import('node:fs')").then(null, (e) => { rejections[rejections.length] = e; }); },
   ];
   for (const fn of at) for (const e of collectUnderExhaustion(fn, undefined, [])) found.push(e);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await Promise.all(imports);
   return [...found, ...rejections].filter(isForeign);
 }
 async function escaped() {
