@@ -12,6 +12,7 @@ import { serializeActionYaml } from '../../src/core/workspace';
 import { type Application, type Project } from '../../src/extension/project';
 import { type Services } from '../../src/extension/services';
 import { actionMetadata } from '../support/metadata';
+import { NotificationSpy } from './notifications';
 import { api, eventually, restoreProjectFile, workspaceRoot } from './support';
 
 export const readText = async (uri: vscode.Uri): Promise<string> => new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
@@ -84,6 +85,20 @@ export async function saveText(e: vscode.TextEditor, text: string): Promise<void
 export async function closeEditors(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+/**
+ * A new NotificationSpy for each test of the suite, handed to `use`; after the test it is disposed and
+ * the editors are closed. Call it in the suite's describe.
+ */
+export function spyPerTest(use: (spy: NotificationSpy) => void): void {
+  let spy: NotificationSpy | undefined;
+  beforeEach(() => use((spy = new NotificationSpy())));
+  afterEach(async () => {
+    spy?.dispose();
+    spy = undefined;
+    await closeEditors();
+  });
 }
 
 /** The key the sandbox minted for `appId`, stored for `baseUrl` as well, as a user signed in there would have it. */

@@ -26,18 +26,12 @@ export const twoNumbers = (): Parameter[] => [
 ];
 
 /** A single choice of two ids whose labels are not the ids (`'gold' | 'silver'` in generated types). */
-export const TIER: Parameter = {
-  name: 'tier',
-  type: singleChoice({ gold: 'Gold', silver: 'Silver' }),
-};
+export const TIER: Parameter = { name: 'tier', type: singleChoice({ gold: 'Gold', silver: 'Silver' }) };
 
 /** A number, and a mode that tells main to succeed or to throw: the parameters of the actions the debug and events tests run. */
 export const N_AND_MODE: Parameter[] = [
   { name: 'n', type: 'number' },
-  {
-    name: 'mode',
-    type: singleChoice({ ok: 'Succeed', fail: 'Fail' }),
-  },
+  { name: 'mode', type: singleChoice({ ok: 'Succeed', fail: 'Fail' }) },
 ];
 
 /** A small valid action (two numbers in, their sum out), shared by the client's unit and sandbox tests. */
@@ -60,10 +54,7 @@ export const PARAMETERS_OF_EVERY_TYPE: Parameter[] = [
   { name: 'foundedAt', type: 'datetime' },
   { name: 'contact', type: 'email' },
   TIER,
-  {
-    name: 'channels',
-    type: multipleSelect({ mail: 'Mail', phone: 'Phone' }),
-  },
+  { name: 'channels', type: multipleSelect({ mail: 'Mail', phone: 'Phone' }) },
   { name: 'scores', type: collectionOf('number') },
 ];
 

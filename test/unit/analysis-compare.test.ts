@@ -12,10 +12,7 @@ const metadata = actionMetadata({
   parameters: [
     { name: 'company', type: 'text' },
     TIER,
-    {
-      name: 'channels',
-      type: multipleSelect({ mail: 'Mail', sms: 'SMS' }),
-    },
+    { name: 'channels', type: multipleSelect({ mail: 'Mail', sms: 'SMS' }) },
     { name: 'scores', type: collectionOf('number') },
     { name: 'foundedAt', type: 'datetime' },
   ],

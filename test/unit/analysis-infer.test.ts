@@ -25,14 +25,8 @@ describe('analysis: inferFromMain', () => {
       parameters: [
         { name: 'name', type: 'text' },
         { name: 'amount', type: 'number' },
-        {
-          name: 'priority',
-          type: singleChoice({ low: 'Low', high_priority: 'High priority' }),
-        },
-        {
-          name: 'tags',
-          type: multipleSelect({ vip: 'Vip', newCustomer: 'New customer' }),
-        },
+        { name: 'priority', type: singleChoice({ low: 'Low', high_priority: 'High priority' }) },
+        { name: 'tags', type: multipleSelect({ vip: 'Vip', newCustomer: 'New customer' }) },
         { name: 'scores', type: collectionOf('number') },
         { name: 'notes', type: collectionOf('text') },
         { name: 'level', type: 'number' },
@@ -66,23 +60,13 @@ describe('analysis: inferFromMain', () => {
   it('resolves the generated names: Inputs[…], the Choice types and Result', () => {
     const metadata = actionMetadata({
       key: 'k',
-      parameters: [
-        {
-          name: 'mode',
-          type: singleChoice({ fast: 'Fast!', safe: 'Safe' }),
-        },
-      ],
+      parameters: [{ name: 'mode', type: singleChoice({ fast: 'Fast!', safe: 'Safe' }) }],
       result: { type: collectionOf('number') },
     });
     const source =
       "import type { Inputs, Result } from './action.generated';\nexport async function main(mode: Inputs['mode']): Promise<Result> { return []; }";
     const inferred = inferFromMain(source, { generatedSource: generateTypes(metadata) });
-    assert.deepEqual(inferred?.parameters, [
-      {
-        name: 'mode',
-        type: singleChoice({ fast: 'Fast', safe: 'Safe' }),
-      },
-    ]);
+    assert.deepEqual(inferred?.parameters, [{ name: 'mode', type: singleChoice({ fast: 'Fast', safe: 'Safe' }) }]);
     assert.deepEqual(inferred?.result, { type: collectionOf('number') });
   });
 

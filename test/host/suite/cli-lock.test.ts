@@ -11,9 +11,9 @@ import { DeployLock, LOCK_FILE } from '../../../src/core/deploy/lock';
 import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { lockedAction, lockedPart, readLock } from '../lockFile';
-import { NotificationSpy } from '../notifications';
+import { type NotificationSpy } from '../notifications';
 import { EXTENSION_ID, api, codeWith, eventually, fixtureApplication, regainWindowFocus, removeActions, runCli, staysTrue, workspaceRoot } from '../support';
-import { closeEditors, numberAction, projectOn, type ProjectElsewhere, readText, replaceText, writeActionFiles, writeText } from '../suiteFixture';
+import { spyPerTest, numberAction, projectOn, type ProjectElsewhere, readText, replaceText, writeActionFiles, writeText } from '../suiteFixture';
 
 const APP = 'test-app';
 const KEY = 'cli-lock';
@@ -61,14 +61,7 @@ describe('The command line and the editor deploy against one base (customactions
     services.model.refresh();
   });
 
-  beforeEach(() => {
-    spy = new NotificationSpy();
-  });
-
-  afterEach(async () => {
-    spy.dispose();
-    await closeEditors();
-  });
+  spyPerTest((s) => (spy = s));
 
   after(async () => {
     await removeActions(services, app, id === undefined ? [] : [id], [folder()]);

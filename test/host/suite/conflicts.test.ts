@@ -11,11 +11,11 @@ import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
 import { lockedAction, lockedPart } from '../lockFile';
-import { NotificationSpy } from '../notifications';
+import { type NotificationSpy } from '../notifications';
 import { api, codeWith, eventually, fixtureApplication, regainWindowFocus, removeActions, staysTrue } from '../support';
 import {
   actionFolder,
-  closeEditors,
+  spyPerTest,
   mainOf,
   numberAction,
   projectOn,
@@ -111,14 +111,7 @@ describe('Safe deploy: conflicts with changes on the server', function () {
     deploy = services.deploy;
   });
 
-  beforeEach(() => {
-    spy = new NotificationSpy();
-  });
-
-  afterEach(async () => {
-    spy.dispose();
-    await closeEditors();
-  });
+  spyPerTest((s) => (spy = s));
 
   after(() => removeActions(services, app, created, [...folders].map(actionFolder)));
 

@@ -8,9 +8,9 @@ import { DEPLOY_SCENARIOS, type DeployScenario, type ScenarioChange, type Scenar
 import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
 import { actionMetadata } from '../../support/metadata';
 import { lockedPart } from '../lockFile';
-import { NotificationSpy } from '../notifications';
+import { type NotificationSpy } from '../notifications';
 import { api, eventually, removeActions } from '../support';
-import { actionFolder, closeEditors, projectOn, type ProjectElsewhere, replaceText, writeActionFiles, writeText } from '../suiteFixture';
+import { actionFolder, spyPerTest, projectOn, type ProjectElsewhere, replaceText, writeActionFiles, writeText } from '../suiteFixture';
 
 const APP = 'test-app';
 
@@ -57,15 +57,9 @@ describe('One decision, two faces: the scenario table through a save in the edit
     app = project.app;
   });
 
-  beforeEach(() => {
-    spy = new NotificationSpy();
-  });
+  afterEach(() => dropping.clear());
 
-  afterEach(async () => {
-    dropping.clear();
-    spy.dispose();
-    await closeEditors();
-  });
+  spyPerTest((s) => (spy = s));
 
   after(async () => {
     await removeActions(services, app, created, [...folders].map(actionFolder));

@@ -8,9 +8,9 @@ import { type Application } from '../../../src/extension/project';
 import { type ActionNode, type ApplicationNode, type HistoryNode, type VersionNode } from '../../../src/extension/tree/nodes';
 import { type Services } from '../../../src/extension/services';
 import { lockedPart } from '../lockFile';
-import { NotificationSpy } from '../notifications';
+import { type NotificationSpy } from '../notifications';
 import { api, eventually, fixtureApplication, removeActions, staysTrue } from '../support';
-import { actionFolder, codeReturning, mainOf, numberAction, writeActionFiles, writeText } from '../suiteFixture';
+import { actionFolder, codeReturning, mainOf, numberAction, spyPerTest, writeActionFiles, writeText } from '../suiteFixture';
 
 const APP = 'test-app';
 
@@ -59,16 +59,9 @@ describe('Safe deploy: deploy history', function () {
     app = await fixtureApplication(services, APP);
   });
 
-  beforeEach(() => {
-    spy = new NotificationSpy();
-  });
+  afterEach(() => vscode.commands.executeCommand('workbench.action.closeQuickOpen'));
 
-  afterEach(async () => {
-    spy.dispose();
-    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  });
+  spyPerTest((s) => (spy = s));
 
   after(() => removeActions(services, app, created, [...keys].map(actionFolder)));
 

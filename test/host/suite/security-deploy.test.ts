@@ -8,9 +8,8 @@ import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
 import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
 import { lockedAction, lockedPart, readLock } from '../lockFile';
-import { NotificationSpy } from '../notifications';
 import { api, codeWith, eventually, fixtureApplication } from '../support';
-import { actionFolder, closeEditors, numberAction, projectOn, type ProjectElsewhere, writeActionFiles, writeText } from '../suiteFixture';
+import { actionFolder, spyPerTest, numberAction, projectOn, type ProjectElsewhere, writeActionFiles, writeText } from '../suiteFixture';
 
 const APP = 'test-app';
 const KEY = 'scoped-deploy';
@@ -30,7 +29,6 @@ describe('Security: deploy records stay with their server, and Merge trusts no b
   let proxy: FaultProxy;
   let project: ProjectElsewhere;
   let id: string;
-  let spy: NotificationSpy;
   /** While set, the proxy answers every read of a kept version of the code with this text: a made-up base. */
   let madeUpBase: string | undefined;
   const secretCode = codeWith("'sandbox secret'.length", '7');
@@ -70,14 +68,11 @@ describe('Security: deploy records stay with their server, and Merge trusts no b
     services.model.refresh();
   });
 
-  beforeEach(() => {
-    spy = new NotificationSpy();
-  });
+  // Whatever the tests make the extension show is answered by nobody, and their editors are closed.
+  spyPerTest(() => undefined);
 
-  afterEach(async () => {
-    spy.dispose();
+  afterEach(() => {
     madeUpBase = undefined;
-    await closeEditors();
   });
 
   after(async () => {
