@@ -13,7 +13,7 @@ import { type Application, type Project } from '../../src/extension/project';
 import { type Services } from '../../src/extension/services';
 import { actionMetadata } from '../support/metadata';
 import { NotificationSpy } from './notifications';
-import { api, eventually, restoreProjectFile, workspaceRoot } from './support';
+import { api, eventually, removeActions, restoreProjectFile, workspaceRoot } from './support';
 
 export const readText = async (uri: vscode.Uri): Promise<string> => new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
 export const writeText = (uri: vscode.Uri, text: string): Thenable<void> => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
@@ -52,6 +52,31 @@ export async function actionAsPulled(services: Services, app: Application, folde
     { metadata: { etag: made.etag, hash: metadataHash(metadata) }, implementation: { etag: put.etag, hash: codeHash(code) } },
   );
   return made.id;
+}
+
+/** Actions a suite made as after a Pull, each in the fixture's actions folder: `removeAll()` takes them away after the suite. */
+export class PulledActions {
+  private readonly ids: string[] = [];
+  private readonly keys = new Set<string>();
+
+  constructor(
+    private readonly services: () => Services,
+    private readonly app: () => Application,
+  ) {}
+
+  /** Action `key` in the workspace and on the server with `code` on both (actionAsPulled), the model read afresh; its id. */
+  async add(key: string, code: string, metadata: ActionMetadata): Promise<string> {
+    this.keys.add(key);
+    const id = await actionAsPulled(this.services(), this.app(), actionFolder(key), metadata, code);
+    this.ids.push(id);
+    this.services().model.refresh();
+    return id;
+  }
+
+  /** Deletes them on the server, and their folders. */
+  removeAll(): Promise<void> {
+    return removeActions(this.services(), this.app(), this.ids, [...this.keys].map(actionFolder));
+  }
 }
 
 /**

@@ -13,13 +13,13 @@ import { NotificationSpy } from '../notifications';
 import { PushProxy } from '../../support/pushProxy';
 import { api, eventually, staysTrue } from '../support';
 import {
-  actionAsPulled,
   actionFolder,
   codeReturning,
   mainOf,
   numberAction,
   openAsWritten,
   projectOn,
+  PulledActions,
   type ProjectElsewhere,
   readText,
   replaceText,
@@ -39,20 +39,15 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
   let deploy: DeployFeature;
   /** Lets a push held by a test go, should the test fail before it does. */
   let releaseHeld: () => void = () => undefined;
-  const created: string[] = [];
-  /** Action folders the tests wrote, removed after them. */
-  const folders = new Set<string>();
+  const pulled = new PulledActions(
+    () => services,
+    () => app,
+  );
 
   const onServer = (id: string) => services.connections.call(app, (c) => c.getImplementation(id));
 
   /** An action in the workspace and on the server, with `code` as its implementation on both. */
-  async function action(key: string, code: string, metadata = metadataOf(key)): Promise<string> {
-    folders.add(key);
-    const id = await actionAsPulled(services, app, actionFolder(key), metadata, code);
-    created.push(id);
-    services.model.refresh();
-    return id;
-  }
+  const action = (key: string, code: string, metadata = metadataOf(key)) => pulled.add(key, code, metadata);
 
   before(async () => {
     services = (await api()).services;
@@ -74,10 +69,7 @@ describe('Save to deploy (sandbox behind a counting proxy)', function () {
   // The other suites expect the applications empty and the project on the sandbox.
   after(async () => {
     await vscode.commands.executeCommand('notifications.clearAll');
-    for (const id of created) await services.connections.call(app, (c) => c.deleteAction(id)).catch(() => undefined);
-    for (const key of folders) {
-      await vscode.workspace.fs.delete(actionFolder(key), { recursive: true }).then(undefined, () => undefined);
-    }
+    await pulled.removeAll();
     await project.restore();
     await proxy.close();
   });

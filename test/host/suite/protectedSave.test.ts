@@ -5,18 +5,7 @@ import { type Services } from '../../../src/extension/services';
 import { PushProxy } from '../../support/pushProxy';
 import { NotificationSpy, type Shown } from '../notifications';
 import { api, eventually, staysTrue } from '../support';
-import {
-  actionAsPulled,
-  actionFolder,
-  codeReturning,
-  mainOf,
-  numberAction,
-  openAsWritten,
-  projectOn,
-  type ProjectElsewhere,
-  readText,
-  saveText,
-} from '../suiteFixture';
+import { codeReturning, mainOf, numberAction, openAsWritten, projectOn, PulledActions, type ProjectElsewhere, readText, saveText } from '../suiteFixture';
 
 describe('Save on a protected target', function () {
   this.timeout(180_000);
@@ -25,19 +14,15 @@ describe('Save on a protected target', function () {
   let proxy: PushProxy;
   let project: ProjectElsewhere;
   let spy: NotificationSpy | undefined;
-  const created: string[] = [];
-  const folders = new Set<string>();
+  const pulled = new PulledActions(
+    () => services,
+    () => app,
+  );
 
   const onServer = (id: string) => services.connections.call(app, (c) => c.getImplementation(id));
 
   /** An action in the workspace and on production (the sandbox behind the proxy), with `code` on both. */
-  async function action(key: string, code: string): Promise<string> {
-    folders.add(key);
-    const id = await actionAsPulled(services, app, actionFolder(key), numberAction(key), code);
-    created.push(id);
-    services.model.refresh();
-    return id;
-  }
+  const action = (key: string, code: string) => pulled.add(key, code, numberAction(key));
 
   /** Opens `uri` once the document holds what is on disk, puts `text` in it and saves it by hand. */
   async function saveAs(uri: vscode.Uri, text: string): Promise<vscode.TextDocument> {
@@ -71,8 +56,7 @@ describe('Save on a protected target', function () {
   });
 
   after(async () => {
-    for (const id of created) await services.connections.call(app, (c) => c.deleteAction(id)).catch(() => undefined);
-    for (const key of folders) await vscode.workspace.fs.delete(actionFolder(key), { recursive: true }).then(undefined, () => undefined);
+    await pulled.removeAll();
     await services.project.pickTarget(undefined);
     await project.restore();
     await proxy.close();
