@@ -5,6 +5,7 @@ import { type Services } from '../../src/extension/services';
 import { workspaceRoot } from '../../test/host/support';
 import { emit, median } from '../lib';
 
+const APP = 'test-app';
 const KEY = 'bench-testing';
 const CASES = 100;
 const ROUNDS = 5;
@@ -54,9 +55,12 @@ export async function localCases(s: Services): Promise<void> {
     });
   };
   try {
+    // An application's item is named by its uid (its project's folder and its id), as two projects may list the same id.
+    const application = (await s.model.applications()).find((a) => a.id === APP && a.project.root.toString() === workspaceRoot().toString());
+    if (!application) throw new Error(`the fixture's project should list ${APP}`);
     await controller.resolveHandler?.(undefined);
-    const app = controller.items.get('app:test-app');
-    if (!app) throw new Error('no test-app in the Testing view');
+    const app = controller.items.get(`app:${application.uid}`);
+    if (!app) throw new Error(`no ${APP} in the Testing view`);
     await controller.resolveHandler?.(app);
     const action = app.children.get(`action:${folder.toString()}`);
     if (!action) throw new Error(`no ${KEY} in the Testing view`);
