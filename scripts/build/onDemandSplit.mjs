@@ -45,7 +45,12 @@ export async function buildSplit(esbuild, { root, common, main, onDemand }) {
     const [file, name] = key.split('#');
     if (name !== '*' && !(await exportsOf(file)).includes(name)) throw new Error(`on-demand.js reads ${name} of ${file}, which does not export it`);
   }
-  for (const file of built.outputFiles) await writeOutput(file);
+  // Each name is read by its index in `shared`: a key spelled out would cost extension.js some 50 bytes a
+  // name (its path and name), a number a few. The key's place is padded with spaces to its length, so
+  // on-demand.js's source map still points where it did.
+  const index = new Map(shared.map((key, i) => [key, i]));
+  const numbered = code.replace(KEY, (text, file, name) => String(index.get(`${file}#${name}`)).padEnd(text.length));
+  for (const file of built.outputFiles) await writeOutput(file.path.endsWith('.js') ? { path: file.path, contents: numbered } : file);
 
   const files = [...new Set(shared.map((key) => key.split('#')[0]))];
   const imports = files.map((file, i) => `import * as m${i} from ${JSON.stringify('./' + file)};`).join('\n');
@@ -53,7 +58,7 @@ export async function buildSplit(esbuild, { root, common, main, onDemand }) {
     .map((key) => {
       const [file, name] = key.split('#');
       // A getter per name: a static member of a namespace import, so the tree shaking keeps only these.
-      return `  ${JSON.stringify('@host:' + key)}: () => m${files.indexOf(file)}${name === '*' ? '' : `.${name}`},`;
+      return `  () => m${files.indexOf(file)}${name === '*' ? '' : `.${name}`},`;
     })
     .join('\n');
   const final = await esbuild.build({
@@ -63,9 +68,9 @@ export async function buildSplit(esbuild, { root, common, main, onDemand }) {
       contents: [
         `export * from ${JSON.stringify('./' + main.entry)};`,
         imports,
-        `const names = {\n${table}\n};`,
-        `/** What dist/on-demand.js reads of the modules loaded at activation (scripts/build/onDemandSplit.mjs). */`,
-        `export const onDemandHost = { get: (key) => names[key]() };`,
+        `const names = [\n${table}\n];`,
+        `/** What dist/on-demand.js reads of the modules loaded at activation, by index (scripts/build/onDemandSplit.mjs). */`,
+        `export const onDemandHost = { get: (index) => names[index]() };`,
       ].join('\n'),
       resolveDir: root,
       sourcefile: `${main.entry} (with what on-demand.js reads from it)`,
