@@ -15,6 +15,7 @@ export const ON_DEMAND_MODULES = [
   ON_DEMAND_ENTRY,
   // Every command's handler.
   'src/extension/handlers/',
+  'src/extension/commands/pick.ts',
   'src/extension/debug/commands.ts',
   'src/extension/deploy/commands.ts',
   'src/extension/events/commands.ts',

@@ -4,8 +4,6 @@ import { type Parts } from '../parts';
 import { errorMessage } from '../connections';
 import { explainUntrusted, UntrustedWorkspaceError } from '../trust';
 
-/** How a command finds what it was run on: a row, a file, or a quick pick. */
-export { isNode, pickAction, pickApplication, pickProject, pickValidProject, projectArgument, projectDescription, projectFileOf } from './pick';
 
 /**
  * Registers every command package.json contributes. What a command does is in the table `handlers`

@@ -3,7 +3,11 @@ import { serverText } from '../../core/text';
 import { type Application, type FoundProject, NoProjectError, type Project, requireProject } from '../project';
 import { type Parts } from '../parts';
 import { type ActionEntry } from '../model';
-import { type ProjectNode, type TreeNode } from '../tree/nodes';
+import { isNode, type ProjectNode, type TreeNode } from '../tree/nodes';
+
+// How a command finds what it was run on: a row, a file, or a quick pick. In the on-demand bundle: only
+// commands import this, never activation (a picker at activation would load it there).
+export { isNode };
 
 /**
  * The project a command acts on: the row it was invoked on (a project's, or one below it), else the
@@ -158,8 +162,4 @@ function applicationOf(node: unknown): Application | undefined {
     default:
       return undefined;
   }
-}
-
-export function isNode(value: unknown): value is TreeNode {
-  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string';
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ACTION_FILE } from '../../core/workspace';
-import { isNode, pickAction } from '../commands';
+import { type pickAction } from '../commands/pick';
+import { isNode } from '../tree/nodes';
 import { errorMessage } from '../connections';
 import { Disposable } from '../lifecycle';
 import { type Parts } from '../parts';
@@ -36,6 +37,8 @@ export type DeployParts = Pick<Parts, 'config' | 'connections' | 'context' | 'lo
 /** What deploy's eager part takes from the on-demand bundle: the push pipeline of a save. */
 export interface DeployOnDemand {
   readonly Deployer: typeof Deployer;
+  /** Push Implementation's pick of an action when none is given: a picker only a command shows. */
+  readonly pickAction: typeof pickAction;
 }
 
 /**
@@ -296,7 +299,7 @@ export class DeployFeature extends Disposable {
       if (file && isCodeFile(file)) return active;
       if (file) return mainOf(file.folder);
     }
-    const action = await pickAction(this.s, undefined, (a) => a.local !== undefined);
+    const action = await onDemand<DeployOnDemand>(this.s.context).pickAction(this.s, undefined, (a) => a.local !== undefined);
     return action?.local ? mainOf(action.local.folder) : undefined;
   }
 }

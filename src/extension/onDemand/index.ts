@@ -6,12 +6,13 @@ import { type DeployOnDemand } from '../deploy';
 import { Deployer } from '../deploy/deployer';
 import { type FormOnDemand } from '../form';
 import { openMetadataForm } from '../form/panel';
+import { pickAction } from '../commands/pick';
 
 export { COMMANDS } from '../handlers/table';
 export { testRuns } from '../testing/runs';
 export { localDebug } from '../debug/localDebug';
 export { treeHistory } from '../deploy/historyView';
-export { debugConfigurations, Deployer, openMetadataForm };
+export { debugConfigurations, Deployer, openMetadataForm, pickAction };
 
 // Each eager caller of loadOnDemand.ts names what it takes from here; this is where that is checked.
-void ({ debugConfigurations, Deployer, openMetadataForm } satisfies DebugOnDemand & DeployOnDemand & FormOnDemand);
+void ({ debugConfigurations, Deployer, openMetadataForm, pickAction } satisfies DebugOnDemand & DeployOnDemand & FormOnDemand);

@@ -78,3 +78,8 @@ export type TreeNode = ProjectNode | ApplicationNode | ActionNode | EnvironmentN
 export function actionNode(parent: ApplicationNode, entry: ActionEntry): ActionNode {
   return { kind: 'action', parent, ...entry };
 }
+
+/** Whether a command's argument is a row of the tree (VS Code passes the row a command was run on). */
+export function isNode(value: unknown): value is TreeNode {
+  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string';
+}
