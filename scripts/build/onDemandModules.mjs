@@ -49,6 +49,8 @@ export const ON_DEMAND_MODULES = [
   'src/extension/deploy/historyView.ts',
   // The push pipeline of save to deploy, its feedback and the conflict tools, made on the first save.
   'src/extension/deploy/deployer.ts',
+  'src/extension/deploy/statusItem.ts',
+  'src/extension/deploy/create.ts',
   'src/extension/deploy/feedback.ts',
   'src/extension/deploy/partRecord.ts',
   'src/extension/deploy/conflicts.ts',

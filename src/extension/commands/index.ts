@@ -4,7 +4,6 @@ import { type Parts } from '../parts';
 import { errorMessage } from '../connections';
 import { explainUntrusted, UntrustedWorkspaceError } from '../trust';
 
-
 /**
  * Registers every command package.json contributes. What a command does is in the table `handlers`
  * hands over (handlers/table.ts, in the on-demand bundle: activation passes a function that loads it on

@@ -32,7 +32,7 @@ export class DriftWatch extends Disposable {
   constructor(
     private readonly s: Pick<Parts, 'connections' | 'context' | 'log' | 'model' | 'trust'>,
     private readonly bases: LockStore,
-    private readonly status: DeployStatusItem,
+    private readonly status: () => DeployStatusItem,
   ) {
     super();
     this.register(vscode.window.onDidChangeActiveTextEditor((e) => e && void this.checkFile(e.document.uri)));
@@ -63,7 +63,7 @@ export class DriftWatch extends Disposable {
       const changed = await this.changedOnServer(action.app, action.remote.id);
       if (changed === undefined) return undefined;
       this.s.model.serverChanged(action.app, action.remote.id, changed);
-      if (changed && vscode.window.activeTextEditor?.document.uri.toString() === uri.toString()) this.status.outOfStep(action.key);
+      if (changed && vscode.window.activeTextEditor?.document.uri.toString() === uri.toString()) this.status().outOfStep(action.key);
       return changed;
     } catch (error) {
       // A check is a courtesy: an unreachable server or a missing key is told by what the user does next.

@@ -16,7 +16,7 @@ import { type Scope } from '../../core/deploy/scope';
 import { type Conflict, type MergeOutcome } from './conflicts';
 import { type ServerCopy } from './serverCopy';
 import { type ActionMetadata } from '../../core/schema';
-import { createOnServer } from './create';
+import { type createOnServer } from './create';
 import { type Application } from '../project';
 import { LockStore } from './lockStore';
 import { DeployHistoryStore } from './historyStore';
@@ -27,7 +27,7 @@ import { GeneratedTypes } from './generatedTypes';
 import { isCodeFile, isMetadataFile, mainOf, openDocument, savedText } from './locate';
 import { MetadataQuickFixes } from './quickFixes';
 import { SavedTexts } from './savedTexts';
-import { DeployStatusItem } from './statusItem';
+import { type DeployStatusItem } from './statusItem';
 
 /** The parts deploy is built from: activation has them before it builds the feature. */
 export type DeployParts = Pick<Parts, 'config' | 'connections' | 'context' | 'log' | 'model' | 'project' | 'serverVersions' | 'trust'> & {
@@ -39,6 +39,10 @@ export interface DeployOnDemand {
   readonly Deployer: typeof Deployer;
   /** Push Implementation's pick of an action when none is given: a picker only a command shows. */
   readonly pickAction: typeof pickAction;
+  /** The push's status bar item, made with the first push or mark to show: a hidden item until then. */
+  readonly DeployStatusItem: typeof DeployStatusItem;
+  /** Create on Server, which a command or a push of an action the server lacks runs. */
+  readonly createOnServer: typeof createOnServer;
 }
 
 /**
@@ -48,7 +52,7 @@ export interface DeployOnDemand {
  * diagnostics with their quick fixes and the generated types kept in step with action.yaml.
  */
 export class DeployFeature extends Disposable {
-  readonly status = this.register(new DeployStatusItem(() => this.s.config().warnAfterMs));
+  private madeStatus: DeployStatusItem | undefined;
   /** The code-versus-metadata problems of action files, for the Problems panel. */
   private readonly diagnostics: CodeDiagnostics;
   private readonly generated: GeneratedTypes;
@@ -74,7 +78,7 @@ export class DeployFeature extends Disposable {
     for (const old of OLD_BASES) if (s.context.workspaceState.get(old) !== undefined) void s.context.workspaceState.update(old, undefined);
     this.history = this.register(new DeployHistoryStore(s.context.globalStorageUri, s.log));
     // Whether actions changed on the server since the last pull or push here, for the files brought up.
-    this.register(new DriftWatch(s, this.bases, this.status));
+    this.register(new DriftWatch(s, this.bases, () => this.status));
     // Every push, redeploy and merge that the server accepts adds an entry: the History row follows at once.
     this.register(this.history.onDidRecord((entry) => s.tree.historyChanged(entry.appId, entry.actionId)));
     this.register(generated.onDidWrite((folder) => this.diagnostics.schedule(vscode.Uri.joinPath(folder, ACTION_FILE), 0)));
@@ -90,6 +94,15 @@ export class DeployFeature extends Disposable {
    * the conflict tools) is in the on-demand bundle: it is made on the first save, push or conflict
    * command, not at activation, where nothing has been pushed and nothing is held.
    */
+  /** The push's status bar item: its code is in the on-demand bundle, made by the first push or out-of-step mark. */
+  get status(): DeployStatusItem {
+    if (!this.madeStatus) {
+      const { DeployStatusItem } = onDemand<DeployOnDemand>(this.s.context);
+      this.madeStatus = this.register(new DeployStatusItem(() => this.s.config().warnAfterMs));
+    }
+    return this.madeStatus;
+  }
+
   private get deployer(): Deployer {
     if (!this.made) {
       const { Deployer } = onDemand<DeployOnDemand>(this.s.context);
@@ -208,7 +221,7 @@ export class DeployFeature extends Disposable {
    * hand. The server's id of the new action, or undefined when it was not created (the user is told).
    */
   createOnServer(app: Application, folder: vscode.Uri, metadata: ActionMetadata): Promise<string | undefined> {
-    return createOnServer(this.s, this, app, folder, metadata);
+    return onDemand<DeployOnDemand>(this.s.context).createOnServer(this.s, this, app, folder, metadata);
   }
 
   /** Pushes `text` as the code of the action holding `uri`, as a push by hand does (Run Tests on the Test environment). */

@@ -3,7 +3,9 @@
 import { type DebugOnDemand } from '../debug';
 import { debugConfigurations } from '../debug/provider';
 import { type DeployOnDemand } from '../deploy';
+import { createOnServer } from '../deploy/create';
 import { Deployer } from '../deploy/deployer';
+import { DeployStatusItem } from '../deploy/statusItem';
 import { type FormOnDemand } from '../form';
 import { openMetadataForm } from '../form/panel';
 import { pickAction } from '../commands/pick';
@@ -12,7 +14,9 @@ export { COMMANDS } from '../handlers/table';
 export { testRuns } from '../testing/runs';
 export { localDebug } from '../debug/localDebug';
 export { treeHistory } from '../deploy/historyView';
-export { debugConfigurations, Deployer, openMetadataForm, pickAction };
+export { createOnServer, debugConfigurations, Deployer, DeployStatusItem, openMetadataForm, pickAction };
 
 // Each eager caller of loadOnDemand.ts names what it takes from here; this is where that is checked.
-void ({ debugConfigurations, Deployer, openMetadataForm, pickAction } satisfies DebugOnDemand & DeployOnDemand & FormOnDemand);
+void ({ createOnServer, debugConfigurations, Deployer, DeployStatusItem, openMetadataForm, pickAction } satisfies DebugOnDemand &
+  DeployOnDemand &
+  FormOnDemand);
