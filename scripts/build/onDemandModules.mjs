@@ -51,6 +51,7 @@ export const ON_DEMAND_MODULES = [
   'src/extension/deploy/deployer.ts',
   'src/extension/deploy/statusItem.ts',
   'src/extension/deploy/create.ts',
+  'src/extension/deploy/quickFixes.ts',
   'src/extension/deploy/feedback.ts',
   'src/extension/deploy/partRecord.ts',
   'src/extension/deploy/conflicts.ts',

@@ -25,7 +25,8 @@ import { CodeDiagnostics } from './diagnostics';
 import { isInEditorTab } from './editorTabs';
 import { GeneratedTypes } from './generatedTypes';
 import { isCodeFile, isMetadataFile, mainOf, openDocument, savedText } from './locate';
-import { MetadataQuickFixes } from './quickFixes';
+import { type MetadataQuickFixes } from './quickFixes';
+import { fixableDiagnostics } from '../diagnosticSource';
 import { SavedTexts } from './savedTexts';
 import { type DeployStatusItem } from './statusItem';
 
@@ -43,6 +44,8 @@ export interface DeployOnDemand {
   readonly DeployStatusItem: typeof DeployStatusItem;
   /** Create on Server, which a command or a push of an action the server lacks runs. */
   readonly createOnServer: typeof createOnServer;
+  /** The quick fixes of a mismatch between main.ts and action.yaml, asked for only where there is one. */
+  readonly MetadataQuickFixes: typeof MetadataQuickFixes;
 }
 
 /**
@@ -71,6 +74,7 @@ export class DeployFeature extends Disposable {
 
   constructor(private readonly s: DeployParts) {
     super();
+    let quickFixes: MetadataQuickFixes | undefined;
     this.diagnostics = this.register(new CodeDiagnostics(s));
     const generated = (this.generated = this.register(new GeneratedTypes(s)));
     this.bases = this.register(new LockStore(s.project, s.trust, s.log));
@@ -83,7 +87,17 @@ export class DeployFeature extends Disposable {
     this.register(this.history.onDidRecord((entry) => s.tree.historyChanged(entry.appId, entry.actionId)));
     this.register(generated.onDidWrite((folder) => this.diagnostics.schedule(vscode.Uri.joinPath(folder, ACTION_FILE), 0)));
     this.register(
-      vscode.languages.registerCodeActionsProvider({ language: 'typescript', pattern: '**/*.ts' }, new MetadataQuickFixes(s), MetadataQuickFixes.metadata),
+      vscode.languages.registerCodeActionsProvider(
+        { language: 'typescript', pattern: '**/*.ts' },
+        {
+          // VS Code asks on every move of the cursor in a .ts file: the fixes' code is loaded by the first ask with a mismatch.
+          provideCodeActions: (document, range, context) =>
+            fixableDiagnostics(context.diagnostics).length === 0
+              ? []
+              : (quickFixes ??= new (onDemand<DeployOnDemand>(s.context).MetadataQuickFixes)(s)).provideCodeActions(document, range, context),
+        },
+        { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] },
+      ),
     );
     this.register(vscode.workspace.onWillSaveTextDocument((e) => this.willSave(e.document, e.reason)));
     this.register(vscode.workspace.onDidSaveTextDocument((document) => this.saved(document)));

@@ -3,20 +3,22 @@ import { minimalReplacement } from '../../core/webview/formState';
 import { updateActionYaml } from '../../core/workspace';
 import { type Parts } from '../parts';
 import { loadAnalysis } from './analysisLoader';
-import { DIAGNOSTIC_SOURCE } from '../diagnosticSource';
+import { fixableDiagnostics } from '../diagnosticSource';
 import { actionYamlOf, isCodeFile, openDocument, readActionYaml } from './locate';
 
 export const FROM_SIGNATURE = 'Update action.yaml from the signature';
 export const FROM_METADATA = 'Update the signature from action.yaml';
 
-/** The two ways to settle a mismatch: the metadata follows the code, or the code follows the metadata. */
+/**
+ * The two ways to settle a mismatch: the metadata follows the code, or the code follows the metadata.
+ * In the on-demand bundle: deploy/index.ts registers the provider and makes this on the first ask that
+ * comes with a diagnostic of ours.
+ */
 export class MetadataQuickFixes implements vscode.CodeActionProvider {
-  static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
-
   constructor(private readonly s: Pick<Parts, 'context' | 'model'>) {}
 
   async provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): Promise<vscode.CodeAction[]> {
-    const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && d.code !== 'missing-main');
+    const ours = fixableDiagnostics(context.diagnostics);
     if (ours.length === 0) return [];
     const file = await this.s.model.fileAt(document.uri);
     if (!file || !isCodeFile(file)) return [];

@@ -6,6 +6,7 @@ import { type DeployOnDemand } from '../deploy';
 import { createOnServer } from '../deploy/create';
 import { Deployer } from '../deploy/deployer';
 import { DeployStatusItem } from '../deploy/statusItem';
+import { MetadataQuickFixes } from '../deploy/quickFixes';
 import { type FormOnDemand } from '../form';
 import { openMetadataForm } from '../form/panel';
 import { pickAction } from '../commands/pick';
@@ -14,9 +15,9 @@ export { COMMANDS } from '../handlers/table';
 export { testRuns } from '../testing/runs';
 export { localDebug } from '../debug/localDebug';
 export { treeHistory } from '../deploy/historyView';
-export { createOnServer, debugConfigurations, Deployer, DeployStatusItem, openMetadataForm, pickAction };
+export { createOnServer, debugConfigurations, Deployer, DeployStatusItem, MetadataQuickFixes, openMetadataForm, pickAction };
 
 // Each eager caller of loadOnDemand.ts names what it takes from here; this is where that is checked.
-void ({ createOnServer, debugConfigurations, Deployer, DeployStatusItem, openMetadataForm, pickAction } satisfies DebugOnDemand &
+void ({ createOnServer, debugConfigurations, Deployer, DeployStatusItem, MetadataQuickFixes, openMetadataForm, pickAction } satisfies DebugOnDemand &
   DeployOnDemand &
   FormOnDemand);
