@@ -58,6 +58,8 @@ export const ON_DEMAND_MODULES = [
   'src/extension/deploy/codeCheck.ts',
   'src/core/deploy/savePush.ts',
   'src/core/deploy/pushQueue.ts',
+  // The events' polling loop, made by the first watch.
+  'src/core/events/poller.ts',
 ];
 
 /**

@@ -59,7 +59,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   const sandbox = own(context, new SandboxManager(context.extensionUri, context.globalStorageUri, keys, log));
   const connections = own(context, new Connections(project, keys, sandbox, getConfig, trust));
   const model = createActionsModel(context, project, connections, trust);
-  const events = own(context, new EventWatchers(connections, getConfig));
+  const events = own(context, new EventWatchers(connections, getConfig, context));
   // The History rows list deploy's history, read in the on-demand bundle with the services (below) when a
   // row is expanded, after activate has returned.
   const tree = own(

@@ -239,10 +239,3 @@ function fatalReason(error: unknown): StopReason | undefined {
   if (error.kind === 'forbidden') return 'refused';
   return undefined;
 }
-
-/** One request for the newest events, newest first: what an environment shows when nobody watches it. */
-export async function fetchNewest(api: EventsApi, eventsUrl: string, limit: number, signal?: AbortSignal): Promise<NormalizedEvent[]> {
-  const page = await api.listEvents(eventsUrl, { limit, signal });
-  const unique = new Map(page.events.map((e) => [e.id, e]));
-  return [...unique.values()].sort(byStartTime).reverse().slice(0, limit);
-}

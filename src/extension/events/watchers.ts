@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { ApiError, type NormalizedEvent } from '../../core/client';
-import { EventsPoller, fetchNewest, formatEvent, type EventsApi, type PollerStatus } from '../../core/events';
+import { type EventsPoller, fetchNewest, formatEvent, type EventsApi, type PollerStatus } from '../../core/events';
 import { type Environment } from '../../core/schema';
 import { serverText } from '../../core/text';
 import { type Config } from '../config';
@@ -8,6 +8,7 @@ import { type Connections, errorMessage, NoKeyError } from '../connections';
 import { Disposable } from '../lifecycle';
 import { type Application } from '../project';
 import { EventsChannel } from './channel';
+import { onDemand } from '../loadOnDemand';
 
 /** One environment of one action, as the watcher addresses it. */
 export interface WatchTarget {
@@ -25,6 +26,11 @@ export interface Watch extends WatchTarget {
 }
 
 export const WATCHING_CONTEXT = 'customActions.watchingEvents';
+
+/** What the watches take from the on-demand bundle: the polling loop, made by the first watch (a command's). */
+export interface EventsOnDemand {
+  readonly EventsPoller: typeof EventsPoller;
+}
 
 /**
  * The events of one environment changed: new ones `arrived` (printed into the channel, kept by the
@@ -54,6 +60,7 @@ export class EventWatchers extends Disposable {
   constructor(
     private readonly connections: Connections,
     private readonly config: () => Config,
+    private readonly context: Pick<vscode.ExtensionContext, 'extensionUri'>,
   ) {
     super();
     this.register({ dispose: () => void this.unwatchAll(true) });
@@ -90,6 +97,7 @@ export class EventWatchers extends Disposable {
     const existing = this.watches.get(id);
     if (existing && !existing.poller.stopped) return existing;
     const label = `${target.environment} events of ${target.actionKey}`;
+    const { EventsPoller } = onDemand<EventsOnDemand>(this.context);
     const poller: EventsPoller = new EventsPoller({
       eventsUrl: target.eventsUrl,
       api: () => this.api(target.app),

@@ -7,6 +7,8 @@ import { createOnServer } from '../deploy/create';
 import { Deployer } from '../deploy/deployer';
 import { DeployStatusItem } from '../deploy/statusItem';
 import { MetadataQuickFixes } from '../deploy/quickFixes';
+import { EventsPoller } from '../../core/events/poller';
+import { type EventsOnDemand } from '../events/watchers';
 import { type FormOnDemand } from '../form';
 import { openMetadataForm } from '../form/panel';
 import { pickAction } from '../commands/pick';
@@ -15,9 +17,16 @@ export { COMMANDS } from '../handlers/table';
 export { testRuns } from '../testing/runs';
 export { localDebug } from '../debug/localDebug';
 export { treeHistory } from '../deploy/historyView';
-export { createOnServer, debugConfigurations, Deployer, DeployStatusItem, MetadataQuickFixes, openMetadataForm, pickAction };
+export { createOnServer, debugConfigurations, Deployer, DeployStatusItem, EventsPoller, MetadataQuickFixes, openMetadataForm, pickAction };
 
 // Each eager caller of loadOnDemand.ts names what it takes from here; this is where that is checked.
-void ({ createOnServer, debugConfigurations, Deployer, DeployStatusItem, MetadataQuickFixes, openMetadataForm, pickAction } satisfies DebugOnDemand &
-  DeployOnDemand &
-  FormOnDemand);
+void ({
+  createOnServer,
+  debugConfigurations,
+  Deployer,
+  DeployStatusItem,
+  EventsPoller,
+  MetadataQuickFixes,
+  openMetadataForm,
+  pickAction,
+} satisfies DebugOnDemand & DeployOnDemand & EventsOnDemand & FormOnDemand);
