@@ -16,6 +16,7 @@ export const ON_DEMAND_MODULES = [
   // Every command's handler.
   'src/extension/handlers/',
   'src/extension/commands/pick.ts',
+  'src/extension/commands/commands.ts',
   'src/extension/debug/commands.ts',
   'src/extension/deploy/commands.ts',
   'src/extension/events/commands.ts',

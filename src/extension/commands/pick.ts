@@ -3,7 +3,8 @@ import { serverText } from '../../core/text';
 import { type Application, type FoundProject, NoProjectError, type Project, requireProject } from '../project';
 import { type Parts } from '../parts';
 import { type ActionEntry } from '../model';
-import { isNode, type ProjectNode, type TreeNode } from '../tree/nodes';
+import { isNode } from '../tree';
+import { type ProjectNode } from '../tree/nodes';
 
 // How a command finds what it was run on: a row, a file, or a quick pick. In the on-demand bundle: only
 // commands import this, never activation (a picker at activation would load it there).

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { normalizeEvent } from '../../core/client';
 import { EVENT_SCHEME } from '../eventDocuments';
-import { isNode } from '../commands/pick';
+import { isNode } from '../commands/commands';
 import { type LocalAction } from '../localActions';
 import { type Parts } from '../parts';
 import { isLensEvent } from './mainLens';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { type VersionedResource } from '../../core/client';
 import { ACTION_FILE } from '../../core/workspace';
-import { isNode, pickAction } from '../commands/pick';
+import { isNode, pickAction } from '../commands/commands';
 import { type ActionEntry } from '../model';
 import { COMPARE, MERGE, type MergeOutcome, OVERWRITE } from './conflicts';
 import { PUSH_NOW, TAKE_INTO_EDITOR } from './deployer';

@@ -4,7 +4,7 @@ import { versionRows } from '../../core/deploy/versionRows';
 import { formatWhen } from '../../core/events';
 import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
-import { isNode, pickAction } from '../commands/pick';
+import { isNode, pickAction } from '../commands/commands';
 import { type ActionEntry } from '../model';
 import { serverOf } from '../project';
 import { type DeployFeature } from './index';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { ACTION_FILE } from '../../core/workspace';
-import { type pickAction } from '../commands/pick';
-import { isNode } from '../tree/nodes';
+import { type pickAction } from '../commands/commands';
+import { isNode } from '../tree';
 import { errorMessage } from '../connections';
 import { Disposable } from '../lifecycle';
 import { type Parts } from '../parts';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { serverText } from '../../core/text';
-import { isNode } from '../commands/pick';
+import { isNode } from '../commands/commands';
 import { type Parts } from '../parts';
 import { type Events } from './index';
 import { runAction, runInputSet } from './run';

@@ -3,7 +3,7 @@ import { type NormalizedEvent } from '../../core/client';
 import { formatDuration, runInputProblems } from '../../core/events';
 import { type Environment, type Parameter, validateMetadata } from '../../core/schema';
 import { serverText } from '../../core/text';
-import { pickAction } from '../commands/pick';
+import { pickAction } from '../commands/commands';
 import { readLocalAction } from '../localActions';
 import { type Events } from './index';
 import { type Parts } from '../parts';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENTS, type Environment } from '../../core/schema';
 import { serverText } from '../../core/text';
-import { isNode, pickAction } from '../commands/pick';
+import { isNode, pickAction } from '../commands/commands';
 import { type Parts } from '../parts';
 import { type ActionEntry } from '../model';
 import { type WatchTarget } from './watchers';

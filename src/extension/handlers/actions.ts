@@ -10,7 +10,7 @@ import { offerPull } from '../pull';
 import { type DeployFeature } from '../deploy';
 import { type Events } from '../events';
 import { type Parts } from '../parts';
-import { isNode, pickAction, pickApplication } from '../commands/pick';
+import { isNode, pickAction, pickApplication } from '../commands/commands';
 import { closeEditorsIn, removeActionFolder } from './removeFolder';
 import { staleProblemsOf } from './staleProblems';
 import { DIAGNOSTIC_SOURCE } from '../diagnosticSource';

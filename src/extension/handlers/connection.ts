@@ -8,7 +8,7 @@ import { ANY_APPLICATION } from '../keyStore';
 import { type ProjectState, requireProject } from '../project';
 import { mayReplaceFile } from '../replaceFile';
 import { type Parts } from '../parts';
-import { isNode, pickApplication, pickProject, pickValidProject, projectFileOf } from '../commands/pick';
+import { isNode, pickApplication, pickProject, pickValidProject, projectFileOf } from '../commands/commands';
 
 export async function signIn(s: Pick<Parts, 'connections' | 'keys' | 'model' | 'project' | 'trust'>, node?: unknown): Promise<void> {
   // Before the key is typed: it would be checked against the server the workspace names.

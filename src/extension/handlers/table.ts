@@ -5,7 +5,7 @@ import { DEPLOY_COMMANDS } from '../deploy/commands';
 import { EVENT_COMMANDS } from '../events/commands';
 import { TESTING_COMMANDS } from '../testing/commands';
 import { TARGET_COMMANDS } from '../targets/commands';
-import { isNode } from '../commands/pick';
+import { isNode } from '../commands/commands';
 import * as actions from './actions';
 import * as connection from './connection';
 

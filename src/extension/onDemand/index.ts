@@ -11,7 +11,7 @@ import { EventsPoller } from '../../core/events/poller';
 import { type EventsOnDemand } from '../events/watchers';
 import { type FormOnDemand } from '../form';
 import { openMetadataForm } from '../form/panel';
-import { pickAction } from '../commands/pick';
+import { pickAction } from '../commands/commands';
 
 export { COMMANDS } from '../handlers/table';
 export { testRuns } from '../testing/runs';

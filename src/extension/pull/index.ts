@@ -4,7 +4,7 @@ import { planPull } from '../../core/deploy/pull';
 import { serverText } from '../../core/text';
 import { ACTION_FILE, GENERATED_FILE, MAIN_FILE } from '../../core/workspace';
 import { abortOn } from '../cancellation';
-import { pickAction } from '../commands/pick';
+import { pickAction } from '../commands/commands';
 import { assertInsideWorkspace, createFolderInsideWorkspace, readText, showFile, writeInsideWorkspace } from '../files';
 import { type Parts } from '../parts';
 import { type ActionEntry } from '../model';

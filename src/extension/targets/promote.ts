@@ -17,7 +17,7 @@ import {
 import { LOCAL_SANDBOX } from '../../core/schema';
 import { serverText } from '../../core/text';
 import { applicationsOn, projectTargets, type ProjectTarget } from '../../core/workspace';
-import { pickValidProject } from '../commands/pick';
+import { pickValidProject } from '../commands/commands';
 import { deployCodeChecks } from '../deploy/commands';
 import { normalizeBaseUrl } from '../keyStore';
 import { type Parts } from '../parts';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { LOCAL_SANDBOX } from '../../core/schema';
 import { serverText } from '../../core/text';
 import { projectTargets, type ProjectTarget } from '../../core/workspace';
-import { pickValidProject } from '../commands/pick';
+import { pickValidProject } from '../commands/commands';
 import { type Parts } from '../parts';
 
 type TargetItem = vscode.QuickPickItem & { readonly target: ProjectTarget };

@@ -1,2 +1,2 @@
 export { ActionsTreeProvider, type RecentEventsSource, type ViewState } from './provider';
-export { type TreeNode } from './nodes';
+export { isNode, type TreeNode } from './nodes';
