@@ -48,12 +48,13 @@ const node = {
 /**
  * undici is half a megabyte minified: the extension bundle loads it from its own file on the first
  * request instead of at activation. The client requires it lazily, inside the function that needs it.
- * re2js (150 KB, the linear-time engine of input sets' error patterns) likewise, on the first pattern.
+ * re2js (150 KB, the linear-time engine of input sets' error patterns) likewise, on the first pattern,
+ * and sucrase (290 KB, the type-stripping of a local run or debug session) on the first compile.
  */
 const undiciOnDemand = {
   name: 'undici-on-demand',
   setup(build) {
-    build.onResolve({ filter: /^(undici|re2js)$/ }, (args) => ({ path: `./${args.path}.js`, external: true }));
+    build.onResolve({ filter: /^(undici|re2js|sucrase)$/ }, (args) => ({ path: `./${args.path}.js`, external: true }));
   },
 };
 
