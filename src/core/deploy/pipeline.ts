@@ -48,7 +48,6 @@ class ActionRun {
   current: Step = 'action';
   private id: string | undefined;
   private base: LockedAction | undefined;
-  private readonly plannedBase: LockedAction | undefined;
   private baseChanged = false;
   private removed = false;
   private caps: Capabilities | undefined;
@@ -61,7 +60,6 @@ class ActionRun {
     this.id = plan.id;
     const { target } = plan;
     this.base = target.base && (target.listed === undefined || target.base.id === target.listed.id) ? target.base : undefined;
-    this.plannedBase = this.base;
   }
 
   async go(): Promise<void> {
@@ -152,8 +150,8 @@ class ActionRun {
         content: content(),
         hash: plan.hash,
         base: this.base?.[part],
-        // What the list said holds only of the base it was planned against, not of one a create recorded.
-        ...(this.base?.[part] === this.plannedBase?.[part] && plan.listedEtag !== undefined ? { listedEtag: plan.listedEtag } : {}),
+        // What the list said holds only of the base the part was planned against, not of one a create recorded.
+        ...(this.base?.[part] === plan.base && plan.listedEtag !== undefined ? { listedEtag: plan.listedEtag } : {}),
         force: this.options.force,
         dryRun: this.options.dryRun,
         caps: await this.capabilities(),

@@ -71,8 +71,9 @@ export interface PartResult {
 type Condition = { readonly ifMatch?: string; readonly ifNoneMatch?: '*' };
 
 export async function pushPart(client: PartClient, push: PartPush): Promise<PartResult> {
-  if (listedAs(push) === 'base' && sameAsBase(push) && !push.resend) return { outcome: { kind: 'unchanged', step: push.part }, base: undefined };
-  const straight = listedAs(push) === 'moved' ? undefined : straightWrite(push);
+  const listed = listedAs(push);
+  if (listed === 'base' && sameAsBase(push) && !push.resend) return { outcome: { kind: 'unchanged', step: push.part }, base: undefined };
+  const straight = listed === 'moved' ? undefined : straightWrite(push);
   if (straight) {
     const written = await write(client, push, straight, true);
     if (written !== PRECONDITION_FAILED) return written;
