@@ -252,6 +252,25 @@ describe('ActionsModel', () => {
     assert.equal(await model.applicationOf(uri('/ws/tools/admin/notes/readme.md')), undefined);
   });
 
+  it("gives no file of a nested project whose file is invalid to the outer project's application: a save there pushes nowhere", async () => {
+    // /ws lists "tools"; /ws/tools/admin holds a customactions.yaml that does not parse (no applications).
+    const outer = application('tools');
+    const sources = {
+      applications: () => Promise.resolve([outer]),
+      listRemote: () => Promise.resolve([]),
+      scanLocal: () => Promise.resolve([]),
+      readLocal: () => Promise.resolve(undefined),
+    };
+    const broken = { root: uri('/ws/tools/admin') };
+    const model = new ActionsModel({ ...sources, projects: () => Promise.resolve([outer.project, broken]) }, new ActionLinks(new Memento()));
+    assert.equal(await model.fileAt(uri('/ws/tools/admin/main.ts')), undefined, "the outer project's application took the nested project's file");
+    assert.equal(await model.applicationOf(uri('/ws/tools/admin/main.ts')), undefined);
+    assert.equal((await model.fileAt(uri('/ws/tools/score/main.ts')))?.app, outer, 'the outer project keeps its own files');
+    // Without the list of every project, the broken one is not known (what the guard above is for).
+    const blind = new ActionsModel(sources, new ActionLinks(new Memento()));
+    assert.equal((await blind.fileAt(uri('/ws/tools/admin/main.ts')))?.app, outer);
+  });
+
   it('finds the action folder of an event by application (its uid: two projects may share an id) and key, never by a path the server names', async () => {
     const { apps, folders, model } = fixture();
     const [billing] = apps as [Application];

@@ -7,12 +7,14 @@ import { type Application } from '../project';
 import { Emitter } from './emitter';
 import { type ActionEntry, mergeActions, type RemoteAction } from './entries';
 import { type ActionLinks } from './links';
-import { type ActionFile, actionFileAt, actionFolderContaining, applicationContaining, inputSetFileAt } from './locate';
+import { type ActionFile, actionFileAt, actionFolderContaining, applicationContaining, inputSetFileAt, type ProjectRoots } from './locate';
 
 /** Where the model's data comes from: the project file, the server, the workspace's folders. Faked in the unit tests. */
 export interface ModelSources {
   /** The applications of the project file; empty when there is no valid one. */
   applications(): Promise<readonly Application[]>;
+  /** Every project found, valid or not: which one a file belongs to (by default, those of the applications). */
+  projects?(): Promise<ProjectRoots>;
   /** The server's list (no key prompt awaited: a view must not wait for the user). */
   listRemote(app: Application): Promise<RemoteAction[]>;
   /** The action folders of the application's folder, read now. */
@@ -95,9 +97,15 @@ export class ActionsModel extends Disposable {
     return this.sources.applications();
   }
 
+  /** What the locate functions take to place `uri`: the applications, `uri`, and every project found. */
+  private async located(uri: vscode.Uri): Promise<[readonly Application[], vscode.Uri, ProjectRoots | undefined]> {
+    const [applications, projects] = await Promise.all([this.sources.applications(), this.sources.projects?.()]);
+    return [applications, uri, projects];
+  }
+
   /** The application whose folder holds `uri`. */
   async applicationOf(uri: vscode.Uri): Promise<Application | undefined> {
-    return applicationContaining(await this.sources.applications(), uri);
+    return applicationContaining(...(await this.located(uri)));
   }
 
   /** The application's action folders as they are on disk now, without asking the server (the Testing view's question). */
@@ -107,12 +115,12 @@ export class ActionsModel extends Disposable {
 
   /** The file of an action folder `uri` is, when it is one (deploy's question). */
   async fileAt(uri: vscode.Uri): Promise<ActionFile | undefined> {
-    return actionFileAt(await this.sources.applications(), uri);
+    return actionFileAt(...(await this.located(uri)));
   }
 
   /** The action whose folder `uri` is, or holds at any depth (a file of it, an input set). */
   async actionAt(uri: vscode.Uri): Promise<ActionEntry | undefined> {
-    const found = actionFolderContaining(await this.sources.applications(), uri);
+    const found = actionFolderContaining(...(await this.located(uri)));
     // A file directly in the application's folder is one too, and is no action folder: no entry has its path.
     if (!found) return undefined;
     return (await this.actions(found.app)).find((e) => e.local?.folder.path === found.folder.path);
@@ -120,14 +128,14 @@ export class ActionsModel extends Disposable {
 
   /** The action whose folder holds the file `uri` (main.ts, action.yaml), read now; undefined outside an action folder that holds action.yaml. */
   async localActionAt(uri: vscode.Uri): Promise<{ app: Application; action: LocalAction } | undefined> {
-    const found = actionFileAt(await this.sources.applications(), uri);
+    const found = actionFileAt(...(await this.located(uri)));
     const action = found && (await this.sources.readLocal(found.folder));
     return found && action ? { app: found.app, action } : undefined;
   }
 
   /** The action an input set file belongs to (`<action folder>/inputs/<name>.json`, the folder holding action.yaml). */
   async inputSetAt(uri: vscode.Uri): Promise<{ app: Application; action: LocalAction } | undefined> {
-    const found = inputSetFileAt(await this.sources.applications(), uri);
+    const found = inputSetFileAt(...(await this.located(uri)));
     const action = found && (await this.sources.readLocal(found.folder));
     return found && action ? { app: found.app, action } : undefined;
   }

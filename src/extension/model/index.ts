@@ -19,6 +19,8 @@ export function createActionsModel(context: vscode.ExtensionContext, project: Pr
     {
       // Every project's: a file is found in the applications of the project it belongs to (locate.ts).
       applications: async () => (await project.valid()).flatMap((p) => p.applications),
+      // Valid or not: a nested project whose file is broken still owns its files, which no other project's application takes.
+      projects: () => project.all(),
       listRemote: (app) => connections.call(app, (client) => client.listActions(app.id), { waitForKey: false }),
       scanLocal: scanLocalActions,
       readLocal: readLocalAction,

@@ -29,28 +29,37 @@ function below(app: Application, uri: vscode.Uri): string[] | undefined {
   return path.startsWith(prefix) ? path.slice(prefix.length).split('/') : undefined;
 }
 
+/** Where projects sit: every project found, valid or not (a nested project whose file is broken still owns its files). */
+export type ProjectRoots = readonly { readonly root: vscode.Uri }[];
+
 /**
  * The applications of the project `uri` belongs to, the nearest customactions.yaml at or above it
- * (src/core/workspace/projects.ts): a project nested in another's application folder owns its files.
+ * (src/core/workspace/projects.ts), among `projects` (by default those of the applications given): a
+ * project nested in another's application folder owns its files, even while its file is invalid.
  */
-function ofItsProject(applications: readonly Application[], uri: vscode.Uri): readonly Application[] {
-  const roots = [...new Map(applications.map((app) => [app.project.root.toString(), app.project])).values()];
+function ofItsProject(
+  applications: readonly Application[],
+  uri: vscode.Uri,
+  projects: ProjectRoots = applications.map((app) => app.project),
+): readonly Application[] {
+  const roots = [...new Map(projects.map((p) => [p.root.toString(), p])).values()];
   if (roots.length <= 1) return applications;
   const project = projectAt(roots, uri);
   return project ? applications.filter((app) => app.project.root.toString() === project.root.toString()) : [];
 }
 
 /** The application whose folder holds `uri` (at any depth). */
-export function applicationContaining(applications: readonly Application[], uri: vscode.Uri): Application | undefined {
-  return ofItsProject(applications, uri).find((app) => below(app, uri) !== undefined);
+export function applicationContaining(applications: readonly Application[], uri: vscode.Uri, projects?: ProjectRoots): Application | undefined {
+  return ofItsProject(applications, uri, projects).find((app) => below(app, uri) !== undefined);
 }
 
 /** The action folder `uri` is in or is: the first folder below its application's folder. */
 export function actionFolderContaining(
   applications: readonly Application[],
   uri: vscode.Uri,
+  projects?: ProjectRoots,
 ): { app: Application; folder: vscode.Uri; depth: number } | undefined {
-  for (const app of ofItsProject(applications, uri)) {
+  for (const app of ofItsProject(applications, uri, projects)) {
     const parts = below(app, uri);
     if (parts?.[0]) return { app, folder: app.folderUri.with({ path: `${trimmed(app.folderUri.path)}/${parts[0]}` }), depth: parts.length };
   }
@@ -58,15 +67,19 @@ export function actionFolderContaining(
 }
 
 /** Which application and action folder a file belongs to; undefined for anything not directly in an action folder. */
-export function actionFileAt(applications: readonly Application[], uri: vscode.Uri): ActionFile | undefined {
-  const found = actionFolderContaining(applications, uri);
+export function actionFileAt(applications: readonly Application[], uri: vscode.Uri, projects?: ProjectRoots): ActionFile | undefined {
+  const found = actionFolderContaining(applications, uri, projects);
   if (found?.depth !== 2) return undefined;
   return { app: found.app, folder: found.folder, uri, name: uri.path.slice(uri.path.lastIndexOf('/') + 1) };
 }
 
 /** The application and action folder of an input set, `<action folder>/inputs/<name>.json`; undefined for any other file. */
-export function inputSetFileAt(applications: readonly Application[], uri: vscode.Uri): { app: Application; folder: vscode.Uri } | undefined {
-  const found = actionFolderContaining(applications, uri);
+export function inputSetFileAt(
+  applications: readonly Application[],
+  uri: vscode.Uri,
+  projects?: ProjectRoots,
+): { app: Application; folder: vscode.Uri } | undefined {
+  const found = actionFolderContaining(applications, uri, projects);
   if (found?.depth !== 3 || !uri.path.toLowerCase().endsWith('.json')) return undefined;
   const parts = uri.path.split('/');
   return parts[parts.length - 2] === INPUTS_FOLDER ? { app: found.app, folder: found.folder } : undefined;
