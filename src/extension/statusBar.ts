@@ -4,6 +4,7 @@ import { serverText } from '../core/text';
 import { Disposable } from './lifecycle';
 import { type ProjectModel, type ProjectState, serverOf } from './project';
 import { type SandboxManager } from './sandboxManager';
+import { hostOf } from './serverHost';
 
 export type Reachability = 'unknown' | 'reachable' | 'unreachable';
 
@@ -87,13 +88,5 @@ export class TargetStatusBar extends Disposable {
     if (this.project.projects.length > 1) tooltip = `${state.name}: ${tooltip}`;
     this.item.tooltip = `${serverText(tooltip)}\n${named ? 'Click to switch the target.' : 'Click to refresh.'}`;
     this.item.show();
-  }
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
   }
 }

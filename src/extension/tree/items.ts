@@ -4,6 +4,7 @@ import { formatDuration, formatWhen } from '../../core/events';
 import { serverMarkdown, serverText } from '../../core/text';
 import { untrustedMarkdown } from '../markdown';
 import { type ActionNode, type ProjectNode, type TreeNode } from './nodes';
+import { hostOf } from '../serverHost';
 
 /** Command ids the tree items invoke; contributed in package.json like every other command. */
 export const OPEN_EVENT_COMMAND = 'customActions.openEvent';
@@ -115,14 +116,6 @@ function projectItem(node: ProjectNode): vscode.TreeItem {
       .join('\n\n'),
   );
   return item;
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
 }
 
 function actionItem(node: ActionNode): vscode.TreeItem {
