@@ -7,13 +7,16 @@
 // is prints as it goes; one that runs ahead keeps its output until its turn. The last line counts the
 // stages.
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const has = (...parts) => existsSync(path.join(root, ...parts));
+
+// The browser suites of the first half, by title: about half of the ui stage's time (docs/testing.md).
+const UI_FIRST_HALF = 'Conflicts, merges|The first hour|Save to deploy in the workbench|Event logs in the workbench|Several projects|Webview content security';
 
 // Two lanes, plus the install. The checks of the source and the sandbox suites need nothing built;
 // the build and what runs the built code form the other lane. Only that lane writes dist/ (the
@@ -39,21 +42,31 @@ const stages = [
   ['install', ['exec', '--', 'mocha', '--config', 'test/install/.mocharc.host.json']],
   // Its test build replaces the production bundles in dist/: after the stages that run those.
   ['host', ['run', 'test:host'], { after: ['cli', 'first-start', 'install'] }],
-  // The same test build as the host stage's, not made again (CUSTOM_ACTIONS_BUILT).
-  ['ui', ['run', 'test:ui'], { after: ['host'], env: { CUSTOM_ACTIONS_BUILT: '1' } }],
+  // The same test build as the host stage's, not made again (CUSTOM_ACTIONS_BUILT), in two halves side
+  // by side: once the source lane ends, the ui stage alone would leave a core idle, and most of a
+  // browser spec's time is a workbench starting or waiting. The halves are one --grep and its
+  // --invert, so every spec runs in exactly one of them.
+  ['ui-1', ['run', 'test:ui', '--', '--grep', UI_FIRST_HALF], { after: ['host'], env: { CUSTOM_ACTIONS_BUILT: '1', CUSTOM_ACTIONS_UI_HALF: '1' } }],
+  ['ui-2', ['run', 'test:ui', '--', '--grep', UI_FIRST_HALF, '--invert'], { after: ['host'], env: { CUSTOM_ACTIONS_BUILT: '1', CUSTOM_ACTIONS_UI_HALF: '1' } }],
   // Last: greps what the stages above wrote (their captured output included) for API keys.
   ['secrets', ['exec', '--', 'node', 'scripts/check-secrets.mjs'], { after: ['*'] }],
 ];
 
-const only = process.argv.slice(2);
+// `npm test -- ui` names both halves of the ui stage.
+const only = process.argv.slice(2).flatMap((name) => (name === 'ui' ? ['ui-1', 'ui-2'] : [name]));
 const chosen = stages
   .filter(([name]) => !only.length || only.includes(name))
   .map(([name, args, options = {}]) => ({ name, args, env: options.env ?? {}, after: options.after ?? [], run: undefined }));
 const names = new Set(chosen.map((s) => s.name));
 // A stage not chosen is not waited for; `*` is every other stage.
 for (const stage of chosen) stage.after = stage.after.includes('*') ? [...names].filter((n) => n !== stage.name) : stage.after.filter((n) => names.has(n));
-// A stage that is not built in this run builds for itself (`npm test -- ui`).
-if (!names.has('host')) for (const stage of chosen) delete stage.env.CUSTOM_ACTIONS_BUILT;
+// A stage that is not built in this run builds for itself (`npm test -- ui`); two ui halves would
+// then build into dist/ at once, so the second waits for the first and uses its build.
+if (!names.has('host'))
+  for (const stage of chosen) {
+    if (stage.name === 'ui-2' && names.has('ui-1')) stage.after.push('ui-1');
+    else delete stage.env.CUSTOM_ACTIONS_BUILT;
+  }
 
 const started = Date.now();
 let passed = 0;
@@ -64,6 +77,8 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
     for (const stage of chosen) if (stage.run?.status === undefined) stage.run?.stop(signal);
     process.exit(128 + os.constants.signals[signal]);
   });
+// The halves keep the workbenches' leftovers side by side; this run's alone are checked.
+if (names.has('ui-1') || names.has('ui-2')) rmSync(path.join(root, 'test-results', 'leftovers', 'ui'), { recursive: true, force: true });
 startReady();
 
 for (const stage of chosen) {

@@ -38,7 +38,8 @@ function runUiTests() {
   ensureHost();
   if (!built) build({ tests: true });
   // Each workbench adds its leftovers (test/ui/support/workbench.ts); only this run's are checked.
-  rmSync(path.join(root, 'test-results', 'leftovers', 'ui'), { recursive: true, force: true });
+  // Two halves run side by side under npm test, which clears them once before both.
+  if (process.env.CUSTOM_ACTIONS_UI_HALF !== '1') rmSync(path.join(root, 'test-results', 'leftovers', 'ui'), { recursive: true, force: true });
   const mocha = path.join(root, 'node_modules', '.bin', 'mocha');
   const result = spawnSync(mocha, ['--config', path.join(root, 'test', 'ui', '.mocharc.json'), ...process.argv.slice(3)], { stdio: 'inherit', cwd: root });
   return result.status ?? 1;
