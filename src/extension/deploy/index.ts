@@ -103,11 +103,6 @@ export class DeployFeature extends Disposable {
     this.register(vscode.workspace.onDidSaveTextDocument((document) => this.saved(document)));
   }
 
-  /**
-   * The push pipeline, reached only through the methods below. Its code (the pipeline, its feedback and
-   * the conflict tools) is in the on-demand bundle: it is made on the first save, push or conflict
-   * command, not at activation, where nothing has been pushed and nothing is held.
-   */
   /** The push's status bar item: its code is in the on-demand bundle, made by the first push or out-of-step mark. */
   get status(): DeployStatusItem {
     if (!this.madeStatus) {
@@ -117,6 +112,11 @@ export class DeployFeature extends Disposable {
     return this.madeStatus;
   }
 
+  /**
+   * The push pipeline, reached only through the methods below. Its code (the pipeline, its feedback and
+   * the conflict tools) is in the on-demand bundle: it is made on the first save, push or conflict
+   * command, not at activation, where nothing has been pushed and nothing is held.
+   */
   private get deployer(): Deployer {
     if (!this.made) {
       const { Deployer } = onDemand<DeployOnDemand>(this.s.context);
