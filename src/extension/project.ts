@@ -206,7 +206,7 @@ export class ProjectModel extends Disposable {
     // A newer read began meanwhile (a pick, a file changed): its answer stands, this one is the past.
     if (read !== this.reads) return this.loaded ?? next;
     const before = this.found;
-    // A pick forgotten by a read dropped since still has to be told: by this one, once.
+    // The picks forgotten by this read, and by reads dropped since, are told by this one, once.
     this.found = next.map((p) => {
       const forgottenTarget = this.picks.takeForgotten(p.uri);
       return forgottenTarget !== undefined && p.kind === 'ok' ? { ...p, forgottenTarget } : p;
@@ -327,10 +327,9 @@ async function readProject(uri: vscode.Uri, root: vscode.Uri, name: string, text
   // The same rule and the same ids as the command line's projectOn: the editor has no variable or branch.
   const picked = picks.get(uri);
   let choice = chooseTarget(file, { given: picked });
-  let forgottenTarget: string | undefined;
   if (isTargetProblem(choice)) {
-    // The picked target went from the file: the pick is forgotten, the default is active, and the user is told.
-    forgottenTarget = picked;
+    // The picked target went from the file: the pick is forgotten, the default is active, and the user is
+    // told (the read that stands names it on the project, in ProjectModel.read).
     await picks.forget(uri, picked);
     choice = chooseTarget(file, {});
     if (isTargetProblem(choice)) return { kind: 'invalid', uri, root, name, message: `${PROJECT_FILE}: ${choice.problem}` };
@@ -346,7 +345,6 @@ async function readProject(uri: vscode.Uri, root: vscode.Uri, name: string, text
     baseUrl: target.baseUrl,
     target: choice,
     hasTargets: hasNamedTargets(file),
-    ...(forgottenTarget === undefined ? {} : { forgottenTarget }),
     isSandbox: target.baseUrl === LOCAL_SANDBOX,
     demo: sandbox?.demo === true,
   };
