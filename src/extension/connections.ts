@@ -4,7 +4,7 @@ import { serverText } from '../core/text';
 import { type Config } from './config';
 import { type KeyStore, normalizeBaseUrl } from './keyStore';
 import { Disposable } from './lifecycle';
-import { type Application, type FoundProject, NoProjectError, type ProjectInfo, type ProjectModel, serverOf } from './project';
+import { type Application, NoProjectError, type ProjectModel, serverOf } from './project';
 
 import { type SandboxManager } from './sandboxManager';
 import { type WorkspaceTrust } from './trust';
@@ -51,7 +51,7 @@ export class Connections extends Disposable {
    * project's, an error when there are several): its own, or the running sandbox's (started on demand).
    */
   async baseUrl(of?: Pick<Application, 'project'>): Promise<{ logical: string; actual: string }> {
-    const state = of ? this.now(of) : await this.project.only();
+    const state = of ? this.project.currentOf(of) : await this.project.only();
     if (state.kind !== 'ok') throw new NoProjectError(state.message);
     if (!state.isSandbox) return { logical: normalizeBaseUrl(state.baseUrl), actual: normalizeBaseUrl(state.baseUrl) };
     // The sandbox runs the workspace's main.ts.
@@ -108,14 +108,9 @@ export class Connections extends Disposable {
     }
   }
 
-  /** The project of `of` as it is now (a target switched since the application was read counts). */
-  private now(of: Pick<Application, 'project'>): ProjectInfo | FoundProject {
-    return this.project.current(of.project.root) ?? of.project;
-  }
-
   private async observe<T>(app: Application, pending: Promise<T>): Promise<T> {
     // The server the request went to, as its project names it: the status bar keeps a mark per server.
-    const server = serverOf(this.now(app));
+    const server = serverOf(this.project.currentOf(app));
     try {
       const result = await pending;
       if (server) this.reached.fire({ server, ok: true });

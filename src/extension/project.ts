@@ -154,6 +154,11 @@ export class ProjectModel extends Disposable {
     return this.found.find((p) => p.root.toString() === root.toString());
   }
 
+  /** The project of `app` as it is now: as last read (a target switched since the application was read counts), else as the application knew it. */
+  currentOf(app: Pick<Application, 'project'>): FoundProject | ProjectInfo {
+    return this.current(app.project.root) ?? app.project;
+  }
+
   /** The project holding `uri` (the nearest at or above it), as last read. */
   projectOf(uri: vscode.Uri): FoundProject | undefined {
     return projectAt(this.found, uri);

@@ -88,7 +88,7 @@ async function locate(s: Pick<Parts, 'model' | 'project'>, arg: unknown): Promis
 export async function historyItems(s: ListParts, { action, parts }: Located): Promise<HistoryItem[]> {
   const { app } = action;
   const id = action.remote.id;
-  const server = serverOf(s.project.current(app.project.root) ?? app.project);
+  const server = serverOf(s.project.currentOf(app));
   const entries = server === undefined ? [] : (await s.deploy.actionHistory({ server, appId: app.id }, id)).filter((e) => parts.includes(e.part));
   const versions = await s.connections
     .call(app, async (client) => {

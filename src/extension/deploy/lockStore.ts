@@ -31,7 +31,7 @@ export class LockStore extends Disposable {
   private readonly files = new Map<string, LockFile>();
 
   constructor(
-    private readonly project: Pick<ProjectModel, 'projects' | 'onDidChangeProjects'>,
+    private readonly project: Pick<ProjectModel, 'currentOf' | 'onDidChangeProjects'>,
     private readonly trust: Pick<WorkspaceTrust, 'isTrusted'>,
     private readonly log: vscode.LogOutputChannel,
   ) {
@@ -72,7 +72,7 @@ export class LockStore extends Disposable {
     let file = this.files.get(key);
     if (!file) {
       // The server the project names now (a target switched since the application was read counts).
-      const server = () => serverOf(this.project.projects.find((p) => p.root.toString() === key) ?? app.project);
+      const server = () => serverOf(this.project.currentOf(app));
       file = new LockFile(root, server, this.trust, this.log);
       this.files.set(key, file);
     }
