@@ -88,6 +88,14 @@ export interface ProjectsChange {
   readonly changed: readonly vscode.Uri[];
 }
 
+/** What a sandbox serves: applications by id (each with the label its keys are stored under), and whether the demo data. */
+export interface SandboxServes {
+  readonly applications: readonly SandboxServed[];
+  readonly demo: boolean;
+}
+
+type SandboxServed = { readonly id: string; readonly label: string };
+
 /** How many project files a workspace search returns at most: a workspace of more is not one of projects. */
 const MAX_PROJECTS = 200;
 
@@ -190,13 +198,14 @@ export class ProjectModel extends Disposable {
 
   /**
    * What the one local sandbox serves: the applications of every project that names it (an id listed
-   * by two of them once), with the demo data when one of them asks for it.
+   * by two of them once), with the demo data when one of them asks for it; and `also`'s, which a
+   * sandbox started for something else (Promote from or to a target that is the sandbox) needs too.
    */
-  async sandboxApplications(): Promise<{ applications: readonly Application[]; demo: boolean }> {
+  async sandboxApplications(also: SandboxServes = { applications: [], demo: false }): Promise<SandboxServes> {
     const sandboxed = (await this.valid()).filter((p) => p.isSandbox);
-    const byId = new Map<string, Application>();
-    for (const app of sandboxed.flatMap((p) => p.applications)) if (!byId.has(app.id)) byId.set(app.id, app);
-    return { applications: [...byId.values()], demo: sandboxed.some((p) => p.demo) };
+    const byId = new Map<string, SandboxServed>();
+    for (const app of [...sandboxed.flatMap((p) => p.applications), ...also.applications]) if (!byId.has(app.id)) byId.set(app.id, app);
+    return { applications: [...byId.values()], demo: also.demo || sandboxed.some((p) => p.demo) };
   }
 
   /** Where a new project file goes: the first workspace folder. */

@@ -187,10 +187,9 @@ async function clientOn(s: PromoteParts, project: Project, target: ProjectTarget
  * promote holds would go with it).
  */
 async function sandboxFor(s: PromoteParts, project: Project, target: ProjectTarget): Promise<string> {
-  const served = await s.project.sandboxApplications();
   const wanted = applicationsOn(target, project.file.applications).map((a) => ({ id: a.id, label: a.name ?? a.id }));
-  const applications = [...served.applications, ...wanted.filter((w) => !served.applications.some((a) => a.id === w.id))];
-  return s.sandbox.ensure(applications, served.demo || project.demo);
+  const { applications, demo } = await s.project.sandboxApplications({ applications: wanted, demo: project.demo });
+  return s.sandbox.ensure(applications, demo);
 }
 
 async function readLock(uri: vscode.Uri): Promise<DeployLock> {
