@@ -11,24 +11,51 @@ import { type ProjectNode } from '../tree/nodes';
 export { isNode };
 
 /**
+ * What a command needs of a project (Switch Target and Promote: targets of its own): which projects
+ * fit, and what a message says of one that does not, or of a workspace where none does.
+ */
+export interface ProjectNeed {
+  readonly fits: (project: Project) => boolean;
+  /** Why `project` (one of `count`) does not fit; without one, why none of the `count` projects does. */
+  readonly unmet: (project: Project | undefined, count: number) => string;
+}
+
+/** A project whose customactions.yaml names targets (docs/environments.md). */
+export const NAMES_TARGETS: ProjectNeed = {
+  fits: (project) => project.hasTargets,
+  unmet: (project, count) =>
+    project
+      ? `${projectFileOf(project, count)} names no targets (docs/environments.md).`
+      : `None of the ${count} projects of this workspace names targets in its customactions.yaml (docs/environments.md).`,
+};
+
+/**
  * The project a command acts on: the row it was invoked on (a project's, or one below it), else the
  * project of the active editor's file (the nearest customactions.yaml above it), else the only one,
- * else the user's pick. Undefined when there is none (said) or the pick was dismissed.
+ * else the user's pick. Undefined when the pick was dismissed; an error that says why when there is
+ * none, or, with a `need`, when the project found does not meet it or no project does (the others are
+ * not offered).
  */
 export async function pickProject(
   s: Pick<Parts, 'project'>,
   node: unknown,
   placeHolder = 'Which project',
-  /** Which projects the command can work on (Switch Target: those with targets); the others are not offered. */
-  fits: (project: FoundProject) => boolean = () => true,
+  need?: ProjectNeed,
 ): Promise<FoundProject | undefined> {
   const all = await s.project.all();
-  const projects = all.length > 1 ? all.filter(fits) : all;
   const fromNode = projectOfNode(node);
   const root = fromNode ?? decidingFile(node);
   const decided = root && (fromNode ? s.project.current(fromNode) : s.project.projectOf(root));
-  if (decided) return decided;
-  if (projects.length === 0) throw new NoProjectError();
+  // An invalid project is handed on as it is: what is wrong with its file says more than what it lacks.
+  const checked = (project: FoundProject): FoundProject => {
+    if (need && project.kind === 'ok' && !need.fits(project)) throw new Error(need.unmet(project, all.length));
+    return project;
+  };
+  if (decided) return checked(decided);
+  if (all.length === 0) throw new NoProjectError();
+  if (all.length === 1) return checked(all[0]!);
+  const projects = need ? all.filter((p) => p.kind === 'ok' && need.fits(p)) : all;
+  if (projects.length === 0 && need) throw new Error(need.unmet(undefined, all.length));
   if (projects.length === 1) return projects[0];
   const picked = await vscode.window.showQuickPick(
     projects.map((project) => ({ label: serverText(project.name, 120), description: projectDescription(project), project })),
@@ -38,13 +65,8 @@ export async function pickProject(
 }
 
 /** A valid project, as pickProject finds it; a NoProjectError (which says why) for an invalid one. */
-export async function pickValidProject(
-  s: Pick<Parts, 'project'>,
-  node: unknown,
-  placeHolder?: string,
-  fits?: (project: FoundProject) => boolean,
-): Promise<Project | undefined> {
-  const project = await pickProject(s, node, placeHolder, fits);
+export async function pickValidProject(s: Pick<Parts, 'project'>, node: unknown, placeHolder?: string, need?: ProjectNeed): Promise<Project | undefined> {
+  const project = await pickProject(s, node, placeHolder, need);
   return project && requireProject(project);
 }
 

@@ -17,7 +17,7 @@ import {
 import { LOCAL_SANDBOX } from '../../core/schema';
 import { serverText } from '../../core/text';
 import { applicationsOn, projectTargets, type ProjectTarget } from '../../core/workspace';
-import { pickValidProject } from '../commands/commands';
+import { NAMES_TARGETS, pickValidProject } from '../commands/commands';
 import { deployCodeChecks } from '../deploy/commands';
 import { normalizeBaseUrl } from '../keyStore';
 import { type Parts } from '../parts';
@@ -49,10 +49,9 @@ type PromoteParts = Pick<Parts, 'project' | 'keys' | 'sandbox' | 'trust' | 'log'
 export async function promote(s: PromoteParts, arg?: unknown): Promise<PromoteResult | undefined> {
   const given = isArguments(arg) ? arg : {};
   // A project's row, or the active editor's file, decides which project; else the pick of those with targets.
-  const project = await pickValidProject(s, isArguments(arg) ? undefined : arg, 'Promote in which project', (p) => p.kind === 'ok' && p.hasTargets);
+  const project = await pickValidProject(s, isArguments(arg) ? undefined : arg, 'Promote in which project', NAMES_TARGETS);
   if (!project) return undefined;
   const targets = projectTargets(project.file);
-  if (targets.length < 2) throw new Error('customactions.yaml names no targets to promote between (docs/environments.md).');
   const from = await chooseTarget(targets, given.from, 'Promote from: the target whose server holds what goes', project.target.target.name);
   if (!from) return undefined;
   const to = await chooseTarget(

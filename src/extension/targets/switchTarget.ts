@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { LOCAL_SANDBOX } from '../../core/schema';
 import { serverText } from '../../core/text';
 import { projectTargets, type ProjectTarget } from '../../core/workspace';
-import { pickValidProject } from '../commands/commands';
+import { NAMES_TARGETS, pickValidProject } from '../commands/commands';
 import { type Parts } from '../parts';
 
 type TargetItem = vscode.QuickPickItem & { readonly target: ProjectTarget };
@@ -14,12 +14,7 @@ type TargetItem = vscode.QuickPickItem & { readonly target: ProjectTarget };
  */
 export async function switchTarget(s: Pick<Parts, 'project' | 'log'>, name?: unknown): Promise<string | undefined> {
   // A project's row, or the active editor's file, decides which project; else the pick of those with targets.
-  const project = await pickValidProject(
-    s,
-    typeof name === 'string' ? undefined : name,
-    'Switch the target of which project',
-    (p) => p.kind === 'ok' && p.hasTargets,
-  );
+  const project = await pickValidProject(s, typeof name === 'string' ? undefined : name, 'Switch the target of which project', NAMES_TARGETS);
   if (!project) return undefined;
   const targets = projectTargets(project.file);
   const current = project.target.target.name;

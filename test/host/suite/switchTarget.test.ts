@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { NotificationSpy } from '../notifications';
 import { type Services } from '../../../src/extension/services';
-import { api, eventually, restoreProjectFile } from '../support';
-import { keepProjectFile, projectFile, writeText } from '../suiteFixture';
+import { api, eventually, restoreProjectFile, workspaceRoot } from '../support';
+import { closeEditors, keepProjectFile, projectFile, writeText } from '../suiteFixture';
 
 type Offered = vscode.QuickPickItem & { readonly target?: { readonly name: string } };
 
@@ -110,5 +110,61 @@ describe('Switch Target', function () {
     await restoreProjectFile(services, project.text);
     assert.equal(services.treeView.title, 'Custom Actions');
     assert.equal(services.testing.profiles.server?.label, 'Test environment');
+  });
+});
+
+describe('Switch Target and Promote where no project names targets', function () {
+  this.timeout(120_000);
+  let services: Services;
+  const project = keepProjectFile();
+  const nested = () => vscode.Uri.joinPath(workspaceRoot(), 'nested-untargeted');
+  let spy: NotificationSpy;
+  let picks: ReturnType<typeof stubQuickPick>;
+
+  before(async () => {
+    services = (await api()).services;
+  });
+
+  beforeEach(async () => {
+    await restoreProjectFile(services, project.text);
+    // No editor decides the project: the command finds it among the workspace's.
+    await closeEditors();
+    spy = new NotificationSpy();
+    picks = stubQuickPick(() => undefined);
+  });
+
+  afterEach(async () => {
+    picks.dispose();
+    spy.dispose();
+    await closeEditors();
+    await vscode.workspace.fs.delete(nested(), { recursive: true }).then(undefined, () => undefined);
+    await services.project.reload();
+  });
+
+  /** Runs both commands; each ends without a result and asks nothing, and the errors each showed are returned. */
+  async function runBoth(): Promise<string[]> {
+    for (const command of ['customActions.switchTarget', 'customActions.promote'])
+      assert.equal(await vscode.commands.executeCommand(command), undefined, `${command} ended without a result`);
+    assert.deepEqual(picks.offered, [], 'nothing was offered to pick');
+    return spy.shown.filter((m) => m.severity === 'error').map((m) => m.message);
+  }
+
+  it('with one project: says that its customactions.yaml names no targets', async () => {
+    assert.deepEqual(await runBoth(), Array(2).fill('customactions.yaml names no targets (docs/environments.md).'));
+  });
+
+  it('with several projects: says that none of them names targets, not that there is no project; of the file being edited, that its project names none', async () => {
+    // A second project on the same sandbox, with an application it already serves: nothing restarts.
+    const file = vscode.Uri.joinPath(nested(), 'customactions.yaml');
+    await writeText(file, 'baseUrl: local-sandbox\napplications:\n  - id: other-app\n    name: Ops\n    folder: ops\n');
+    await eventually(async () => ((await services.project.all()).length === 2 ? true : undefined), 'two projects');
+    assert.deepEqual(
+      await runBoth(),
+      Array(2).fill('None of the 2 projects of this workspace names targets in its customactions.yaml (docs/environments.md).'),
+    );
+
+    spy.shown.length = 0;
+    await vscode.window.showTextDocument(file);
+    assert.deepEqual(await runBoth(), Array(2).fill('customactions.yaml of nested-untargeted names no targets (docs/environments.md).'));
   });
 });
