@@ -28,25 +28,18 @@ describe('client against the sandbox', function () {
   this.timeout(60_000);
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   let dataDir: string;
+  /** How many applications the tests made: each test's get ids no other test uses. */
+  let made = 0;
+  // Each test's own two applications and their clients (beforeEach): what one test makes, no other sees.
+  let appA: string;
+  let appB: string;
   let a: CustomActionsClient;
   let b: CustomActionsClient;
-  let keyA: string;
-  let keyB: string;
 
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'client-sandbox-'));
     const databaseUrl = await testDatabaseUrl();
-    sandbox = await startSandbox({
-      ...(databaseUrl === undefined ? { dataDir } : { databaseUrl }),
-      applications: [
-        { id: 'app-a', name: 'A' },
-        { id: 'app-b', name: 'B' },
-      ],
-    });
-    keyA = sandbox.applications.find((app) => app.id === 'app-a')?.key ?? assert.fail('no key for app-a');
-    keyB = sandbox.applications.find((app) => app.id === 'app-b')?.key ?? assert.fail('no key for app-b');
-    a = createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve(keyA) });
-    b = createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve(keyB) });
+    sandbox = await startSandbox({ ...(databaseUrl === undefined ? { dataDir } : { databaseUrl }), applications: [] });
   });
 
   after(async () => {
@@ -54,6 +47,25 @@ describe('client against the sandbox', function () {
     await sandbox?.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
+
+  /** A new application of the sandbox, and a client with its key. */
+  async function application(name: string): Promise<{ id: string; client: CustomActionsClient }> {
+    const { id, key } = await sandbox.createApplication(`${name}-${++made}`, name);
+    return { id, client: createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve(key) }) };
+  }
+
+  beforeEach(async () => {
+    ({ id: appA, client: a } = await application('app-a'));
+    ({ id: appB, client: b } = await application('app-b'));
+  });
+
+  /** The action `add` in A with its code, as the test that creates it leaves it: its id and its environments' events. */
+  async function addAction(): Promise<{ id: string; testEvents: string; liveEvents: string }> {
+    const { id } = await a.createAction(appA, ADD);
+    await a.putImplementation(id, ADD_CODE);
+    const listed = (await a.listActions(appA)).find((l) => l.id === id) ?? assert.fail('the action created is not listed');
+    return { id, testEvents: listed.eventsUrls.Test, liveEvents: listed.eventsUrls.Live };
+  }
 
   it('discovers the extras', async () => {
     const caps = await a.capabilities();
@@ -64,23 +76,19 @@ describe('client against the sandbox', function () {
     assert.ok(caps.eventsLongPoll, 'no long polling advertised');
   });
 
-  let id: string;
-  let testEvents: string;
-
   it('creates, lists, reads, updates and pushes code', async () => {
-    assert.deepEqual(await a.listActions('app-a'), []);
-    const created = await a.createAction('app-a', ADD);
+    assert.deepEqual(await a.listActions(appA), []);
+    const created = await a.createAction(appA, ADD);
     assert.ok(created.id);
     assert.equal(created.recovered, false);
     assert.match(created.location ?? '', new RegExp(`/api/actions?/${created.id}$`));
-    id = created.id;
+    const id = created.id;
 
-    const [listed, ...rest] = await a.listActions('app-a');
+    const [listed, ...rest] = await a.listActions(appA);
     assert.equal(rest.length, 0);
     assert.deepEqual([listed?.id, listed?.key, listed?.name, listed?.description], [id, 'add', 'Add', 'Adds two numbers']);
     assert.match(listed?.eventsUrls.Test ?? '', /^http:\/\/.+\/events$/);
     assert.match(listed?.eventsUrls.Live ?? '', /^http:\/\/.+\/events$/);
-    testEvents = listed?.eventsUrls.Test ?? '';
 
     await a.updateAction(id, { ...ADD, description: 'Adds two numbers, carefully' });
     const resource = await a.getAction(id);
@@ -93,12 +101,13 @@ describe('client against the sandbox', function () {
   });
 
   it('reports a key conflict and invalid metadata with their codes and fields', async () => {
+    await addAction();
     await assert.rejects(
-      a.createAction('app-a', ADD),
+      a.createAction(appA, ADD),
       (error: unknown) => error instanceof ApiError && error.kind === 'conflict' && error.code === 'key-conflict',
     );
     const invalid = { ...ADD, key: 'other', developerEmail: 'not an address' };
-    const error = await a.createAction('app-a', invalid).then(
+    const error = await a.createAction(appA, invalid).then(
       () => assert.fail('invalid metadata was accepted'),
       (e: unknown) => e,
     );
@@ -108,10 +117,11 @@ describe('client against the sandbox', function () {
       error.fields.some((f) => /developerEmail/.test(f.path)),
       JSON.stringify(error.fields),
     );
-    assert.equal((await a.listActions('app-a')).length, 1, 'the invalid action was created');
+    assert.equal((await a.listActions(appA)).length, 1, 'the invalid action was created');
   });
 
   it('runs the action and reads its events, with conditional requests', async () => {
+    const { testEvents, liveEvents } = await addAction();
     const event = await a.runAction(testEvents, 'Test', [2, 3]);
     assert.deepEqual([event.ok, event.result], [true, 5]);
     assert.ok(
@@ -133,20 +143,20 @@ describe('client against the sandbox', function () {
     assert.deepEqual(again.events, []);
 
     // The Live environment has its own, empty, list.
-    const live = (await a.listActions('app-a'))[0]?.eventsUrls.Live ?? '';
-    assert.deepEqual((await a.listEvents(live)).events, []);
+    assert.deepEqual((await a.listEvents(liveEvents)).events, []);
   });
 
   it('records a failing run as a failure event with the error', async () => {
+    const { id, testEvents } = await addAction();
     await a.putImplementation(id, FAILING_CODE);
     const event = await a.runAction(testEvents, 'Test', { a: 1, b: 1 });
     assert.equal(event.ok, false);
     assert.match(event.error?.message ?? '', /no sums today 2/);
-    await a.putImplementation(id, ADD_CODE);
   });
 
   it('pages through events with limit and cursor', async () => {
-    for (let i = 0; i < 4; i++) await a.runAction(testEvents, 'Test', [i, i]);
+    const { testEvents } = await addAction();
+    for (let i = 0; i < 6; i++) await a.runAction(testEvents, 'Test', [i, i]);
     const seen: NormalizedEvent[] = [];
     let cursor: string | undefined;
     for (let pages = 0; pages < 20; pages++) {
@@ -163,6 +173,8 @@ describe('client against the sandbox', function () {
   it('a long poll returns as soon as a new event arrives', async function () {
     // The poll may wait 30 s: a test that ends within 20 s was woken by the event, not by the wait's end.
     this.timeout(20_000);
+    const { testEvents } = await addAction();
+    await a.runAction(testEvents, 'Test', [1, 2]);
     const before = await a.listEvents(testEvents, { limit: 1 });
     const polls = watchLongPolls();
     try {
@@ -179,32 +191,33 @@ describe('client against the sandbox', function () {
   });
 
   it('scopes keys to their application', async () => {
-    assert.deepEqual(await b.listActions('app-b'), []);
-    for (const attempt of [() => b.listActions('app-a'), () => b.getAction(id), () => b.deleteAction(id), () => a.listActions('app-b')]) {
+    const { id } = await addAction();
+    assert.deepEqual(await b.listActions(appB), []);
+    for (const attempt of [() => b.listActions(appA), () => b.getAction(id), () => b.deleteAction(id), () => a.listActions(appB)]) {
       await assert.rejects(attempt(), (error: unknown) => error instanceof ApiError && ['auth', 'forbidden', 'not-found'].includes(error.kind));
     }
     const wrong = createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve('not-a-key-at-all') });
-    const error = await wrong.listActions('app-a').then(
+    const error = await wrong.listActions(appA).then(
       () => assert.fail('a wrong key was accepted'),
       (e: unknown) => e,
     );
     assert.ok(error instanceof ApiError);
     assert.equal(error.kind, 'auth');
     assert.ok(!error.message.includes('not-a-key-at-all'));
-    assert.equal((await a.listActions('app-a')).length, 1, 'the other key changed something');
+    assert.equal((await a.listActions(appA)).length, 1, 'the other key changed something');
   });
 
   it('a new application gets its own key', async () => {
-    const app = await sandbox.createApplication('app-c', 'C');
-    const c = createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve(app.key) });
-    const created = await c.createAction('app-c', ADD);
-    assert.equal((await c.listActions('app-c'))[0]?.id, created.id);
-    await assert.rejects(a.listActions('app-c'));
+    const { id: appC, client: c } = await application('app-c');
+    const created = await c.createAction(appC, ADD);
+    assert.equal((await c.listActions(appC))[0]?.id, created.id);
+    await assert.rejects(a.listActions(appC));
   });
 
   it('deletes', async () => {
+    const { id } = await addAction();
     await a.deleteAction(id);
-    assert.deepEqual(await a.listActions('app-a'), []);
+    assert.deepEqual(await a.listActions(appA), []);
     await assert.rejects(a.getAction(id), { kind: 'not-found' });
     await assert.rejects(a.deleteAction(id), { kind: 'not-found' });
   });
