@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { EXTENSION_ENTRY, ON_DEMAND_ENTRY } from './scripts/build/onDemandModules.mjs';
 import { buildSplit } from './scripts/build/onDemandSplit.mjs';
 import { browserBundleOptions } from './scripts/build/browserBundle.mjs';
+import { yamlEsModule } from './scripts/build/yamlModule.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -122,8 +123,8 @@ const existingFile = (file) => ({ entry: Object.values(existing({ file }))[0] })
 const extensionPair = {
   root,
   common: { ...node, plugins: undefined, external: ['vscode'] },
-  main: { ...existingFile(EXTENSION_ENTRY), outfile: at('dist/extension.js'), plugins: [problemMatcher, undiciOnDemand] },
-  onDemand: { ...existingFile(ON_DEMAND_ENTRY), outfile: at('dist/on-demand.js'), plugins: [problemMatcher, undiciOnDemand] },
+  main: { ...existingFile(EXTENSION_ENTRY), outfile: at('dist/extension.js'), plugins: [problemMatcher, undiciOnDemand, yamlEsModule] },
+  onDemand: { ...existingFile(ON_DEMAND_ENTRY), outfile: at('dist/on-demand.js'), plugins: [problemMatcher, undiciOnDemand, yamlEsModule] },
 };
 
 const configs = [
@@ -225,7 +226,7 @@ async function watchExtensionPair() {
       entryPoints: [at(entry)],
       write: false,
       sourcemap: false,
-      plugins: [undiciOnDemand, onChange],
+      plugins: [undiciOnDemand, yamlEsModule, onChange],
     });
     await context.watch();
   }

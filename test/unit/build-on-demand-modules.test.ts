@@ -20,6 +20,7 @@ describe('build: what belongs to on-demand.js stays out of extension.js', () => 
     this.timeout(120_000);
     const split = await import('../../scripts/build/onDemandSplit.mjs');
     modules = await import('../../scripts/build/onDemandModules.mjs');
+    const { yamlEsModule } = await import('../../scripts/build/yamlModule.mjs');
     out = mkdtempSync(path.join(tmpdir(), 'on-demand-modules-'));
     const undiciApart = {
       name: 'undici-apart',
@@ -28,8 +29,8 @@ describe('build: what belongs to on-demand.js stays out of extension.js', () => 
     metafiles = await split.buildSplit(esbuild, {
       root: path.resolve(__dirname, '../..'),
       common: { bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent', external: ['vscode'] },
-      main: { entry: modules.EXTENSION_ENTRY, outfile: path.join(out, 'extension.js'), plugins: [undiciApart] },
-      onDemand: { entry: modules.ON_DEMAND_ENTRY, outfile: path.join(out, 'on-demand.js'), plugins: [undiciApart] },
+      main: { entry: modules.EXTENSION_ENTRY, outfile: path.join(out, 'extension.js'), plugins: [undiciApart, yamlEsModule] },
+      onDemand: { entry: modules.ON_DEMAND_ENTRY, outfile: path.join(out, 'on-demand.js'), plugins: [undiciApart, yamlEsModule] },
     });
   });
 
@@ -48,6 +49,19 @@ describe('build: what belongs to on-demand.js stays out of extension.js', () => 
     const root = path.resolve(__dirname, '../..');
     const missing = modules.ON_DEMAND_MODULES.filter((d) => !d.endsWith('/') && existsSync(path.join(root, d)) && !own.has(d));
     assert.deepEqual(missing, [], 'these listed modules are bundled nowhere, or into extension.js');
+  });
+
+  it("bundles yaml's ES module build, which esbuild can shake, not its CommonJS one", () => {
+    const inputs = [metafiles.final, metafiles.onDemand].flatMap((m) => Object.keys(m.inputs));
+    assert.deepEqual(
+      inputs.filter((f) => f.startsWith('node_modules/yaml/dist/')),
+      [],
+      "yaml's CommonJS build is bundled: an esbuild config of the pair lacks scripts/build/yamlModule.mjs",
+    );
+    assert.ok(
+      inputs.some((f) => f.startsWith('node_modules/yaml/browser/dist/')),
+      'yaml is no longer bundled: drop scripts/build/yamlModule.mjs',
+    );
   });
 
   it('notices a listed module, or a module the entry imports, in extension.js', () => {
