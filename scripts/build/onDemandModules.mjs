@@ -61,6 +61,12 @@ export const ON_DEMAND_MODULES = [
   'src/core/deploy/pushQueue.ts',
   // The events' polling loop, made by the first watch.
   'src/core/events/poller.ts',
+  // Writing action.yaml and customactions.yaml (the form, a pull, a quick fix, Add Application):
+  // activation only reads them.
+  'src/core/workspace/yamlEdit.ts',
+  'src/core/workspace/lineMerge.ts',
+  'src/core/workspace/actionYamlEdit.ts',
+  'src/core/workspace/projectFileEdit.ts',
 ];
 
 /**

@@ -10,7 +10,7 @@
  */
 import { type Capabilities, type CustomActionsClient } from '../client';
 import { metadataFields } from '../contentHash';
-import { serializeActionYaml } from '../workspace/actionYaml';
+import { serializeActionYaml } from '../workspace/actionYamlEdit';
 import { type Part } from './decide';
 import { unifiedDiff } from './lineDiff';
 import { type ActionOutcome } from './outcome';
