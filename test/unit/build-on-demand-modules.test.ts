@@ -51,6 +51,17 @@ describe('build: what belongs to on-demand.js stays out of extension.js', () => 
     assert.deepEqual(missing, [], 'these listed modules are bundled nowhere, or into extension.js');
   });
 
+  it('bundles no module into both, so that each has one copy of its state and its classes', () => {
+    const bundled = (metafile: esbuild.Metafile) =>
+      Object.values(metafile.outputs).flatMap((o) => Object.entries(o.inputs).flatMap(([file, { bytesInOutput }]) => (bytesInOutput > 0 ? [file] : [])));
+    const eager = new Set(bundled(metafiles.final));
+    assert.deepEqual(
+      bundled(metafiles.onDemand).filter((file) => eager.has(file)),
+      [],
+      'these modules are in both bundles: extension.js keeps them only for what on-demand.js reads of a module beside them (move that part of the module out of the one activation loads)',
+    );
+  });
+
   it("bundles yaml's ES module build, which esbuild can shake, not its CommonJS one", () => {
     const inputs = [metafiles.final, metafiles.onDemand].flatMap((m) => Object.keys(m.inputs));
     assert.deepEqual(
