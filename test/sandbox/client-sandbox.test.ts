@@ -64,7 +64,8 @@ describe('client against the sandbox', function () {
     const { id } = await a.createAction(appA, ADD);
     await a.putImplementation(id, ADD_CODE);
     const listed = (await a.listActions(appA)).find((l) => l.id === id) ?? assert.fail('the action created is not listed');
-    return { id, testEvents: listed.eventsUrls.Test, liveEvents: listed.eventsUrls.Live };
+    const events = (environment: 'Test' | 'Live') => listed.eventsUrls[environment] ?? assert.fail(`no ${environment} events URL listed`);
+    return { id, testEvents: events('Test'), liveEvents: events('Live') };
   }
 
   it('discovers the extras', async () => {
