@@ -150,14 +150,14 @@ const configs = [
   },
   // The command line (the package's `bin`): everything it needs bundled in, undici's Pool and the
   // argument parser included, so the installed package runs with nothing else; the analysis bundle and
-  // re2js beside it are required on first need (cliOnDemand).
+  // re2js beside it are required on first need (cliOnDemand); yaml as the extension takes it (yamlModule.mjs).
   {
     ...node,
     entryPoints: existing({ cli: 'src/cli/main.ts' }),
     outdir: at('dist'),
     banner: { js: '#!/usr/bin/env node' },
     define: { __CLI_VERSION__: JSON.stringify(PACKAGE_VERSION) },
-    plugins: [problemMatcher, cliOnDemand],
+    plugins: [problemMatcher, cliOnDemand, yamlEsModule],
   },
   // dist/browser.js, package.json's `browser`: the extension in VS Code for the Web, one bundle from the
   // same sources, Node-only modules replaced by their .browser.ts twins (scripts/build/browserBundle.mjs).
