@@ -166,6 +166,57 @@ describe('sandbox store: the list in one query, planner statistics', function ()
     }
   });
 
+  it('brings a data directory of schema 3 up to date in place: its actions list in one query, with the same bytes, before and after an update', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-schema3-'));
+    try {
+      let db = await openDatabase(dir);
+      let store = new Store(db, { log: (message) => assert.fail(message) });
+      const app = await store.ensureApplication('app', 'App');
+      const urls = (id: string) => ({
+        Test: `/api/actions/${id}/environments/${app.environments.Test}/events`,
+        Live: `/api/actions/${id}/environments/${app.environments.Live}/events`,
+      });
+      const rows = [await store.createAction('app', meta({ key: 'one', name: AWKWARD[1] }), 10), await store.createAction('app', meta({ key: 'two' }), 10)];
+      const listed = await store.listActionsJson('app', urls);
+      await store.close();
+      // What a sandbox of schema 3 left: no list_fields.
+      db = await openDatabase(dir);
+      await db.exec(`ALTER TABLE actions DROP COLUMN list_fields; UPDATE sandbox_meta SET value = '3' WHERE name = 'schema_version'`);
+      await db.close();
+
+      db = await openDatabase(dir);
+      const queries: string[] = [];
+      const query = db.query.bind(db);
+      db.query = ((sql: string, ...rest: unknown[]) => {
+        queries.push(sql);
+        return (query as (...args: unknown[]) => unknown)(sql, ...rest);
+      }) as typeof db.query;
+      store = new Store(db, { log: (message) => assert.fail(message) });
+      try {
+        assert.equal((await db.query<{ value: string }>("SELECT value FROM sandbox_meta WHERE name = 'schema_version'")).rows[0]?.value, '4');
+        queries.length = 0;
+        assert.equal(await store.listActionsJson('app', urls), listed);
+        assert.equal(queries.length, 1, 'the migrated actions fell back to the list built in JavaScript');
+        // Postgres keeps the list's fields on a write of the metadata.
+        await store.updateAction(rows[0]!.id, meta({ key: 'one', name: 'Renamed "one"', description: AWKWARD[2] }));
+        queries.length = 0;
+        const after = JSON.parse(await store.listActionsJson('app', urls)) as ActionListEntry[];
+        assert.equal(queries.length, 1);
+        assert.deepEqual(
+          after.map((e) => [e.name, e.description]),
+          [
+            ['Renamed "one"', AWKWARD[2]],
+            [rows[1]!.metadata.name, rows[1]!.metadata.description],
+          ],
+        );
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('gathers statistics at open, so the newest page of a big environment walks an index instead of sorting it', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-stats-'));
     try {
