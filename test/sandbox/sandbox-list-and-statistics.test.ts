@@ -119,15 +119,21 @@ describe('sandbox: the action list built by the database', () => {
 describe('sandbox store: the list in one query, planner statistics', function () {
   this.timeout(60_000);
 
-  /** The store on an in-memory database whose queries are counted. */
-  async function countedStore(analyzeEvery?: number): Promise<{ db: PGlite; store: Store; queries: string[] }> {
-    const db = await openDatabase(undefined);
+  /** The statements `db` is asked from now on, as it is asked them. */
+  function countQueries(db: PGlite): string[] {
     const queries: string[] = [];
     const query = db.query.bind(db);
     db.query = ((sql: string, ...rest: unknown[]) => {
       queries.push(sql);
       return (query as (...args: unknown[]) => unknown)(sql, ...rest);
     }) as typeof db.query;
+    return queries;
+  }
+
+  /** The store on an in-memory database whose queries are counted. */
+  async function countedStore(analyzeEvery?: number): Promise<{ db: PGlite; store: Store; queries: string[] }> {
+    const db = await openDatabase(undefined);
+    const queries = countQueries(db);
     return { db, store: new Store(db, { analyzeEvery, log: (message) => assert.fail(message) }), queries };
   }
 
@@ -185,12 +191,7 @@ describe('sandbox store: the list in one query, planner statistics', function ()
       await db.close();
 
       db = await openDatabase(dir);
-      const queries: string[] = [];
-      const query = db.query.bind(db);
-      db.query = ((sql: string, ...rest: unknown[]) => {
-        queries.push(sql);
-        return (query as (...args: unknown[]) => unknown)(sql, ...rest);
-      }) as typeof db.query;
+      const queries = countQueries(db);
       store = new Store(db, { log: (message) => assert.fail(message) });
       try {
         assert.equal((await db.query<{ value: string }>("SELECT value FROM sandbox_meta WHERE name = 'schema_version'")).rows[0]?.value, '4');
