@@ -21,15 +21,15 @@ export interface ProjectNeed {
 }
 
 /** What to add, said once for both messages: a user of the extension has no docs folder at hand. */
-const ADD_TARGETS = 'add a `targets:` section naming each server (staging, production) with its baseUrl and application ids.';
+const ADD_TARGETS = 'Add a targets section naming each server (staging, production) with its baseUrl and application ids.';
 
 /** A project whose customactions.yaml names targets (docs/environments.md). */
 export const NAMES_TARGETS: ProjectNeed = {
   fits: (project) => project.hasTargets,
   unmet: (project, count) =>
     project
-      ? `${projectFileOf(project, count)} names no targets: ${ADD_TARGETS}`
-      : `None of the ${count} projects of this workspace names targets in its customactions.yaml: ${ADD_TARGETS}`,
+      ? `${projectFileOf(project, count)} names no targets. ${ADD_TARGETS}`
+      : `None of the ${count} projects of this workspace names targets in its customactions.yaml. ${ADD_TARGETS}`,
 };
 
 /**

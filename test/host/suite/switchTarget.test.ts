@@ -6,7 +6,7 @@ import { api, eventually, restoreProjectFile, workspaceRoot } from '../support';
 import { closeEditors, keepProjectFile, projectFile, writeText } from '../suiteFixture';
 
 /** What each message asks the user to add. */
-const ADD = 'add a `targets:` section naming each server (staging, production) with its baseUrl and application ids.';
+const ADD = 'Add a targets section naming each server (staging, production) with its baseUrl and application ids.';
 
 type Offered = vscode.QuickPickItem & { readonly target?: { readonly name: string } };
 
@@ -153,7 +153,7 @@ describe('Switch Target and Promote where no project names targets', function ()
   }
 
   it('with one project: says that its customactions.yaml names no targets', async () => {
-    assert.deepEqual(await runBoth(), Array(2).fill('customactions.yaml names no targets: ' + ADD));
+    assert.deepEqual(await runBoth(), Array(2).fill('customactions.yaml names no targets. ' + ADD));
   });
 
   it('with several projects: says that none of them names targets, not that there is no project; of the file being edited, that its project names none', async () => {
@@ -161,10 +161,10 @@ describe('Switch Target and Promote where no project names targets', function ()
     const file = vscode.Uri.joinPath(nested(), 'customactions.yaml');
     await writeText(file, 'baseUrl: local-sandbox\napplications:\n  - id: other-app\n    name: Ops\n    folder: ops\n');
     await eventually(async () => ((await services.project.all()).length === 2 ? true : undefined), 'two projects');
-    assert.deepEqual(await runBoth(), Array(2).fill('None of the 2 projects of this workspace names targets in its customactions.yaml: ' + ADD));
+    assert.deepEqual(await runBoth(), Array(2).fill('None of the 2 projects of this workspace names targets in its customactions.yaml. ' + ADD));
 
     spy.shown.length = 0;
     await vscode.window.showTextDocument(file);
-    assert.deepEqual(await runBoth(), Array(2).fill('customactions.yaml of nested-untargeted names no targets: ' + ADD));
+    assert.deepEqual(await runBoth(), Array(2).fill('customactions.yaml of nested-untargeted names no targets. ' + ADD));
   });
 });
