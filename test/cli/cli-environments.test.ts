@@ -161,6 +161,12 @@ describe('custom-actions targets, branches and promote', function () {
     assert.match(again.stderr, /Nothing to promote: production runs what staging runs/);
   });
 
+  it('promote refuses one target as both ends with the rule the editor uses (core promoteProblem)', async () => {
+    const same = await cli(['promote', '--from', 'staging', '--to', 'staging']);
+    assert.equal(same.code, 2, same.output);
+    assert.match(same.stderr, /The source and the destination are the same target\./);
+  });
+
   it('a change made in production since its base holds the promote: nothing written, the action named', async () => {
     writeAction(dir, 'billing', actionMetadata({ key: 'greet' }), textMain('two'));
     assert.equal((await cli(['deploy'])).code, 0);

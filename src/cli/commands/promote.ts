@@ -53,7 +53,6 @@ Examples:
     const to = await context.projectOn(String(options.to), '--to');
     const source = from.target.target;
     const destination = to.target.target;
-    if (source.name === destination.name) throw new CliError(EXIT.usage, '--from and --to name the same target.');
     const destinations = await context.applications(options.application, to);
     const apps = destinations.map((dst) => ({ src: from.applications.find((a) => a.projectId === dst.projectId)!, dst }));
     const problem = promoteProblem(
