@@ -15,12 +15,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 export const CLI_PACKAGE_NAME = '@custom-actions/cli';
 
 /**
- * What the command line loads, relative to dist/: itself; the analysis bundle, re2js and sucrase
+ * What the command line loads, relative to dist/: its launcher and its program; the analysis bundle, re2js and sucrase
  * on first need; the sandbox's runner, which runs the cases of `test` and the runs of `sandbox
  * start`; the sandbox with PGlite's files (the shipped database dump among them, so a first start runs
  * no initdb).
  */
-export const CLI_BUNDLES = ['cli.js', 'analysis.js', 're2js.js', 'sucrase.js', 'sandbox.js', 'sandbox-runner.js'];
+export const CLI_BUNDLES = ['cli.js', 'cli-program.js', 'analysis.js', 're2js.js', 'sucrase.js', 'sandbox.js', 'sandbox-runner.js'];
 const PGLITE_RUNTIME = ['index.cjs', 'pglite.wasm', 'pglite.data', 'initdb.wasm'];
 
 /** The package's manifest: fields a registry and npm read, from the repository's own where they agree. */

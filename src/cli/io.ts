@@ -5,7 +5,7 @@ import { type Interrupts } from './interrupt';
 /**
  * What a command may touch of the process it runs in, passed in so a test can run the whole program
  * in memory as well as a process: nothing of the program reads `process.env`, `process.cwd()`,
- * `process.stdin` or the process's signals, nor sets `process.exitCode` (main.ts does, from the
+ * `process.stdin` or the process's signals, nor sets `process.exitCode` (programMain.ts does, from the
  * result). The HTTP transport is the run's own too (program.ts).
  */
 export interface CliIo {
@@ -25,6 +25,11 @@ export interface CliIo {
   readonly interrupts: Interrupts;
   /** The folder of the bundles the program loads or starts beside itself (analysis.js, sandbox.js). */
   readonly bundles: string;
+  /**
+   * Called once a command has done its work (not after --help, --version or a usage error): the
+   * launcher writes the program's own code cache then, when it found none (main.ts).
+   */
+  readonly afterCommand?: () => void;
 }
 
 export interface Stream {
@@ -34,8 +39,8 @@ export interface Stream {
   readonly columns?: number;
 }
 
-/** The process's own: its streams, environment, folder and stdin; `interrupts` connected to its signals by main.ts. */
-export function processIo(interrupts: Interrupts): CliIo {
+/** The process's own: its streams, environment, folder and stdin; `interrupts` connected to its signals by programMain.ts. */
+export function processIo(interrupts: Interrupts, afterCommand?: () => void): CliIo {
   const stream = (s: NodeJS.WriteStream): Stream => {
     // A reader that stops early (`custom-actions deploy | head`) closes the pipe: what is left to print
     // is dropped, and the command still finishes its work (a deploy still records its lock) instead of
@@ -61,8 +66,9 @@ export function processIo(interrupts: Interrupts): CliIo {
     env: process.env,
     cwd: process.cwd(),
     interrupts,
-    // dist/: this file is bundled into dist/cli.js.
+    // dist/: this file is bundled into dist/cli-program.js.
     bundles: __dirname,
+    afterCommand,
   };
 }
 

@@ -113,6 +113,7 @@ export function guardIo(io: CliIo): GuardedIo {
     cwd: io.cwd,
     interrupts: io.interrupts,
     bundles: io.bundles,
+    ...(io.afterCommand ? { afterCommand: io.afterCommand } : {}),
     [GUARD]: guard,
   };
 }

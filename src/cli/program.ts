@@ -137,6 +137,7 @@ function buildProgram(io: CliIo, transport: () => Transport, setExit: (code: Exi
         setExit(report(context, error, definition.listFields?.list === 'lines'));
       } finally {
         await context.finish();
+        io.afterCommand?.();
       }
     });
   }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type ApplicationEntry, type ActionMetadata, formatProblem, isHttpUrl, type ProjectFile } from '../core/schema';
@@ -10,7 +10,6 @@ import {
   folderAction,
   isTargetProblem,
   MAIN_FILE,
-  nearestProject,
   parseProjectFile,
   type PositionedProblem,
   PROJECT_FILE,
@@ -19,6 +18,7 @@ import {
   type TargetChoice,
 } from '../core/workspace';
 import { CliError, EXIT } from './exitCodes';
+import { findProjectRoot } from './projectRoot';
 
 /**
  * An application of customactions.yaml on the target a command works on: `id` is its id on that
@@ -96,15 +96,6 @@ export function projectOnTarget(project: CliProject, name: string, flag: string)
   const target = findTarget(project.file, name);
   if (!target) throw new CliError(EXIT.usage, `${flag} names the target "${name}", which ${PROJECT_FILE} does not have.`);
   return projectOn(project.root, project.file, { target, why: { source: 'flag' } });
-}
-
-/** The project of `start` by the editor's rule (src/core/workspace/projects.ts): the nearest folder at or above it holding customactions.yaml. */
-export function findProjectRoot(start: string): string | undefined {
-  return nearestProject(
-    path.resolve(start),
-    (dir) => existsSync(path.join(dir, PROJECT_FILE)),
-    (dir) => (path.dirname(dir) === dir ? undefined : path.dirname(dir)),
-  );
 }
 
 /** `file:line:column: path: message`, lines and columns from 1 as editors and CI annotations read them. */

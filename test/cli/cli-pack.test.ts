@@ -55,7 +55,7 @@ describe('custom-actions from its packed package, @custom-actions/cli', function
       [],
       'sources, tests, maps or the webviews were packed',
     );
-    const bundles = ['analysis.js', 'cli.js', 're2js.js', 'sandbox-runner.js', 'sandbox.js', 'sucrase.js'];
+    const bundles = ['analysis.js', 'cli-program.js', 'cli.js', 're2js.js', 'sandbox-runner.js', 'sandbox.js', 'sucrase.js'];
     assert.deepEqual(
       files.filter((f) => /^dist\/[^/]+$/.test(f)).sort(),
       bundles.map((b) => `dist/${b}`),

@@ -1,11 +1,13 @@
 // The command line's code cache (src/cli/codeCache.ts): used on the second load, refused when it is
-// damaged, foreign or not V8's, never placed in the workspace nor in a folder others can write to.
+// damaged, foreign or not V8's, never placed in the workspace nor in a folder others can write to; and
+// the folders the launcher (src/cli/main.ts) counts as the workspace before the arguments are parsed.
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cacheFolder, CODE_CACHE_VARIABLE, loadCached } from '../../src/cli/codeCache';
+import { launchFolders } from '../../src/cli/launchFolders';
 
 const MODULE = `
 'use strict';
@@ -179,5 +181,46 @@ describe('cli: the code cache of the analysis bundle', () => {
     assert.equal(left.filter((f) => f.startsWith('analysis-')).length, 3);
     assert.ok(left.includes(path.basename(made.file!)));
     assert.ok(left.includes('other-000000000000000000000000.v8cache'));
+  });
+});
+
+describe('cli: the folders the launcher keeps its code cache out of', () => {
+  let root: string;
+  let project: string;
+  beforeEach(() => {
+    root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'launch-folders-')));
+    project = path.join(root, 'repo');
+    mkdirSync(path.join(project, 'app-a', 'greet'), { recursive: true });
+    writeFileSync(path.join(project, 'customactions.yaml'), 'applications: []\n');
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('names the current folder and the project above it', () => {
+    const inside = path.join(project, 'app-a', 'greet');
+    assert.deepEqual(launchFolders(['deploy'], inside), [inside, project]);
+    assert.deepEqual(launchFolders([], root), [root]);
+  });
+
+  it('names the folder of every way of writing --project, and its project', () => {
+    const elsewhere = path.join(root, 'elsewhere');
+    const sub = path.join(project, 'app-a');
+    for (const argv of [
+      ['-C', sub, 'deploy'],
+      [`-C${sub}`, 'deploy'],
+      ['--project', sub, 'status'],
+      [`--project=${sub}`, 'status'],
+      ['-yC', sub, 'deploy'],
+      ['deploy', '--project', sub],
+    ])
+      assert.deepEqual(launchFolders(argv, elsewhere), [elsewhere, sub, project], argv.join(' '));
+    // Relative to the current folder, as the program reads it.
+    assert.deepEqual(launchFolders(['-C', '../repo'], elsewhere), [elsewhere, project]);
+  });
+
+  it('errs towards more folders, never fewer: a value that only looks like --project is named too', () => {
+    const folders = launchFolders(['deploy', '-aC', 'greet'], project);
+    // `-aC` is -a with the value C, but may be read as -a -C greet: both kept out.
+    assert.ok(folders.includes(path.join(project, 'greet')));
+    assert.ok(folders.includes(project));
   });
 });

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { findProjectRoot } from '../../src/cli/project';
+import { findProjectRoot } from '../../src/cli/projectRoot';
 import {
   isExcludedFromProjectSearch,
   nearestProject,
