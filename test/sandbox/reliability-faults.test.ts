@@ -6,18 +6,14 @@ import { type ActionListEntry, type ActionMetadata, type ActionResource, type Ru
 import { FAULT_KINDS, type FaultProxy, startFaultProxy } from '../support/faultProxy';
 import { picker, testSeed } from '../support/random';
 import { metadata, withSandbox } from './support';
+import { until } from '../support/eventually';
 
 type Box = Awaited<ReturnType<typeof withSandbox>>;
 const SEED = testSeed(7_331);
 const RATE = 0.3;
 
-async function until(check: () => boolean, what: string, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Polled every 20 ms: the faults come and go in milliseconds. */
+const untilSoon = (check: () => boolean, what: string, timeoutMs: number) => until(check, what, timeoutMs, 20);
 
 /** Sends again until the server takes it: what any writer must do once the client's own retries are spent. */
 async function persist<T>(attempt: () => Promise<T>, tries = 25): Promise<T> {
@@ -199,11 +195,11 @@ describe('reliability: 30 % of requests faulted between the client and the sandb
         ran.push((await direct<RunResponse>('POST', action.eventsUrls.Test.replace(/events$/, 'runs'), { inputs: [] })).event.id);
         if (i % 8 === 0) poller.poke();
       }
-      await until(() => printed.length >= ran.length, `${ran.length} events (have ${printed.length})`, 60_000);
+      await untilSoon(() => printed.length >= ran.length, `${ran.length} events (have ${printed.length})`, 60_000);
       // One run more, printed after the others: a duplicate printed late would have come before it (polls go one after another).
       const next = (await direct<RunResponse>('POST', action.eventsUrls.Test.replace(/events$/, 'runs'), { inputs: [] })).event.id;
       poller.poke();
-      await until(() => printed.some((e) => e.id === next), 'the run after the others', 60_000);
+      await untilSoon(() => printed.some((e) => e.id === next), 'the run after the others', 60_000);
       assert.deepEqual(printed.map((e) => e.id).sort(), [...ran, next].sort());
     } finally {
       await poller.stop();

@@ -1,5 +1,8 @@
-/** Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. Shared by host and browser tests. */
-export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
+/**
+ * Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. Shared by every
+ * suite; `intervalMs` shorter than the default for a unit test whose server answers in milliseconds.
+ */
+export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 20_000, intervalMs = 100): Promise<T> {
   const end = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -10,8 +13,13 @@ export async function eventually<T>(check: () => Promise<T | undefined> | T | un
       last = error;
     }
     if (Date.now() > end) throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
+}
+
+/** eventually for a condition: waits until `check` holds. */
+export async function until(check: () => boolean, what: string, timeoutMs?: number, intervalMs?: number): Promise<void> {
+  await eventually(() => (check() ? true : undefined), what, timeoutMs, intervalMs);
 }
 
 /**

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { closeAllPools, createClient, type NormalizedEvent } from '../../src/core/client';
 import { EventsPoller, type PollerOptions, type PollerStatus } from '../../src/core/events';
 import { type Behaviour, EVENTS_PATH, EventsServer } from './events-server';
+import { until } from '../support/eventually';
 
 const FAST = { fastMs: 20, fastForMs: 60_000, quietAfterMs: 120_000, quietMs: 50, maxBackoffMs: 80 };
 
@@ -36,13 +37,8 @@ async function watch(behaviour: Behaviour, seed = 0, options: Partial<PollerOpti
   return h;
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** Polled every 10 ms: the test server answers in milliseconds. */
+const untilSoon = (check: () => boolean, what: string, timeoutMs = 10_000) => until(check, what, timeoutMs, 10);
 
 /**
  * Adds one more event and waits until it is printed; returns what was printed before it. Polls go one
@@ -50,7 +46,7 @@ async function until(check: () => boolean, what: string, timeoutMs = 10_000): Pr
  */
 async function printedBeforeNext(h: Harness): Promise<NormalizedEvent[]> {
   const [next] = h.server.add({});
-  await until(() => h.printed.some((e) => e.id === next?.id), 'the next event');
+  await untilSoon(() => h.printed.some((e) => e.id === next?.id), 'the next event');
   return h.printed.filter((e) => e.id !== next?.id);
 }
 
@@ -61,7 +57,7 @@ async function printedBeforeNext(h: Harness): Promise<NormalizedEvent[]> {
 async function threePollsLater(): Promise<void> {
   const witness = await watch({}, 0);
   const from = witness.server.listRequests;
-  await until(() => witness.server.listRequests >= from + 3, 'three polls of a poller on the same schedule');
+  await untilSoon(() => witness.server.listRequests >= from + 3, 'three polls of a poller on the same schedule');
 }
 
 /** Lets the poller's loop reach its sleep: it does so in the turn of the event loop its last answer came in. */
@@ -84,9 +80,9 @@ describe('events poller against a misbehaving server', () => {
     const h = await watch({ shuffle: true }, 5);
     assert.deepEqual(h.statuses[0], { kind: 'watching', earlier: 5 });
     const added = h.server.add({}, {}, {});
-    await until(() => h.printed.length >= 3, 'three events');
+    await untilSoon(() => h.printed.length >= 3, 'three events');
     const more = h.server.add({});
-    await until(() => h.printed.length >= 4, 'the fourth');
+    await untilSoon(() => h.printed.length >= 4, 'the fourth');
     assert.deepEqual(ids(await printedBeforeNext(h)), ids(normalizedOf([...added, ...more])));
     assert.equal(h.printed[0]?.logs[0]?.message, `log of 6`);
   });
@@ -94,7 +90,7 @@ describe('events poller against a misbehaving server', () => {
   it('reads newer pages until a seen id, across overlapping pages, without repeats', async () => {
     const h = await watch({ paging: true, overlap: 7 }, 30, { pageLimit: 40 });
     const added = h.server.add(...Array.from({ length: 250 }, () => ({})));
-    await until(() => h.printed.length >= 250, '250 events');
+    await untilSoon(() => h.printed.length >= 250, '250 events');
     const printed = await printedBeforeNext(h);
     assert.equal(printed.length, 250);
     assert.deepEqual(
@@ -110,9 +106,9 @@ describe('events poller against a misbehaving server', () => {
   it('prints an event that arrives late (older start time) once', async () => {
     const h = await watch({ shuffle: true }, 3);
     const [recent] = h.server.add({});
-    await until(() => h.printed.length === 1, 'the first new event');
+    await untilSoon(() => h.printed.length === 1, 'the first new event');
     const [late] = h.server.add({ startTime: (recent?.data.timings.startTime ?? 0) - 5_000 });
-    await until(() => h.printed.length === 2, 'the late event');
+    await untilSoon(() => h.printed.length === 2, 'the late event');
     assert.deepEqual(ids(await printedBeforeNext(h)), [recent?.id, late?.id]);
   });
 
@@ -120,9 +116,9 @@ describe('events poller against a misbehaving server', () => {
     const h = await watch({ etag: true }, 2);
     h.server.failNext = 4;
     const during = h.server.add({}, {});
-    await until(() => h.statuses.some((s) => s.kind === 'resumed'), 'the resume');
+    await untilSoon(() => h.statuses.some((s) => s.kind === 'resumed'), 'the resume');
     const after = h.server.add({});
-    await until(() => h.printed.length >= 3, 'three events');
+    await untilSoon(() => h.printed.length >= 3, 'three events');
     assert.deepEqual(ids(await printedBeforeNext(h)), ids(normalizedOf([...during, ...after])));
     const retries = h.statuses.filter((s): s is Extract<PollerStatus, { kind: 'retrying' }> => s.kind === 'retrying');
     assert.equal(retries.length, 4);
@@ -134,17 +130,17 @@ describe('events poller against a misbehaving server', () => {
 
   it('sends If-None-Match and takes 304 as no news', async () => {
     const h = await watch({ etag: true }, 2);
-    await until(() => h.server.log.filter((r) => r.status === 304).length >= 3, 'three 304s');
+    await untilSoon(() => h.server.log.filter((r) => r.status === 304).length >= 3, 'three 304s');
     assert.ok(h.server.log.some((r) => r.ifNoneMatch === '"v1"' || r.ifNoneMatch?.startsWith('"v')));
     const [added] = h.server.add({});
-    await until(() => h.printed.length === 1, 'the event after the 304s');
+    await untilSoon(() => h.printed.length === 1, 'the event after the 304s');
     assert.equal(h.printed[0]?.id, added?.id);
   });
 
   it('stops for good on a 401, with one status, and sends nothing more', async () => {
     const h = await watch({}, 1);
     h.server.refuseKey = true;
-    await until(() => h.poller.stopped, 'the stop');
+    await untilSoon(() => h.poller.stopped, 'the stop');
     const stops = h.statuses.filter((s) => s.kind === 'stopped');
     assert.equal(stops.length, 1);
     assert.equal(stops[0]?.kind === 'stopped' && stops[0].reason, 'auth');
@@ -163,13 +159,13 @@ describe('events poller against a misbehaving server', () => {
 
   it('holds requests open where the server offers long poll, and delivers what arrives meanwhile', async () => {
     const h = await watch({ etag: true, longPoll: true }, 1, { schedule: { ...FAST, fastMs: 1, quietMs: 1 }, longPollSeconds: 1 });
-    await until(() => h.server.log.some((r) => r.url.includes('wait=')), 'a long poll');
+    await untilSoon(() => h.server.log.some((r) => r.url.includes('wait=')), 'a long poll');
     const before = h.server.listRequests;
-    await until(() => h.server.log.some((r) => r.url.includes('wait=') && r.status === 304), 'a long poll held to its end (1 s)');
+    await untilSoon(() => h.server.log.some((r) => r.url.includes('wait=') && r.status === 304), 'a long poll held to its end (1 s)');
     // Held requests: with a 1 ms interval, plain polling would have sent hundreds meanwhile.
     assert.ok(h.server.listRequests - before <= 2, `requests while held: ${h.server.listRequests - before}`);
     const [added] = h.server.add({});
-    await until(() => h.printed.length === 1, 'the event');
+    await untilSoon(() => h.printed.length === 1, 'the event');
     assert.equal(h.printed[0]?.id, added?.id);
   });
 
@@ -178,7 +174,7 @@ describe('events poller against a misbehaving server', () => {
     const h = await watch({ etag: true }, 100_000, { seenCap: 5_000 });
     assert.ok(h.poller.remembered <= 5_500, `remembered ${h.poller.remembered}`);
     const added = h.server.add({}, {});
-    await until(() => h.printed.length >= 2, 'two events');
+    await untilSoon(() => h.printed.length >= 2, 'two events');
     assert.deepEqual(
       ids(await printedBeforeNext(h)),
       added.map((e) => e.id),
@@ -192,7 +188,7 @@ describe('events poller against a misbehaving server', () => {
     assert.equal(h.server.listRequests, 1);
     assert.equal(h.poller.recent(20).length, 20);
     const added = h.server.add({});
-    await until(() => h.printed.length === 1, 'the event');
+    await untilSoon(() => h.printed.length === 1, 'the event');
     assert.equal(h.printed[0]?.id, added[0]?.id);
   });
 
@@ -203,7 +199,7 @@ describe('events poller against a misbehaving server', () => {
     const before = h.server.listRequests;
     const [added] = h.server.add({});
     h.poller.poke();
-    await until(() => h.printed.length === 1, 'the poked event', 5_000);
+    await untilSoon(() => h.printed.length === 1, 'the poked event', 5_000);
     assert.equal(h.printed[0]?.id, added?.id);
     assert.ok(h.server.listRequests > before);
   });
@@ -217,7 +213,7 @@ describe('events poller against a misbehaving server', () => {
     const before = h.server.listRequests;
     const [added] = h.server.add({});
     h.poller.glance();
-    await until(() => h.printed.length === 1, 'the event seen at a glance', 5_000);
+    await untilSoon(() => h.printed.length === 1, 'the event seen at a glance', 5_000);
     assert.equal(h.printed[0]?.id, added?.id);
     assert.equal(h.server.listRequests, before + 1);
     // Glances right after a request send nothing; the pace stays quiet.
