@@ -26,6 +26,13 @@ describe('custom-actions: the compiler code cache', function () {
     writeAction(dir, 'app-a', actionMetadata({ key: 'bad', parameters: [{ name: 'n', type: 'text', description: 'A text' }] }), MISMATCH);
     return dir;
   }
+  /** npm install inside the project: the bundles under its node_modules, a folder the repository holds. Returns their dist/. */
+  function installedInside(dir: string): string {
+    const dist = path.join(dir, 'node_modules', 'custom-actions-vscode', 'dist');
+    mkdirSync(dist, { recursive: true });
+    for (const f of ['cli.js', 'cli-program.js', 'analysis.js']) copyFileSync(path.join(ROOT, 'dist', f), path.join(dist, f));
+    return dist;
+  }
   const check = (cwd: string, env: Record<string, string>, cli?: string) =>
     spawnCli(['check', '--json'], { cwd, env: { CUSTOM_ACTIONS_DEBUG: '1', ...env }, cli });
   const stateOf = (stderr: string) => /compiler code cache (\w+)/.exec(stderr)?.[1];
@@ -70,10 +77,7 @@ describe('custom-actions: the compiler code cache', function () {
 
   it('never writes a cache into the workspace, even when the command is installed inside it', async () => {
     const dir = project();
-    // npm install inside the project: the bundles under its node_modules, a folder the repository holds.
-    const dist = path.join(dir, 'node_modules', 'custom-actions-vscode', 'dist');
-    mkdirSync(dist, { recursive: true });
-    for (const f of ['cli.js', 'cli-program.js', 'analysis.js']) copyFileSync(path.join(ROOT, 'dist', f), path.join(dist, f));
+    const dist = installedInside(dir);
     const home = scratch.dir();
 
     const elsewhere = await check(dir, { XDG_CACHE_HOME: path.join(home, 'xdg') }, path.join(dist, 'cli.js'));
@@ -95,9 +99,7 @@ describe('custom-actions: the compiler code cache', function () {
 
   it("keeps the program's cache out of a project named by --project from outside it, before the arguments are parsed", async () => {
     const dir = project();
-    const dist = path.join(dir, 'node_modules', 'custom-actions-vscode', 'dist');
-    mkdirSync(dist, { recursive: true });
-    for (const f of ['cli.js', 'cli-program.js', 'analysis.js']) copyFileSync(path.join(ROOT, 'dist', f), path.join(dist, f));
+    const dist = installedInside(dir);
     const home = scratch.dir();
     const env = { CUSTOM_ACTIONS_DEBUG: '1', XDG_CACHE_HOME: path.join(home, 'xdg') };
     // Run from a folder outside the project: only the arguments say where it is.
