@@ -240,7 +240,9 @@ export async function idleUnwatched(b: Bench): Promise<void> {
   const quietMs = 15_000;
   await sleep(quietMs);
   const requests = b.proxy.exchanges.length;
-  note(`idle: ${requests} requests in ${quietMs / 1000} s with nothing watched`);
+  const quietFrom = performance.now() - quietMs;
+  const which = b.proxy.exchanges.map((x) => `${x.method} ${x.path} at ${Math.round(x.arrived - quietFrom)} ms`);
+  note(`idle: ${requests} requests in ${quietMs / 1000} s with nothing watched${which.length > 0 ? `: ${which.join(', ')}` : ''}`);
   emit({
     bench: 'idle',
     metric: 'requests_unwatched',

@@ -110,6 +110,8 @@ export class ProjectModel extends Disposable {
   private loaded: Promise<readonly FoundProject[]> | undefined;
   /** How many reads began: only the newest one's answer is kept (an older read never undoes a newer pick). */
   private reads = 0;
+  /** Whether a read has told its projects yet: the first always does, even of none. */
+  private told = false;
   private readonly picks: TargetPicks;
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   /** Any project changed, appeared or went (which ones: onDidChangeProjects). */
@@ -225,6 +227,10 @@ export class ProjectModel extends Disposable {
       const forgottenTarget = this.picks.takeForgotten(p.uri);
       return forgottenTarget !== undefined && p.kind === 'ok' ? { ...p, forgottenTarget } : p;
     });
+    // Read again and found as it was (a save of the same text, a watcher's late or repeated event, a
+    // reload after a write another read already saw): no change to tell, so no application is listed again.
+    if (this.told && sameProjects(before, this.found)) return this.found;
+    this.told = true;
     const keys = (list: readonly FoundProject[]) => new Map(list.map((p) => [p.root.toString(), p]));
     const old = keys(before);
     const now = keys(next);
@@ -236,6 +242,11 @@ export class ProjectModel extends Disposable {
     this.changed.fire();
     return this.found;
   }
+}
+
+/** The same projects, in the same order, read alike (the file's values, the target, the applications); comments and layout are not read. */
+function sameProjects(a: readonly FoundProject[], b: readonly FoundProject[]): boolean {
+  return a.length === b.length && a.every((p, i) => JSON.stringify(p) === JSON.stringify(b[i]));
 }
 
 const PICKS_KEY = 'customActions.targetPicks';

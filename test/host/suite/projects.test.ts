@@ -109,4 +109,28 @@ describe('Several projects: a nested project of its own (sandbox)', function () 
     await eventually(async () => ((await services.tree.getChildren()).every((n) => n.kind === 'application') ? true : undefined), 'applications as roots');
     assert.equal(await services.model.fileAt(innerAction.main), undefined, 'a file of the removed project belongs to none');
   });
+
+  it('tells no change when a project file is read again as it was: a save of the same text or of a comment lists nothing again', async () => {
+    const uri = vscode.Uri.joinPath(workspaceRoot(), 'customactions.yaml');
+    const text = await readText(uri);
+    await services.project.reload();
+    let changes = 0;
+    const listening = services.project.onDidChange(() => changes++);
+    try {
+      // The same bytes (the watcher reads the file again), then a comment only: the project reads alike.
+      await writeText(uri, text);
+      await services.project.reload();
+      await writeText(uri, `${text}# a comment changes nothing a project is\n`);
+      await services.project.reload();
+      assert.equal(changes, 0, 'a project read alike was told as changed (every application listed again)');
+      // A change a project is made of is told.
+      await writeText(uri, text.replace('name: Other App', 'name: Other App Renamed'));
+      await services.project.reload();
+      assert.ok(changes >= 1, 'a renamed application was not told');
+    } finally {
+      listening.dispose();
+      await writeText(uri, text);
+      await services.project.reload();
+    }
+  });
 });
