@@ -246,7 +246,18 @@ export class ProjectModel extends Disposable {
 
 /** The same projects, in the same order, read alike (the file's values, the target, the applications); comments and layout are not read. */
 function sameProjects(a: readonly FoundProject[], b: readonly FoundProject[]): boolean {
-  return a.length === b.length && a.every((p, i) => JSON.stringify(p) === JSON.stringify(b[i]));
+  return a.length === b.length && a.every((p, i) => comparable(p) === comparable(b[i]!));
+}
+
+/**
+ * A project as text to compare. A Uri is its string: its own JSON also holds what it cached (its
+ * string, its path on disk) once asked, so two equal Uris would differ by what was asked of them.
+ */
+function comparable(project: FoundProject): string {
+  return JSON.stringify(project, function (this: Record<string, unknown>, key, value: unknown) {
+    const own = this[key];
+    return own instanceof vscode.Uri ? own.toString() : value;
+  });
 }
 
 const PICKS_KEY = 'customActions.targetPicks';

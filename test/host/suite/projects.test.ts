@@ -114,6 +114,9 @@ describe('Several projects: a nested project of its own (sandbox)', function () 
     const uri = vscode.Uri.joinPath(workspaceRoot(), 'customactions.yaml');
     const text = await readText(uri);
     await services.project.reload();
+    // What the tree and the status bar ask of a project's Uris (their string, their path) changes nothing either.
+    for (const p of services.project.projects)
+      void [p.uri.toString(), p.root.fsPath, ...(p.kind === 'ok' ? p.applications.map((a) => a.folderUri.toString()) : [])];
     let changes = 0;
     const listening = services.project.onDidChange(() => changes++);
     try {
