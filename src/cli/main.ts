@@ -3,7 +3,7 @@
  * through a V8 code cache, as the program loads the compiler (codeCache.ts), and runs it. Compiling
  * the program's 690 KB and the functions a command runs (the YAML parser's, the HTTP client's) cost a
  * deploy about a tenth of its time on every run; with the bytecode a first run left, the first request
- * leaves 40 to 80 ms sooner (docs/benchmarks.md, *The command line's own code cache*). The cache is
+ * leaves 40 to 110 ms sooner (docs/benchmarks.md, *The command line's own code cache*). The cache is
  * kept where the compiler's is, by the same rules, out of every folder the command may work in.
  */
 import path from 'node:path';
