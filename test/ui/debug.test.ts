@@ -119,11 +119,18 @@ describe('Debug Event in the workbench (browser)', function () {
     await runCommand(page, 'Ports: Focus on Ports View');
     await page.locator('.part.panel .pane-header, .part.panel .composite-bar .action-item.checked', { hasText: /ports/i }).first().waitFor({ timeout: 30_000 });
     const ports = page.locator('.part.panel .monaco-table-tr');
+    // The rows that name the run, for the failure to say which port went where (the process column is cut short on screen).
+    let forwarded: string[] = [];
     await staysTrue(
-      async () => (await ports.allInnerTexts()).every((row) => !/run-local|custom-actions-debug/.test(row)),
+      async () => {
+        forwarded = (await ports.allInnerTexts()).filter((row) => /run-local|custom-actions-debug/.test(row));
+        return forwarded.length === 0;
+      },
       'no port of the debug run is forwarded',
       3_000,
-    );
+    ).catch((error: unknown) => {
+      throw new Error(`${error instanceof Error ? error.message : String(error)}: ${forwarded.map((row) => row.replace(/\s+/g, ' ')).join(' | ')}`);
+    });
   });
 
   it('the walkthrough’s Debug step shows the picture of a paused Debug Event', async () => {
