@@ -213,6 +213,11 @@ export class CommandContext {
     return (await this.keySource()).keyOrigin(app.id, app.target);
   }
 
+  /** Which variables would give an application its key, as a sentence for a missing key. */
+  async missingKeyHint(app: CliApplication): Promise<string> {
+    return (await this.keySource()).missingKeyHint(app.id, app.target);
+  }
+
   /**
    * A failure of one application's requests in the words that name it: a refused key names the
    * application and the variable its key came from, so a pipeline with a key per application knows
@@ -229,7 +234,7 @@ export class CommandContext {
         : `The key of application ${app.label}${which} may not do this on the server: ${error.message}`,
       origin
         ? `Check ${origin.variable}${origin.from === 'environment' ? '' : ` in ${origin.from}`}: it must be ${app.label}'s key on this server. The other applications are not affected.`
-        : (await this.keySource()).missingKeyHint(app.id, app.target),
+        : await this.missingKeyHint(app),
     );
   }
 

@@ -75,6 +75,10 @@ describe('custom-actions: the server named, keys per application', function () {
     ]);
     const good = await runCli(['whoami', '-a', 'app-a'], { cwd: dir, env });
     assert.equal(good.code, 0, good.output);
+    const keyless = await runCli(['whoami'], { cwd: dir, env: { CUSTOM_ACTIONS_KEY_APP_A: env.CUSTOM_ACTIONS_KEY_APP_A } });
+    assert.equal(keyless.code, 3, keyless.output);
+    // Said once, with what to set: the variables this application's key is read from.
+    assert.match(keyless.stdout, /^ {2}app-b \(APP-B\): no key: Set CUSTOM_ACTIONS_KEY_APP_B \(this application's key\) or CUSTOM_ACTIONS_KEY /m);
   });
 
   it('takes -a before the command name, and --json=fields checked before anything is done', async () => {

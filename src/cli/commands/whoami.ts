@@ -49,7 +49,7 @@ Examples:
       apps.map(async (app): Promise<Row> => {
         const origin = await context.keyOrigin(app);
         const base = { id: app.id, name: app.name ?? null, keyVariable: origin?.variable ?? null, keyFrom: origin?.from ?? null };
-        if (!origin) return { ...base, state: 'no-key', exit: EXIT.auth, message: 'no key' };
+        if (!origin) return { ...base, state: 'no-key', exit: EXIT.auth, message: await context.missingKeyHint(app) };
         try {
           const client = await context.client(app, { quiet: true });
           const listed = await client.listActions(app.id);
@@ -70,7 +70,8 @@ Examples:
       const state =
         row.state === 'accepted'
           ? color.green(`accepted (${count(row.actions ?? 0, 'action')})`)
-          : color.red(row.state === 'no-key' ? 'no key: nothing to send' : `${row.state}: ${row.message ?? ''}`);
+          : // A missing key's message is the variables to set; "no key" is said once, by origin.
+            color.red(row.state === 'no-key' ? (row.message ?? '') : `${row.state}: ${row.message ?? ''}`);
       context.out.line(`  ${row.id}${row.name ? ` (${row.name})` : ''}: ${origin}: ${state}`);
     }
     const exit = worstExit(rows.map((r) => r.exit));
