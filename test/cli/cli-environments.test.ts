@@ -143,7 +143,7 @@ describe('custom-actions targets, branches and promote', function () {
     const unconfirmed = await cli(['promote', '--from', 'staging', '--to', 'production']);
     assert.equal(unconfirmed.code, 2, unconfirmed.output);
     assert.match(unconfirmed.stdout, /^would-create\s+prod-billing\/greet/m);
-    assert.match(unconfirmed.stdout, /\+\+\+ staging:prod-billing\/greet\/main\.ts/);
+    assert.match(unconfirmed.stdout, /\+\+\+ staging:stg-billing\/greet\/main\.ts/);
     assert.match(unconfirmed.stdout, /\+ {2}return "one";/);
     assert.match(unconfirmed.stderr, /Nothing promoted to production: it needs a confirmation/);
     assert.equal(await productionCode(), undefined);

@@ -98,7 +98,7 @@ Examples:
       for (const line of outcomeLines(item.planned, context.out.color)) context.out.line(line);
       if (sends(item.planned))
         for (const line of diffLines(
-          (await promoteDiff(item, source.name, destination.name)).flatMap((d) => d.lines),
+          (await promoteDiff(item, destination.name)).flatMap((d) => d.lines),
           context.out.color,
           '  ',
         ))

@@ -168,15 +168,19 @@ export async function carryOutPromote(plan: PromotePlan): Promise<ActionOutcome[
  * What would change at the destination: its metadata and code as it runs them, against the source's,
  * as the unified diffs of ./contentDiff.ts (metadata as action.yaml's fields).
  */
-export async function promoteDiff(item: Pick<PromoteItem, 'target' | 'client'>, from: string, to: string, signal?: AbortSignal): Promise<PartDiff[]> {
+export async function promoteDiff(item: Pick<PromoteItem, 'target' | 'client'>, to: string, signal?: AbortSignal): Promise<PartDiff[]> {
   const { target, client } = item;
   const local = target.local;
   if (!local) return [];
   const name = `${target.application}/${target.key}`;
   const parts = ['metadata', 'implementation'] as const;
   const server = target.listed ? await readServerTexts(client, { getAction: true, getImplementation: true }, target.listed.id, parts, signal) : {};
-  const label = (file: string) => ({ before: `${to}:${name}/${file}`, after: `${from}:${name}/${file}` });
-  return partDiffs(parts, server, workspaceTexts(local), { metadata: label('action.yaml'), implementation: label('main.ts') });
+  // Each side under its own target's application id: the source's files are named where sourceAction read them.
+  const before = (file: string) => `${to}:${name}/${file}`;
+  return partDiffs(parts, server, workspaceTexts(local), {
+    metadata: { before: before('action.yaml'), after: local.metadataFile },
+    implementation: { before: before('main.ts'), after: local.codeFile },
+  });
 }
 
 /** The sentence that ends a plan that will not be carried out, or asks for a confirmation: the same words in both faces. */

@@ -211,7 +211,7 @@ async function showPlan(plan: PromotePlan): Promise<void> {
   for (const item of plan.items) {
     lines.push(`${verdictWord(item.planned).padEnd(15)}${item.planned.application}/${item.planned.key}${reasons(item.planned)}`);
     if (promoteVerdictOf(item.planned) === 'created' || promoteVerdictOf(item.planned) === 'updated')
-      for (const diff of await promoteDiff(item, from.name, to.name)) lines.push(...diff.lines.map((l) => `  ${l}`));
+      for (const diff of await promoteDiff(item, to.name)) lines.push(...diff.lines.map((l) => `  ${l}`));
   }
   lines.push('', promoteSummary(plan));
   const document = await vscode.workspace.openTextDocument({ language: 'diff', content: lines.map((l) => serverText(l, 2000)).join('\n') + '\n' });

@@ -98,7 +98,7 @@ describe('Promote in the editor', function () {
     const plan = vscode.window.visibleTextEditors.map((e) => e.document.getText()).find((t) => t.startsWith('# Promote from staging'));
     assert.ok(plan, 'the plan is open in an editor');
     assert.match(plan, /^would-create\s+other-app\/promo-go/m);
-    assert.match(plan, /^\s+\+\+\+ staging:other-app\/promo-go\/main\.ts$/m);
+    assert.match(plan, /^\s+\+\+\+ staging:test-app\/promo-go\/main\.ts$/m);
     assert.match(plan, /^\s+\+ {2}return 'one';$/m);
 
     assert.equal(await codeOf(production, 'promo-go'), code('one'), 'production runs what staging runs');
@@ -111,18 +111,22 @@ describe('Promote in the editor', function () {
   });
 
   it('a change made in production since its base holds the promote: nothing written, the action named', async () => {
-    const id = await idOf(production, 'promo-go');
-    assert.ok(id, 'promoted by the test before');
+    // Its own action, promoted once so production has a base for it: the test stands alone.
+    await onStaging('promo-held', code('one'));
+    assert.equal((await run({ from: 'staging', to: 'production', actions: ['promo-held'] }, 'Promote to production')).result?.verdict, 'ready');
+    const id = await idOf(production, 'promo-held');
+    assert.ok(id, 'the first promote created it');
+    made.push({ app: production, id });
     await services.connections.call(production, (c) => c.putImplementation(id, code('hotfix')));
-    await onStaging('promo-go', code('two'));
-    const { result, spy } = await run({ from: 'staging', to: 'production', actions: ['promo-go'] }, 'Promote to production');
+    await onStaging('promo-held', code('two'));
+    const { result, spy } = await run({ from: 'staging', to: 'production', actions: ['promo-held'] }, 'Promote to production');
     assert.equal(result?.verdict, 'held');
     assert.equal(spy.shown.filter((m) => m.modal).length, 0, 'nothing to confirm');
     await eventually(
-      () => spy.shown.find((m) => m.severity === 'warning' && /Promote held, nothing written.*Held: other-app\/promo-go/.test(m.message)),
+      () => spy.shown.find((m) => m.severity === 'warning' && /Promote held, nothing written.*Held: other-app\/promo-held/.test(m.message)),
       'the held action named',
     );
-    assert.equal(await codeOf(production, 'promo-go'), code('hotfix'), 'production keeps its change');
+    assert.equal(await codeOf(production, 'promo-held'), code('hotfix'), 'production keeps its change');
   });
 
   it('declined, writes nothing', async () => {
