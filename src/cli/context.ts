@@ -132,7 +132,8 @@ export class CommandContext {
     return (this.project ??= loadProject(this.startFolder, this.baseUrlOverride, (file) => this.targetAsk(file)).then((project) => {
       this.projectRoot = project.root;
       if (this.choosesTarget && hasNamedTargets(project.file)) {
-        this.out.info(`Target ${describeTargetChoice(project.target)}`);
+        // The target line names the server too: --quiet drops it with the server line (--json still carries both).
+        if (!this.options.quiet) this.out.info(`Target ${describeTargetChoice(project.target)}`);
         this.out.annotate({ target: targetChoiceJson(project.target) });
       }
       return project;

@@ -111,7 +111,7 @@ function buildProgram(io: CliIo, transport: () => Transport, setExit: (code: Exi
     .addOption(new Option('--timeout <seconds>', 'how long a command may wait for the server, retries included').default('30'))
     .option('-a, --application <id>', 'only this application (repeat it, or give ids with commas); also after the command', collectIds)
     .option('-y, --yes', 'answer yes to the confirmations: a write to a protected target, what deletes or overwrites on the server (needed without a terminal)')
-    .option('-q, --quiet', 'do not name the server on stderr (a server other than the project names is still a warning)')
+    .option('-q, --quiet', 'do not name the target and server on stderr (a server other than the project names is still a warning)')
     .addHelpText('after', EXIT_HELP)
     .showHelpAfterError('(add --help for usage)')
     .configureOutput(commanderOutput(io))

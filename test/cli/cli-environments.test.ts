@@ -109,6 +109,10 @@ describe('custom-actions targets, branches and promote', function () {
     assert.match(flagged.stderr, /Target staging at \S+ \(--target\)/);
     const variable = await cli(['status'], { ...ci, GITHUB_REF_NAME: 'main', CUSTOM_ACTIONS_TARGET: 'staging' });
     assert.match(variable.stderr, /Target staging at \S+ \(CUSTOM_ACTIONS_TARGET\)/);
+    // --quiet drops the target's line with the server's; --json still says which and why.
+    const quiet = await cli(['status', '-q', '--json'], { ...ci, GITHUB_REF_NAME: 'main', CUSTOM_ACTIONS_TARGET: 'staging' });
+    assert.doesNotMatch(quiet.stderr, /Target |Server: /);
+    assert.equal((JSON.parse(quiet.stdout) as { target: { name: string } }).target.name, 'staging');
     const unknown = await cli(['status', '--target', 'prod']);
     assert.equal(unknown.code, 2, unknown.output);
     assert.match(unknown.stderr, /--target names the target "prod".*\n.*default, staging, production/);
