@@ -67,7 +67,7 @@ describe('custom-actions pull', function () {
     const refused = await runCli(['pull'].concat(keys), { cwd: dir, env });
     assert.equal(refused.code, 4, refused.output);
     assert.match(refused.stdout, /^refused\s+app-a\/pl-b {2}main\.ts changed here since the base; --force replaces it$/m);
-    assert.match(refused.stderr, /Nothing was written/);
+    assert.match(refused.stderr, /Nothing was written: 1 of 2 actions cannot be pulled as it is\./);
     const refusedJson = await runCli(['pull', '--json', ...keys], { cwd: dir, env });
     assert.equal(refusedJson.code, 4, refusedJson.output);
     assert.deepEqual(pullJson(refusedJson.stdout), { ok: false, written: false, lockWritten: false, results: ['not-written', 'refused'] });

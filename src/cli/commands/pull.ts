@@ -5,7 +5,7 @@ import { type Part } from '../../core/deploy/decide';
 import { type LockedAction } from '../../core/deploy/lock';
 import { mapLimited } from '../../core/deploy/pipeline';
 import { PART_FILE, planPull, pullFolder, type PullPlan } from '../../core/deploy/pull';
-import { serverText } from '../../core/text';
+import { count, serverText } from '../../core/text';
 import { ACTION_FILE, GENERATED_FILE, MAIN_FILE } from '../../core/workspace';
 import { type CommandContext } from '../context';
 import { CliError, EXIT, type ExitCode, worstExit } from '../exitCodes';
@@ -121,7 +121,7 @@ was pulled.`,
     if (refused.length > 0) {
       // All or nothing: a pull that is refused anywhere writes nothing anywhere.
       for (const p of refused) context.out.line(`${context.out.color.red('refused'.padEnd(10))}${rel(p)}  ${serverText(p.refusal!.reason, 400)}`);
-      context.out.info(`Nothing was written: ${refused.length} of ${plans.length} actions cannot be pulled as they are.`);
+      context.out.info(`Nothing was written: ${refused.length} of ${count(plans.length, 'action')} cannot be pulled as ${refused.length === 1 ? 'it is' : 'they are'}.`);
       context.out.result({
         ok: false,
         written: false,
