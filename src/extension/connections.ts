@@ -144,8 +144,24 @@ export class Connections extends Disposable {
 
 /** Asks for a key in a password box, checks it with a list call, and stores it only if the server accepts it. */
 export async function enterKey(connections: Connections, keys: KeyStore, app: Application, allApplications = false): Promise<string | undefined> {
-  const key = await vscode.window.showInputBox({
+  const key = await askCheckedKey({
     title: allApplications ? 'Default key for every application of this server' : `Key for ${app.label}`,
+    label: app.label,
+    check: (key) => connections.probe(app, key),
+  });
+  if (key === undefined) return undefined;
+  const { logical } = await connections.baseUrl(app);
+  await keys.set(logical, allApplications ? '*' : app.id, key);
+  return key;
+}
+
+/**
+ * The key typed in a password box, once `check` (a list call with it) passed; undefined when the box
+ * was dismissed or the server refused it (said in a notification). Storing it is the caller's.
+ */
+export async function askCheckedKey(ask: { readonly title: string; readonly label: string; readonly check: (key: string) => Promise<void> }): Promise<string | undefined> {
+  const key = await vscode.window.showInputBox({
+    title: ask.title,
     prompt: 'The key of the actions interface, sent as "Authorization: Bearer <key>". It is kept in VS Code\'s secret storage.',
     password: true,
     ignoreFocusOut: true,
@@ -154,16 +170,12 @@ export async function enterKey(connections: Connections, keys: KeyStore, app: Ap
   if (!key) return undefined;
   const trimmed = key.trim();
   try {
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Checking the key for ${app.label}…` }, () =>
-      connections.probe(app, trimmed),
-    );
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Checking the key for ${ask.label}…` }, () => ask.check(trimmed));
   } catch (error) {
     const reason = error instanceof ApiError && error.kind === 'auth' ? 'the server refused it (401)' : errorMessage(error);
     void vscode.window.showErrorMessage(`The key was not saved: ${reason}`);
     return undefined;
   }
-  const { logical } = await connections.baseUrl(app);
-  await keys.set(logical, allApplications ? '*' : app.id, trimmed);
   return trimmed;
 }
 

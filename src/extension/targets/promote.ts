@@ -20,6 +20,7 @@ import { applicationsOn, projectTargets, type ProjectTarget } from '../../core/w
 import { NAMES_TARGETS, pickValidProject } from '../commands/commands';
 import { deployCodeChecks } from '../deploy/commands';
 import { normalizeBaseUrl } from '../keyStore';
+import { askCheckedKey } from '../connections';
 import { type Parts } from '../parts';
 import { type Project } from '../project';
 
@@ -71,13 +72,14 @@ export async function promote(s: PromoteParts, arg?: unknown): Promise<PromoteRe
   );
   if (problem) throw new Error(problem);
   s.trust.require('Promoting between targets');
-  const pairs: PromotePair[] = await Promise.all(
-    apps.map(async ({ src, dst }) => ({
+  // One at a time: a missing key is asked for, and two password boxes cannot be open at once.
+  const pairs: PromotePair[] = [];
+  for (const { src, dst } of apps)
+    pairs.push({
       projectId: dst.projectId,
       source: { id: src.id, client: await clientOn(s, project, from, src.id) },
       destination: { id: dst.id, client: await clientOn(s, project, to, dst.id) },
-    })),
-  );
+    });
   const lockUri = vscode.Uri.joinPath(project.root, LOCK_FILE);
   const lock = await readLock(lockUri);
   const request = {
@@ -174,9 +176,19 @@ async function clientOn(s: PromoteParts, project: Project, target: ProjectTarget
   const sandbox = target.baseUrl === LOCAL_SANDBOX;
   const logical = sandbox ? LOCAL_SANDBOX : normalizeBaseUrl(target.baseUrl);
   const actual = sandbox ? await sandboxFor(s, project, target) : logical;
-  if (!(await s.keys.has(logical, id)))
-    throw new Error(`No key for ${serverText(id, 120)} on target ${serverText(target.name, 80)}: switch to ${serverText(target.name, 80)} and sign in first.`);
-  return createClient({ baseUrl: actual, getKey: () => s.keys.get(logical, id), timeoutMs: s.config().requestTimeoutMs });
+  const timeoutMs = s.config().requestTimeoutMs;
+  if (!(await s.keys.has(logical, id))) {
+    // Asked here, as Sign In asks, rather than sending the user to switch targets and back.
+    const where = `${serverText(id, 120)} on target ${serverText(target.name, 80)}`;
+    const key = await askCheckedKey({
+      title: `Key for ${where}`,
+      label: where,
+      check: (key) => createClient({ baseUrl: actual, getKey: () => Promise.resolve(key), timeoutMs, retries: 0 }).listActions(id).then(() => undefined),
+    });
+    if (key === undefined) throw new ApiError({ kind: 'cancelled', operation: 'listActions' });
+    await s.keys.set(logical, id, key);
+  }
+  return createClient({ baseUrl: actual, getKey: () => s.keys.get(logical, id), timeoutMs });
 }
 
 /**

@@ -129,6 +129,48 @@ describe('Promote in the editor', function () {
     assert.equal(await codeOf(production, 'promo-held'), code('hotfix'), 'production keeps its change');
   });
 
+  it('asks for a missing key of the destination in a password box, keeps it only once the server accepts it', async () => {
+    const { actual } = await services.connections.baseUrl();
+    const key = await services.keys.get(actual, 'other-app');
+    assert.ok(key);
+    await services.keys.delete(actual, 'other-app');
+    const window = vscode.window as unknown as Record<string, unknown>;
+    const original = window.showInputBox;
+    const asked: { title?: string; password?: boolean }[] = [];
+    window.showInputBox = (options: vscode.InputBoxOptions) => {
+      asked.push({ title: options.title, password: options.password });
+      return Promise.resolve(asked.length === 1 ? 'wrong-key-5e1d' : key);
+    };
+    try {
+      await onStaging('promo-key', code('keyed'));
+      const refusedSpy = new NotificationSpy();
+      try {
+        const refused = await vscode.commands.executeCommand<PromoteResult | undefined>('customActions.promote', {
+          from: 'staging',
+          to: 'production',
+          actions: ['promo-key'],
+        });
+        assert.equal(refused, undefined, 'a refused key ends the promote');
+        await eventually(() => refusedSpy.matching(/The key was not saved: the server refused it/).length === 1 || undefined, 'the refusal is said');
+      } finally {
+        refusedSpy.dispose();
+      }
+      assert.equal(await services.keys.has(actual, 'other-app'), false, 'a refused key is not kept');
+      const { result } = await run({ from: 'staging', to: 'production', actions: ['promo-key'] }, 'Promote to production');
+      assert.equal(result.verdict, 'ready');
+      assert.deepEqual(asked, [
+        { title: 'Key for other-app on target production', password: true },
+        { title: 'Key for other-app on target production', password: true },
+      ]);
+      assert.equal(await services.keys.get(actual, 'other-app'), key, 'the accepted key is kept');
+      assert.equal(await codeOf(production, 'promo-key'), code('keyed'));
+      made.push({ app: production, id: (await idOf(production, 'promo-key'))! });
+    } finally {
+      window.showInputBox = original;
+      await services.keys.set(actual, 'other-app', key);
+    }
+  });
+
   it('declined, writes nothing', async () => {
     await onStaging('promo-no', code('three'));
     const { result } = await run({ from: 'staging', to: 'production', actions: ['promo-no'] }, undefined);
