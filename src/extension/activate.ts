@@ -15,7 +15,7 @@ import { KeyStore } from './keyStore';
 import { createLog } from './log';
 import { createActionsModel } from './model';
 import { ProjectModel } from './project';
-import { HeldTexts, PULLED_SCHEME, RUN_SCHEME } from './heldTexts';
+import { HeldTexts, PLAN_SCHEME, PULLED_SCHEME, RUN_SCHEME } from './heldTexts';
 import { SandboxManager } from './sandboxManager';
 import { type Services } from './services';
 import { TargetStatusBar } from './statusBar';
@@ -71,6 +71,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   const statusBar = own(context, new TargetStatusBar(project, sandbox));
   const serverVersions = own(context, new HeldTexts(PULLED_SCHEME, '// This version from the server is no longer held: compare again.\n'));
   const runResults = own(context, new HeldTexts(RUN_SCHEME, '// This result is no longer held in memory.\n'));
+  const plans = own(context, new HeldTexts(PLAN_SCHEME, '# This plan is no longer held in memory: run the command again to see it.\n'));
   context.subscriptions.push(
     connections.onDidReach((r) => statusBar.setReachability(r.server, r.ok ? 'reachable' : 'unreachable', r.error)),
     tree.onDidChangeViewState((state) => void vscode.commands.executeCommand('setContext', 'customActions.viewState', state)),
@@ -106,6 +107,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     trust,
     serverVersions,
     runResults,
+    plans,
     testing,
     deploy,
     get debug() {

@@ -5,11 +5,13 @@ import { Disposable } from './lifecycle';
 export const PULLED_SCHEME = 'custom-actions-pulled';
 /** A local run's outcome and the recorded one it is compared with (Debug). */
 export const RUN_SCHEME = 'custom-actions-local-run';
+/** A plan shown before it is carried out (Promote's plan and diff). */
+export const PLAN_SCHEME = 'custom-actions-plan';
 const KEEP = 50;
 
 /**
  * Texts shown as read-only documents, for `vscode.diff` and Open Result: held in a bounded map, the
- * oldest forgotten first. One per scheme and extension host (Services.serverVersions, Services.runResults):
+ * oldest forgotten first. One per scheme and extension host (Services.serverVersions, Services.runResults, Services.plans):
  * a second provider of a scheme would answer for it.
  */
 export class HeldTexts extends Disposable implements vscode.TextDocumentContentProvider {

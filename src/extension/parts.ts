@@ -34,4 +34,6 @@ export interface Parts {
   readonly serverVersions: HeldTexts;
   /** A local run's outcome and the recorded one, for Open Result and Compare with Recorded (debug/outcome.ts). */
   readonly runResults: HeldTexts;
+  /** Plans shown read-only before they are carried out (Promote's), so a closed tab asks nothing. */
+  readonly plans: HeldTexts;
 }

@@ -21,6 +21,7 @@ import { NAMES_TARGETS, pickValidProject } from '../commands/commands';
 import { deployCodeChecks } from '../deploy/commands';
 import { normalizeBaseUrl } from '../keyStore';
 import { askCheckedKey } from '../connections';
+import { type HeldTexts } from '../heldTexts';
 import { type Parts } from '../parts';
 import { type Project } from '../project';
 
@@ -38,7 +39,7 @@ export interface PromoteResult {
   readonly outcomes?: readonly ActionOutcome[];
 }
 
-type PromoteParts = Pick<Parts, 'project' | 'keys' | 'sandbox' | 'trust' | 'log' | 'context' | 'config'>;
+type PromoteParts = Pick<Parts, 'project' | 'keys' | 'sandbox' | 'trust' | 'log' | 'context' | 'config' | 'plans'>;
 
 /**
  * Promote (docs/environments.md, *Promote*): what one target's server runs goes to another, planned,
@@ -97,7 +98,7 @@ export async function promote(s: PromoteParts, arg?: unknown): Promise<PromoteRe
   );
   if (!plan) return undefined;
   const planned = plan.items.map((i) => i.planned);
-  await showPlan(plan);
+  await showPlan(s.plans, plan);
   const summary = promoteSummary(plan);
   s.log.info(`Promote: ${summary}`);
   if (plan.verdict !== 'ready') {
@@ -217,7 +218,7 @@ async function readLock(uri: vscode.Uri): Promise<DeployLock> {
 }
 
 /** The plan and its diff in an editor: each action's verdict, and what would change at the destination. */
-async function showPlan(plan: PromotePlan): Promise<void> {
+async function showPlan(plans: HeldTexts, plan: PromotePlan): Promise<void> {
   const { from, to } = plan.request;
   const lines = [`# Promote from ${from.name} (${from.baseUrl}) to ${to.name} (${to.baseUrl})${to.protected ? ', a protected target' : ''}`, ''];
   for (const item of plan.items) {
@@ -226,8 +227,14 @@ async function showPlan(plan: PromotePlan): Promise<void> {
       for (const diff of await promoteDiff(item, to.name)) lines.push(...diff.lines.map((l) => `  ${l}`));
   }
   lines.push('', promoteSummary(plan));
-  const document = await vscode.workspace.openTextDocument({ language: 'diff', content: lines.map((l) => serverText(l, 2000)).join('\n') + '\n' });
-  await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true });
+  // Read-only, named by its targets (the tab's title), in the diff language by its name's extension.
+  const uri = plans.hold(`/Promote ${safeName(from.name)} to ${safeName(to.name)}.diff`, lines.map((l) => serverText(l, 2000)).join('\n') + '\n');
+  await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: true });
+}
+
+/** A target's name as part of a tab's title: no separator of a path. */
+function safeName(name: string): string {
+  return serverText(name, 80).replace(/[/\\]/g, '-');
 }
 
 function verdictWord(outcome: ActionOutcome): string {
