@@ -108,6 +108,7 @@ function stepDetail(s: Outcome, creating: boolean): string | undefined {
       if (s.why === 'invalid-metadata') return 'action.yaml is invalid';
       if (s.why === 'conflict-markers') return `${name} holds conflict markers`;
       if (s.why === 'no-main') return 'the code defines no main';
+      if (s.why === 'shared-key') return 'its key is declared in other folders too';
       // The parser's errors alone say nothing of the metadata: the code is not yet code.
       return s.problems.length > 0 && s.problems.every((p) => p.code === 'syntax') ? 'the code does not parse' : 'the code disagrees with its metadata';
     case 'failed':

@@ -16,6 +16,20 @@ export interface LocalAction {
   readonly problemCount: number;
 }
 
+/** The names of the application folder's sub-folders (where actions may be), sorted, one per line. */
+export async function actionFolderNames(app: Application): Promise<string> {
+  try {
+    const entries = await vscode.workspace.fs.readDirectory(app.folderUri);
+    return entries
+      .filter(([, type]) => type === vscode.FileType.Directory)
+      .map(([name]) => name)
+      .sort()
+      .join('\n');
+  } catch {
+    return '';
+  }
+}
+
 export async function scanLocalActions(app: Application): Promise<LocalAction[]> {
   let entries: [string, vscode.FileType][];
   try {

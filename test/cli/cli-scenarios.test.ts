@@ -4,7 +4,7 @@
 // markers, the code's checks, the action's id from the list, then `pushSave` against the lock's base).
 // Both must come to the same verdict, but where the two faces differ by a documented rule, named in the row.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as analysis from '../../src/core/analysis';
 import { createClient } from '../../src/core/client';
@@ -13,7 +13,7 @@ import { DeployLock } from '../../src/core/deploy/lock';
 import { conflictMarkerProblems } from '../../src/core/deploy/markers';
 import { type Outcome, type Verdict, verdictOf } from '../../src/core/deploy/outcome';
 import { pushSave } from '../../src/core/deploy/savePush';
-import { parseActionYaml } from '../../src/core/workspace';
+import { parseActionYaml, sharedKeys } from '../../src/core/workspace';
 import { type Sandbox } from '../../src/sandbox';
 import { type FaultProxy, startFaultProxy } from '../support/faultProxy';
 import { actionMetadata } from '../support/metadata';
@@ -72,9 +72,16 @@ describe('one decision, two faces: the scenario table of a save and a deploy', f
     }
     const parsed = parseActionYaml(yaml);
     const text = file === 'main.ts' ? readFileSync(path.join(folder, 'main.ts'), 'utf8') : yaml;
-    const refused = (why: 'conflict-markers' | 'problems' | 'invalid-metadata'): Verdict =>
+    const refused = (why: 'conflict-markers' | 'problems' | 'invalid-metadata' | 'shared-key'): Verdict =>
       verdictOf([{ kind: 'refused', step: 'implementation', why, problems: [] }]);
     if (conflictMarkerProblems(text, file).length > 0) return refused('conflict-markers');
+    // The application's folders, as the model scans them: a key another folder declares too is refused.
+    const keys = readdirSync(path.join(dir, 'app-a')).flatMap((name) => {
+      const other = parseActionYaml(readFileSync(path.join(dir, 'app-a', name, 'action.yaml'), 'utf8')).metadata;
+      return name !== key && other ? [{ key: other.key }] : [];
+    });
+    const here = { key };
+    if (sharedKeys([here, ...keys]).has(here)) return refused('shared-key');
     if (!parsed.metadata) return refused('invalid-metadata');
     if (file === 'main.ts' && codeProblems(analysis, text, parsed.metadata).length > 0) return refused('problems');
     const c = client();
@@ -113,6 +120,9 @@ describe('one decision, two faces: the scenario table of a save and a deploy', f
         return;
       case 'delete-folder':
         rmSync(folder, { recursive: true });
+        return;
+      case 'copy-folder':
+        cpSync(folder, `${folder}-copy`, { recursive: true });
         return;
       case 'delete-on-server':
         await createClient({ baseUrl: sandbox.url, getKey: () => Promise.resolve(keyOf(sandbox, 'app-a')) }).deleteAction(id());

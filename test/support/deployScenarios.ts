@@ -21,6 +21,8 @@ export type ScenarioChange =
   | { readonly kind: 'colleague-pushes'; readonly code: string }
   /** The action's folder is deleted here. */
   | { readonly kind: 'delete-folder' }
+  /** The action's folder is copied here into `<key>-copy`: two folders declare its key. */
+  | { readonly kind: 'copy-folder' }
   /** A colleague deletes the action on the server. */
   | { readonly kind: 'delete-on-server' };
 
@@ -98,6 +100,14 @@ export const DEPLOY_SCENARIOS: readonly DeployScenario[] = [
     firstCode: textMain('a'),
     deployed: true,
     changes: [write('main.ts', MISMATCH)],
+    saves: 'main.ts',
+    verdict: 'refused',
+  },
+  {
+    name: 'key declared by a second folder',
+    firstCode: textMain('a'),
+    deployed: true,
+    changes: [{ kind: 'copy-folder' }, write('main.ts', textMain('mine'))],
     saves: 'main.ts',
     verdict: 'refused',
   },

@@ -47,6 +47,7 @@ function fixture() {
   const server = new Map<string, RemoteAction[]>(apps.map((a) => [a.id, []]));
   const folders = new Map<string, LocalAction[]>(apps.map((a) => [a.id, []]));
   const calls: string[] = [];
+  const scans: string[] = [];
   let failWith: unknown;
   const sources: ModelSources = {
     applications: () => Promise.resolve(apps),
@@ -54,16 +55,58 @@ function fixture() {
       calls.push(app.id);
       return failWith === undefined ? Promise.resolve([...(server.get(app.id) ?? [])]) : Promise.reject(failWith);
     },
-    scanLocal: (app) => Promise.resolve([...(folders.get(app.id) ?? [])]),
+    scanLocal: (app) => {
+      scans.push(app.id);
+      return Promise.resolve([...(folders.get(app.id) ?? [])]);
+    },
     readLocal: (folder) => Promise.resolve([...folders.values()].flat().find((a) => a.folder.path === folder.path)),
+    folderNames: (app) => Promise.resolve((folders.get(app.id) ?? []).map((a) => a.folder.path).join('\n')),
   };
   const model = new ActionsModel(sources, new ActionLinks(new Memento()));
   const changes: ActionsChange[] = [];
   model.onDidChange((c) => changes.push(c));
-  return { apps, server, folders, calls, model, changes, fail: (error: unknown) => (failWith = error) };
+  return { apps, server, folders, calls, scans, model, changes, fail: (error: unknown) => (failWith = error) };
 }
 
 describe('ActionsModel', () => {
+  it('matches no folder of a key two folders declare with the server action: each is a row of its own, marked', async () => {
+    const { apps, server, folders, model } = fixture();
+    const [billing] = apps as [Application];
+    server.set('billing', [remote('1', 'refund')]);
+    folders.set('billing', [local(billing, 'refund'), local(billing, 'refund-copy', 'Refund'), local(billing, 'draft')]);
+    const entries = await model.actions(billing);
+    assert.deepEqual(
+      entries.map((e) => [e.key, e.local?.folder.path.split('/').pop(), e.state, e.change]),
+      [
+        ['draft', 'draft', 'local', undefined],
+        ['refund', 'refund', 'shared', 'key also declared in refund-copy'],
+        ['refund', undefined, 'remote', undefined],
+        ['Refund', 'refund-copy', 'shared', 'key also declared in refund'],
+      ],
+    );
+  });
+
+  it('names the other folders that declare a key a save is about to push (any case), scanning once until the folders change', async () => {
+    const { apps, folders, scans, model } = fixture();
+    const [billing] = apps as [Application];
+    folders.set('billing', [local(billing, 'send-invoice'), local(billing, 'refund')]);
+    const folderOf = (name: string) => uri(`${billing.folderUri.path}/${name}`);
+    assert.equal(await model.sameKeyFolders(billing, folderOf('send-invoice'), 'send-invoice'), undefined);
+    // The folder is taken to declare what its save pushes, whatever the last scan read there.
+    const renamed = await model.sameKeyFolders(billing, folderOf('send-invoice'), 'Refund');
+    assert.deepEqual(renamed?.map((a) => a.folder.path), [folderOf('refund').path]);
+    assert.deepEqual(scans, ['billing'], 'one scan for both saves');
+    // A copy of a folder the watcher has not told of yet: the folder list differs, so it is scanned anew.
+    folders.set('billing', [...folders.get('billing')!, local(billing, 'send-invoice-copy', 'send-invoice')]);
+    const copied = await model.sameKeyFolders(billing, folderOf('send-invoice'), 'send-invoice');
+    assert.deepEqual(copied?.map((a) => a.folder.path), [folderOf('send-invoice-copy').path]);
+    assert.deepEqual(scans, ['billing', 'billing']);
+    // A key changed in another folder's action.yaml is told by the watcher (localChanged).
+    folders.set('billing', [local(billing, 'send-invoice'), local(billing, 'refund'), local(billing, 'send-invoice-copy', 'copy')]);
+    await model.localChanged(uri(`${billing.folderUri.path}/send-invoice-copy/action.yaml`));
+    assert.equal(await model.sameKeyFolders(billing, folderOf('send-invoice'), 'send-invoice'), undefined);
+  });
+
   it('merges the server list with the folders and fetches a list once until something changes', async () => {
     const { apps, server, folders, calls, model } = fixture();
     const [billing] = apps as [Application];
@@ -240,6 +283,7 @@ describe('ActionsModel', () => {
         listRemote: () => Promise.resolve([]),
         scanLocal: () => Promise.resolve([]),
         readLocal: () => Promise.resolve(undefined),
+        folderNames: () => Promise.resolve(''),
       },
       new ActionLinks(new Memento()),
     );
@@ -260,6 +304,7 @@ describe('ActionsModel', () => {
       listRemote: () => Promise.resolve([]),
       scanLocal: () => Promise.resolve([]),
       readLocal: () => Promise.resolve(undefined),
+      folderNames: () => Promise.resolve(''),
     };
     const broken = { root: uri('/ws/tools/admin') };
     const model = new ActionsModel({ ...sources, projects: () => Promise.resolve([outer.project, broken]) }, new ActionLinks(new Memento()));

@@ -46,6 +46,14 @@ const RULES: readonly Rule[] = [
     tested: 'test/unit/workspace-action-names.test.ts',
   },
   {
+    name: 'one key, one folder (a key two folders of an application declare is refused)',
+    core: 'src/core/workspace/layout.ts',
+    fn: 'sharedKeys',
+    faces: ['src/core/deploy/plan.ts', 'src/cli/commands/check.ts', 'src/extension/model/actionsModel.ts'],
+    onlyInCore: [],
+    tested: 'test/unit/workspace-layout.test.ts',
+  },
+  {
     name: 'naming actions, in each command that takes action names',
     core: 'src/cli/workspace.ts',
     fn: 'selectNamed',

@@ -3,12 +3,13 @@ import { type ActionMetadata } from '../../src/core/schema';
 import {
   ACTION_FILE,
   actionFolderName,
-  duplicateKeys,
   GENERATED_FILE,
   MAIN_FILE,
   parseActionYaml,
   PROJECT_FILE,
   serializeActionYaml,
+  sharedKeyMessage,
+  sharedKeys,
 } from '../../src/core/workspace';
 
 describe('workspace layout', () => {
@@ -24,21 +25,26 @@ describe('workspace layout', () => {
     assert.equal(actionFolderName('..'), 'action');
   });
 
-  it('finds duplicate keys, also those differing only in case', () => {
-    const found = duplicateKeys([
+  it('finds keys shared by several folders, also those differing only in case, each with its group (itself first)', () => {
+    const [a, b, aCopy, bUpper, c] = [
       { key: 'a', folder: 'a' },
       { key: 'b', folder: 'b' },
       { key: 'a', folder: 'a-copy' },
       { key: 'B', folder: 'B' },
       { key: 'c', folder: 'c' },
-    ]);
+    ];
+    const found = sharedKeys([a, b, aCopy, bUpper, c]);
     assert.deepEqual(
-      [...found],
+      [...found].map(([action, group]) => [action.folder, group.map((g) => g.folder)]),
       [
         ['a', ['a', 'a-copy']],
+        ['a-copy', ['a-copy', 'a']],
         ['b', ['b', 'B']],
+        ['B', ['B', 'b']],
       ],
     );
+    assert.equal(found.has(c), false);
+    assert.match(sharedKeyMessage('a', ['app/a-copy/action.yaml']), /^the key "a" is also declared in app\/a-copy\/action\.yaml: the server keeps one action per key/);
   });
 
   it('serializes metadata with every form so that it reads back equal', () => {

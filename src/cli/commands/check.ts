@@ -2,6 +2,8 @@ import { type Command } from 'commander';
 import { CodeChecks } from '../../core/deploy/checks';
 import { type FileProblem } from '../../core/deploy/outcome';
 import { type WorkspaceAction } from '../../core/deploy/pipeline';
+import { sharedKeyRefusal } from '../../core/deploy/plan';
+import { sharedKeys } from '../../core/workspace';
 import { count } from '../../core/text';
 import { type CommandContext } from '../context';
 import { EXIT, type ExitCode } from '../exitCodes';
@@ -29,7 +31,13 @@ at file:line:column. Needs no server and no key.`,
     const project = await context.loadProject();
     const apps = await context.applications(options.application);
     const all: { application: string; action: WorkspaceAction }[] = [];
-    for (const app of apps) for (const folder of await scanApplication(app)) all.push({ application: app.id, action: workspaceAction(project, folder) });
+    // A key declared in several folders of an application is refused in each, as a deploy refuses it.
+    const shared = new Map<WorkspaceAction, WorkspaceAction[]>();
+    for (const app of apps) {
+      const actions = (await scanApplication(app)).map((folder) => workspaceAction(project, folder));
+      for (const [action, group] of sharedKeys(actions)) shared.set(action, group);
+      all.push(...actions.map((action) => ({ application: app.id, action })));
+    }
     const selected = selectNamed(operands, all, (s) => ({ application: s.application, key: s.action.key }));
     // Many actions' code in one program at a time; the analysis loads only if some action has code.
     const checks = new CodeChecks(
@@ -37,9 +45,12 @@ at file:line:column. Needs no server and no key.`,
       selected.map((s) => s.action),
     );
     const results = selected.map(({ application, action }) => {
-      const problems: FileProblem[] = action.metadata
-        ? [...checks.problemsOf({ ...action, metadata: action.metadata })]
-        : action.metadataProblems.map((p) => ({ ...p, file: action.metadataFile }));
+      const group = shared.get(action);
+      const problems: FileProblem[] = group
+        ? sharedKeyRefusal(action.key, group.map((a) => a.metadataFile)).problems.filter((p) => p.file === action.metadataFile)
+        : action.metadata
+          ? [...checks.problemsOf({ ...action, metadata: action.metadata })]
+          : action.metadataProblems.map((p) => ({ ...p, file: action.metadataFile }));
       return { application, key: action.key, ok: problems.length === 0, hasCode: action.code !== undefined, problems };
     });
     const { color } = context.out;

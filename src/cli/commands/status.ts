@@ -109,7 +109,8 @@ function describe(s: ActionStatus, reset: boolean): string {
   if (s.presence === 'deleted-on-server' && reset) parts.push('not on the server, which looks new or reset');
   else if (s.presence !== 'both') parts.push(PRESENCE_WORDS[s.presence]);
   // The local file is what is wrong: its metadata is not compared, which is no fault of the server's.
-  if (s.problems)
+  if (s.sharedBy) parts.push(`its key is declared in ${s.sharedBy.length} folders: not compared`);
+  else if (s.problems)
     parts.push(`the local action.yaml is invalid${s.problems[0] ? ` (${s.problems[0].file}:${s.problems[0].range.start.line + 1})` : ''}: not compared`);
   else if (s.metadata && s.metadata !== 'same') parts.push(`metadata ${PART_WORDS[s.metadata]}`);
   if (s.implementation && s.implementation !== 'same') parts.push(`code ${PART_WORDS[s.implementation]}`);

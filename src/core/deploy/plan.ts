@@ -6,11 +6,13 @@
  * compiler's load follow the plan: only actions that send code are checked, and a plan that sends none
  * never loads the compiler.
  */
+import { type Range } from '../analysis/types';
 import { type ListedAction } from '../client';
 import { type ActionMetadata } from '../schema/metadata';
 import { type BaseVersion, codeHash, metadataHash } from './base';
 import { type Part } from './decide';
 import { type LockedAction } from './lock';
+import { sharedKeyMessage, sharedKeys } from '../workspace/layout';
 import { conflictMarkerProblems } from './markers';
 import { type FileProblem, type Outcome } from './outcome';
 
@@ -35,6 +37,11 @@ export interface DeployTarget {
   readonly local: WorkspaceAction | undefined;
   readonly listed: ListedAction | undefined;
   readonly base: LockedAction | undefined;
+  /**
+   * The action.yaml files of every folder declaring this key (any case), this one first, when there are
+   * several (`sharedKeys`): none of them is deployed.
+   */
+  readonly sharedBy?: readonly string[];
 }
 
 /** One part of an action in a plan: its content's hash, the base it goes against, and whether it differs from it. */
@@ -92,6 +99,7 @@ export function planAction(target: DeployTarget, options: PlanOptions): ActionPl
   const base = target.base && (listed === undefined || target.base.id === listed.id) ? target.base : undefined;
   const head = { target, id: listed?.id, check: false };
   if (!local) return { ...head, kind: options.delete && base ? 'delete' : 'only-on-server' };
+  if (target.sharedBy) return { ...head, kind: 'refuse', refused: sharedKeyRefusal(target.key, target.sharedBy) };
   if (!local.metadata)
     return {
       ...head,
@@ -122,6 +130,15 @@ export function planAction(target: DeployTarget, options: PlanOptions): ActionPl
   return { ...head, kind: sends ? 'update' : 'confirm', ...parts, check: sends && implementation !== undefined };
 }
 
+/** The refusal of an action whose key other folders declare too: a problem at each of their action.yaml files, naming the others. */
+export function sharedKeyRefusal(key: string, files: readonly string[]): Extract<Outcome, { kind: 'refused' }> {
+  const problems = files.map((file) => ({ file, range: FILE_START, message: sharedKeyMessage(key, files.filter((other) => other !== file)) }));
+  return { kind: 'refused', step: 'action', why: 'shared-key', problems };
+}
+
+/** Where a problem of a whole file is shown: its start. */
+export const FILE_START: Range = { start: { line: 0, character: 0, offset: 0 }, end: { line: 0, character: 0, offset: 0 } };
+
 function partPlan(part: Part, hash: string, base: BaseVersion | undefined, listedEtag?: string | null): PartPlan {
   return { part, hash, base, ...(listedEtag !== undefined ? { listedEtag } : {}), sends: base === undefined || base.absent === true || base.hash !== hash };
 }
@@ -151,13 +168,12 @@ export function deployTargets(
   };
   const locals = firstByKey(local);
   const listeds = firstByKey(listed);
-  return [...new Set([...locals.keys(), ...listeds.keys()])].sort().map((key) => ({
-    application,
-    key,
-    local: locals.get(key),
-    listed: listeds.get(key),
-    base: baseOf(key),
-  }));
+  const shared = sharedKeys(local);
+  return [...new Set([...locals.keys(), ...listeds.keys()])].sort().map((key) => {
+    const here = locals.get(key);
+    const sharedBy = here && shared.get(here)?.map((a) => a.metadataFile);
+    return { application, key, local: here, listed: listeds.get(key), base: baseOf(key), ...(sharedBy ? { sharedBy } : {}) };
+  });
 }
 
 /** A plan as JSON, for `deploy --dry-run --json`: what goes, to which action, against which base. */

@@ -12,7 +12,7 @@ import { type PartDiff, partDiffs, readServerTexts, workspaceTexts } from './con
 import { type LockedAction } from './lock';
 import { type ActionOutcome, settled, verdictOf, type Verdict } from './outcome';
 import { deployAction, deployTargets, type DeployClient, type DeployOptions, type DeployTarget, mapLimited, type WorkspaceAction } from './pipeline';
-import { planAction } from './plan';
+import { FILE_START, planAction } from './plan';
 import { serverMetadata } from './pull';
 
 /** The client operations reading one action of the source. */
@@ -21,7 +21,6 @@ export type PromoteSourceClient = Pick<CustomActionsClient, 'getActionVersioned'
 /** The client operations a promote uses on either side. */
 export type PromoteClient = DeployClient & Pick<CustomActionsClient, 'listActions'>;
 
-const NOWHERE = { start: { line: 0, character: 0, offset: 0 }, end: { line: 0, character: 0, offset: 0 } };
 
 /**
  * One action of the source as the destination's deploy takes it: its metadata checked as a pull checks
@@ -37,7 +36,7 @@ export async function sourceAction(client: PromoteSourceClient, listed: ListedAc
     metadataFile: `${where}/${listed.key}/action.yaml`,
     codeFile: `${where}/${listed.key}/main.ts`,
     metadata: checked.ok ? checked.metadata : undefined,
-    metadataProblems: checked.ok ? [] : [{ range: NOWHERE, message: serverText(checked.reason, 400) }],
+    metadataProblems: checked.ok ? [] : [{ range: FILE_START, message: serverText(checked.reason, 400) }],
     code,
   };
 }

@@ -9,6 +9,7 @@ import { metadataText, partDiffs, serverLabels, workspaceTexts } from './content
 import { listedAtBase, type Part, partStatus, type PartStatus, type ServerPart } from './decide';
 import { type FileProblem } from './outcome';
 import { type DeployClient, type DeployTarget } from './pipeline';
+import { sharedKeyRefusal } from './plan';
 
 export type Presence = 'both' | 'only-here' | 'only-on-server' | 'deleted-on-server';
 
@@ -20,8 +21,10 @@ export interface ActionStatus {
   /** For an action on both sides; `unknown` where the server offers no read of the part. */
   readonly metadata?: PartStatus;
   readonly implementation?: PartStatus;
-  /** action.yaml is not valid metadata: nothing of it can be compared or deployed. */
+  /** action.yaml is not valid metadata, or its key is another folder's too: nothing of it can be compared or deployed. */
   readonly problems?: readonly FileProblem[];
+  /** The action.yaml files of every folder declaring this key, when there are several (`DeployTarget.sharedBy`). */
+  readonly sharedBy?: readonly string[];
   /**
    * Asked for (`diff: true`): per part that differs, the unified diff from the server's text to the
    * workspace's (contentDiff.ts), what a deploy would send over it.
@@ -43,7 +46,13 @@ export async function actionStatus(
   const { local, listed } = target;
   const base = target.base && listed && target.base.id === listed.id ? target.base : undefined;
   const head = { application: target.application, key: target.key, id: listed?.id };
-  const problems = local && !local.metadata ? { problems: local.metadataProblems.map((p) => ({ ...p, file: local.metadataFile })) } : {};
+  const problems = target.sharedBy
+    ? { problems: sharedKeyRefusal(target.key, target.sharedBy).problems, sharedBy: target.sharedBy }
+    : local && !local.metadata
+      ? { problems: local.metadataProblems.map((p) => ({ ...p, file: local.metadataFile })) }
+      : {};
+  // Which folder the server's action is would be a guess: nothing is compared.
+  if (target.sharedBy) return { ...head, presence: listed ? 'both' : 'only-here', ...problems };
   if (!listed) {
     const presence = local && target.base ? 'deleted-on-server' : 'only-here';
     const diff = options.diff && presence === 'only-here' ? creationDiff(target) : undefined;

@@ -13,16 +13,25 @@ export function actionFolderName(key: string): string {
 }
 
 /**
- * Keys (lower-cased) listed more than once among the actions of one application, with the folders holding
- * each. The server refuses a second action with the same key (409), so the workspace reports it
- * before pushing. Keys that differ only in case are reported too: their folders would be one
- * folder on a case-insensitive file system.
+ * The actions of one application whose key another of its folders declares too, each with all the
+ * actions of its key (itself first). Keys that differ only in case count as one: their folders would
+ * be one folder on a case-insensitive file system. The server keeps one action per key, so which
+ * folder is that action would be a guess: none of them is deployed, by a save or by a deploy, until
+ * each has a key of its own (docs/deploy.md, *One key, one folder*).
  */
-export function duplicateKeys(actions: readonly { readonly key: string; readonly folder: string }[]): Map<string, string[]> {
-  const byKey = new Map<string, string[]>();
-  for (const { key, folder } of actions) {
-    const id = key.toLowerCase();
-    byKey.set(id, [...(byKey.get(id) ?? []), folder]);
+export function sharedKeys<T extends { readonly key: string }>(actions: readonly T[]): Map<T, T[]> {
+  const byKey = new Map<string, T[]>();
+  for (const action of actions) {
+    const id = action.key.toLowerCase();
+    byKey.set(id, [...(byKey.get(id) ?? []), action]);
   }
-  return new Map([...byKey].filter(([, folders]) => folders.length > 1));
+  const shared = new Map<T, T[]>();
+  for (const group of byKey.values())
+    if (group.length > 1) for (const action of group) shared.set(action, [action, ...group.filter((other) => other !== action)]);
+  return shared;
+}
+
+/** What is said at one folder of a key that `others` (their action.yaml files) declare too, the same in every face. */
+export function sharedKeyMessage(key: string, others: readonly string[]): string {
+  return `the key "${key}" is also declared in ${others.join(', ')}: the server keeps one action per key, so no folder with this key is deployed until each has a key of its own`;
 }

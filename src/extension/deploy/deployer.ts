@@ -186,6 +186,10 @@ export class Deployer extends Disposable {
    * of it is told by `settled`; here only what follows for the model and the notifications.
    */
   private async send(file: ActionFile, kind: PushKind, key: string, content: string, turn: { current(): boolean }, options: PushOptions): Promise<PushResult> {
+    // A key another folder of the application declares too: which one the server's action is would be a guess.
+    const sharing = await this.s.model.sameKeyFolders(file.app, file.folder, key);
+    if (sharing) return this.feedback.refusedSharedKey(file, key, sharing, options);
+    if (!turn.current()) return { kind: 'superseded', step: PART[kind] };
     const record = this.records.of(file.folder, kind, file.app, key);
     const retry = () => this.pushAsItIs(file.uri, kind, { manual: false });
     let id: string | undefined;

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { type Outcome, type RefusedReason } from '../../core/deploy/outcome';
 import { LOCK_FILE } from '../../core/deploy/lock';
-import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
+import { ACTION_FILE, MAIN_FILE, sharedKeyMessage } from '../../core/workspace';
+import { type LocalAction } from '../localActions';
 import { errorMessage } from '../connections';
 import { type Parts } from '../parts';
 import { COMPARE, type Conflict, MERGE, OVERWRITE } from './conflicts';
@@ -126,6 +127,7 @@ export class SaveFeedback {
       `markers:${file.toString()}`,
       `${record.kind === 'code' ? 'errors' : 'invalid'}:${file.toString()}`,
       `create:${record.slot}`,
+      `shared-key:${record.slot}`,
     );
   }
 
@@ -194,6 +196,25 @@ export class SaveFeedback {
         () => undefined,
       );
     return refused('metadata', 'invalid-metadata', reason);
+  }
+
+  /**
+   * Not pushed: other folders of the application declare the key too (`sameKeyFolders`), in the core's
+   * words, naming their action.yaml files as the command line's deploy and check do.
+   */
+  refusedSharedKey(file: ActionFile, key: string, others: readonly LocalAction[], told: Told): PushResult {
+    const files = others.map((o) => vscode.workspace.asRelativePath(o.file, false));
+    const reason = `${file.name} of ${key} was not pushed: ${sharedKeyMessage(key, files)}.`;
+    // Not "editing" even for an auto-save: typing on in this file does not end it.
+    this.status.notPushed(key, reason);
+    this.s.log.warn(reason);
+    if (!told.quiet)
+      this.notices.show(
+        `shared-key:${file.folder.toString()}`,
+        () => vscode.window.showWarningMessage(reason),
+        () => undefined,
+      );
+    return refused(file.name === ACTION_FILE ? 'metadata' : 'implementation', 'shared-key', reason);
   }
 
   /** The server has no such action: offered to create it, after a save by hand. */

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import { ApiError } from '../../core/client';
-import { selectActions } from '../../core/workspace';
+import { selectActions, sharedKeys } from '../../core/workspace';
 import { Disposable } from '../lifecycle';
 import { type LocalAction } from '../localActions';
 import { type Application } from '../project';
@@ -21,6 +21,8 @@ export interface ModelSources {
   scanLocal(app: Application): Promise<LocalAction[]>;
   /** One action folder, read now; undefined when it holds no action.yaml. */
   readLocal(folder: vscode.Uri): Promise<LocalAction | undefined>;
+  /** The names of the application folder's sub-folders, read now, as one string that changes when they do. */
+  folderNames(app: Application): Promise<string>;
 }
 
 /** What changed: one application's actions, or everything (`app` undefined: the project, trust, keys, a refresh). */
@@ -54,6 +56,8 @@ export class ActionsModel extends Disposable {
   private reachError: unknown;
   /** Actions whose server version changed since this workspace's last pull or push of them. */
   private readonly drifted = new Set<string>();
+  /** Each application's folders as a save last needed them (`sameKeyFolders`), until an action.yaml or the project changes. */
+  private readonly scans = new Map<string, Promise<{ readonly names: string; readonly actions: LocalAction[] }>>();
   private readonly changed = this.register(new Emitter<ActionsChange>());
   readonly onDidChange = this.changed.event;
   /** The ids of each application's list as last read, kept across refreshes so the ones gone can be told. */
@@ -163,6 +167,29 @@ export class ActionsModel extends Disposable {
     return linked !== undefined && (this.listed.get(app.uid)?.actions ?? []).some((a) => a.id === linked) ? linked : undefined;
   }
 
+  /**
+   * The other folders of `app` that declare `key` too (any case: the core's `sharedKeys`), with
+   * `folder` taken to declare `key` (what a save is about to push, whether or not the file watcher told
+   * of it yet); undefined when none does. The folders come from a scan kept until an action.yaml or
+   * the project changes, so a save reads them once, not each time; a folder added or removed since
+   * (a copy the file watcher has not told of yet) is seen by the list of the application's folder,
+   * one read, and scanned anew.
+   */
+  async sameKeyFolders(app: Application, folder: vscode.Uri, key: string): Promise<LocalAction[] | undefined> {
+    const names = await this.sources.folderNames(app);
+    let scan = this.scans.get(app.uid);
+    if (!scan || (await scan.catch(() => undefined))?.names !== names) {
+      const started = this.sources.scanLocal(app).then((actions) => ({ names, actions }));
+      this.scans.set(app.uid, started);
+      started.catch(() => this.scans.get(app.uid) === started && this.scans.delete(app.uid));
+      scan = started;
+    }
+    const others = (await scan).actions.filter((a) => a.folder.toString() !== folder.toString());
+    const here = { key, folder };
+    const group = sharedKeys([here, ...others]).get(here);
+    return group ? others.filter((a) => group.includes(a)) : undefined;
+  }
+
   /** Everything anew (undefined), or one application's list. */
   refresh(app?: Application): void {
     if (!app) this.reachError = undefined;
@@ -212,6 +239,8 @@ export class ActionsModel extends Disposable {
 
   /** An action.yaml was created, changed or deleted on disk. */
   async localChanged(uri: vscode.Uri): Promise<void> {
+    // Every application's: which one the file is in is known only after an await, and a save may look meanwhile.
+    this.scans.clear();
     const app = await this.applicationOf(uri);
     if (app) this.changed.fire({ app });
   }
@@ -221,6 +250,8 @@ export class ActionsModel extends Disposable {
    * delete) must not answer for after it.
    */
   private forget(app?: Application): void {
+    if (app) this.scans.delete(app.uid);
+    else this.scans.clear();
     for (const id of app ? [app.uid] : [...new Set([...this.listed.keys(), ...this.inflight.keys()])]) {
       this.listed.delete(id);
       this.inflight.delete(id);

@@ -1,5 +1,5 @@
 import { type CustomActionsClient } from '../../core/client';
-import { checkServerKey } from '../../core/workspace';
+import { checkServerKey, sharedKeys } from '../../core/workspace';
 import { type LocalAction } from '../localActions';
 import { type Application } from '../project';
 
@@ -12,8 +12,11 @@ export type RemoteAction = Awaited<ReturnType<CustomActionsClient['listActions']
  * - changed: on both, but the name (or, by the recorded id, the key) differs locally
  * - invalid: on the server under a key that is not a valid key (`../x`, `a/`): it names no folder,
  *   so it is never matched with a local action and cannot be pulled
+ * - shared: a folder whose key another folder of the application declares too (the core's
+ *   `sharedKeys`): which of them the server's action is would be a guess, so none is matched with it
+ *   and none is deployed
  */
-export type ActionState = 'synced' | 'local' | 'remote' | 'changed' | 'invalid';
+export type ActionState = 'synced' | 'local' | 'remote' | 'changed' | 'invalid' | 'shared';
 
 /** One action of an application as the model knows it: its folder, the server's entry, or both. */
 export interface ActionEntry {
@@ -40,7 +43,14 @@ export function mergeActions(
   const remoteById = new Map(remote.map((r) => [r.id, r]));
   const claimed = new Set<string>();
   const entries: ActionEntry[] = [];
+  const shared = sharedKeys(local);
   for (const l of local) {
+    const group = shared.get(l);
+    if (group) {
+      const others = group.slice(1).map((other) => other.folder.path.split('/').pop() ?? '');
+      entries.push({ app, key: l.key, local: l, remote: undefined, state: 'shared', change: `key also declared in ${others.join(', ')}` });
+      continue;
+    }
     let r = remoteByKey.get(l.key);
     let change: string | undefined;
     if (!r) {

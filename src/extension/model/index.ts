@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { type Connections } from '../connections';
-import { readLocalAction, scanLocalActions } from '../localActions';
+import { actionFolderNames, readLocalAction, scanLocalActions } from '../localActions';
 import { type ProjectModel } from '../project';
 import { type WorkspaceTrust } from '../trust';
 import { ActionsModel } from './actionsModel';
@@ -24,6 +24,7 @@ export function createActionsModel(context: vscode.ExtensionContext, project: Pr
       listRemote: (app) => connections.call(app, (client) => client.listActions(app.id), { waitForKey: false }),
       scanLocal: scanLocalActions,
       readLocal: readLocalAction,
+      folderNames: actionFolderNames,
     },
     new ActionLinks(context.workspaceState),
   );

@@ -126,13 +126,20 @@ function actionItem(node: ActionNode): vscode.TreeItem {
     hasEnvironments ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
   );
   // An invalid key may be listed twice, or be anything: its row is told apart by the server's id.
-  item.id = node.state === 'invalid' && node.remote ? `action/${node.parent.app.uid}/invalid/${node.remote.id}` : `action/${node.parent.app.uid}/${node.key}`;
+  // So is a key two folders declare, by its folder.
+  item.id =
+    node.state === 'invalid' && node.remote
+      ? `action/${node.parent.app.uid}/invalid/${node.remote.id}`
+      : node.state === 'shared' && node.local
+        ? `action/${node.parent.app.uid}/shared/${node.local.folder.toString()}`
+        : `action/${node.parent.app.uid}/${node.key}`;
   const hints: Record<typeof node.state, [string, string]> = {
     synced: ['symbol-event', ''],
     local: ['cloud-upload', 'not created on the server yet'],
     remote: ['cloud', 'only on the server'],
     changed: ['diff-modified', node.change ?? 'changed locally'],
     invalid: ['error', `cannot be pulled: ${node.change ?? 'the key is not valid'}`],
+    shared: ['warning', `${node.change ?? 'key also declared in another folder'}: not deployed`],
   };
   const [stateIcon, stateHint] = hints[node.state];
   const hint = node.outOfStep ? [stateHint, 'changed on the server since your last pull or push'].filter(Boolean).join(' · ') : stateHint;

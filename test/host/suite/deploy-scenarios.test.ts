@@ -113,6 +113,10 @@ describe('One decision, two faces: the scenario table through a save in the edit
         await vscode.workspace.fs.delete(actionFolder(key), { recursive: true });
         services.model.refresh(app);
         return;
+      case 'copy-folder':
+        folders.add(`${key}-copy`);
+        await vscode.workspace.fs.copy(actionFolder(key), actionFolder(`${key}-copy`));
+        return;
       case 'delete-on-server':
         assert.ok(id);
         await services.connections.call(app, (c) => c.deleteAction(id));
@@ -139,6 +143,7 @@ describe('One decision, two faces: the scenario table through a save in the edit
       if (told(new RegExp(`^${key} (changed on the server|on the server holds)`))) return 'held';
       if (told(new RegExp(`of ${key} (still holds conflict markers|has \\d+ errors?)`))) return 'refused';
       if (told(new RegExp(`action\\.yaml of ${key} was not pushed`))) return 'refused';
+      if (told(new RegExp(`of ${key} was not pushed: the key "${key}" is also declared in`))) return 'refused';
       if (told(new RegExp(`^${key} does not exist on the server yet`))) return 'not-on-server';
       if (told(new RegExp(`^The (code|metadata) of ${key} was not pushed`))) return 'failed';
       const status = services.deploy.status.text;
