@@ -1,7 +1,7 @@
 // `custom-actions pull`: the server's actions into their folders, never outside the project and never
 // over local changes without --force.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { generateTypes } from '../../src/core/typegen';
 import { type Sandbox } from '../../src/sandbox';
@@ -28,6 +28,8 @@ describe('custom-actions pull', function () {
     scratch.cleanup();
   });
   const file = (dir: string, key: string, name: string) => path.join(dir, 'app-a', key, name);
+  const lockId = (dir: string, key: string) =>
+    Object.values((JSON.parse(readFileSync(path.join(dir, 'customactions.lock.json'), 'utf8')) as { servers: Record<string, Record<string, Record<string, { id: string }>>> }).servers)[0]!['app-a']![key]!.id;
   /** The top of a pull's --json document, and each action's result. */
   const pullJson = (stdout: string) => {
     const json = JSON.parse(stdout) as { ok: boolean; written: boolean; lockWritten: boolean; actions: { result: string }[] };
@@ -79,6 +81,21 @@ describe('custom-actions pull', function () {
     assert.equal(forced.code, 0, forced.output);
     assert.equal(readFileSync(file(dir, 'pl-a', 'main.ts'), 'utf8'), textMain('new on the server'));
     assert.equal(readFileSync(file(dir, 'pl-b', 'main.ts'), 'utf8'), textMain('b new on the server'));
+  });
+
+  it('pulls a key two folders declare into neither, naming both, and writes nothing (the rule of a deploy and a save)', async () => {
+    const dir = scratch.dir();
+    writeProject(dir, sandbox.url);
+    assert.equal((await runCli(['pull', ...keys], { cwd: dir, env })).code, 0);
+    cpSync(path.join(dir, 'app-a', 'pl-a'), path.join(dir, 'app-a', 'pl-a-copy'), { recursive: true });
+    const pulled = readFileSync(file(dir, 'pl-a', 'main.ts'), 'utf8');
+    writeFileSync(file(dir, 'pl-a-copy', 'main.ts'), textMain('the copy'));
+    await putCode(sandbox, env.CUSTOM_ACTIONS_KEY!, lockId(dir, 'pl-a'), textMain('newer on the server'), 'colleague');
+    const refused = await runCli(['pull', 'pl-a'], { cwd: dir, env });
+    assert.notEqual(refused.code, 0, refused.output);
+    assert.match(refused.stdout, /^refused\s+app-a\/pl-a {2}the key "pl-a" is declared in 2 folders here \(app-a\/pl-a-copy\/action\.yaml, app-a\/pl-a\/action\.yaml\)/m);
+    assert.equal(readFileSync(file(dir, 'pl-a', 'main.ts'), 'utf8'), pulled);
+    assert.equal(readFileSync(file(dir, 'pl-a-copy', 'main.ts'), 'utf8'), textMain('the copy'));
   });
 
   it('never writes through a symbolic link that leaves the project', async () => {

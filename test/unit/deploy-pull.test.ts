@@ -125,5 +125,9 @@ describe("Pull's rules (src/core/deploy/pull.ts), shared by the extension and th
     assert.equal(pullFolder('/w/app', '../x', undefined).ok, false);
     assert.equal(pullFolder('/w/app', 'CON', undefined).ok, false);
     assert.equal(pullFolder('/w/app', undefined, '/w/app/x').ok, false, 'no key from the server names nothing');
+    // A key two folders declare: which one is the server's action would be a guess.
+    const shared = pullFolder('/w/app', 'score-lead', '/w/app/score-lead', ['app/score-lead/action.yaml', 'app/copy/action.yaml']);
+    assert.equal(shared.ok, false);
+    assert.match(shared.ok ? '' : shared.reason, /"score-lead" is declared in 2 folders here \(app\/copy\/action\.yaml, app\/score-lead\/action\.yaml\)/);
   });
 });

@@ -6,7 +6,7 @@ import { type LockedAction } from '../../core/deploy/lock';
 import { mapLimited } from '../../core/deploy/pipeline';
 import { PART_FILE, planPull, pullFolder, type PullPlan } from '../../core/deploy/pull';
 import { count, serverText } from '../../core/text';
-import { ACTION_FILE, GENERATED_FILE, MAIN_FILE } from '../../core/workspace';
+import { ACTION_FILE, GENERATED_FILE, MAIN_FILE, sharedKeys } from '../../core/workspace';
 import { type CommandContext } from '../context';
 import { CliError, EXIT, type ExitCode, worstExit } from '../exitCodes';
 import { readLock, writeLock } from '../lockFile';
@@ -60,6 +60,14 @@ was pulled.`,
         ({ app, listed }) => ({ application: app.id, key: listed.key }),
       ).map(({ listed }) => listed),
     );
+    // The action.yaml files of the folders that declare a key two or more of them declare (any case): such a key is pulled nowhere.
+    const sharedFolders = new Map<string, string[]>();
+    for (const [i, app] of apps.entries())
+      for (const [action, group] of sharedKeys(read[i]![1]))
+        sharedFolders.set(
+          `${app.id}\0${action.key.toLowerCase()}`,
+          group.map((a) => path.relative(project.root, path.join(a.folder, ACTION_FILE)).split(path.sep).join('/')),
+        );
     const plans: PlannedPull[] = [];
     for (const [i, app] of apps.entries()) {
       const client = clients[i]!;
@@ -80,7 +88,8 @@ was pulled.`,
             refusal: { exit, reason },
           });
           const existing = local.find((a) => a.key === listedAction.key)?.folder;
-          const target = pullFolder(posix(app.folderPath), listedAction.key, existing === undefined ? undefined : posix(existing));
+          const sharedBy = sharedFolders.get(`${app.id}\0${listedAction.key.toLowerCase()}`) ?? [];
+          const target = pullFolder(posix(app.folderPath), listedAction.key, existing === undefined ? undefined : posix(existing), sharedBy);
           if (!target.ok) return refused(target.reason);
           const folder = path.resolve(target.path);
           const [{ action, etag }, implementation] = await Promise.all([
@@ -121,7 +130,9 @@ was pulled.`,
     if (refused.length > 0) {
       // All or nothing: a pull that is refused anywhere writes nothing anywhere.
       for (const p of refused) context.out.line(`${context.out.color.red('refused'.padEnd(10))}${rel(p)}  ${serverText(p.refusal!.reason, 400)}`);
-      context.out.info(`Nothing was written: ${refused.length} of ${count(plans.length, 'action')} cannot be pulled as ${refused.length === 1 ? 'it is' : 'they are'}.`);
+      context.out.info(
+        `Nothing was written: ${refused.length} of ${count(plans.length, 'action')} cannot be pulled as ${refused.length === 1 ? 'it is' : 'they are'}.`,
+      );
       context.out.result({
         ok: false,
         written: false,

@@ -9,6 +9,7 @@ import { generateTypes } from '../typegen';
 import { ACTION_FILE, GENERATED_FILE, MAIN_FILE } from '../workspace/files';
 import { actionFolderForServerKey, checkServerKey, directChildPath } from '../workspace/actionFolder';
 import { parseActionYaml } from '../workspace/actionYaml';
+import { sharedKeyPullReason } from '../workspace/layout';
 import { serializeActionYaml, updateActionYaml } from '../workspace/actionYamlEdit';
 import { newActionTemplate } from '../workspace/template';
 import { baseAfter, type BaseVersion, codeHash, type DeployBase, metadataFields, metadataHash, NO_CODE } from './base';
@@ -94,15 +95,19 @@ export function localChanges(
 /**
  * The folder a pull writes into ('/'-separated paths): the action's local folder when it has one,
  * else the folder its server key names; either way a direct child of the application's folder after
- * normalisation, and a server key that is not a valid key names nothing.
+ * normalisation, and a server key that is not a valid key names nothing. `sharedBy`: the action.yaml
+ * files of the folders that declare the key (any case, `sharedKeys`) when there are several; a pull then
+ * writes nowhere.
  */
 export function pullFolder(
   applicationFolder: string,
   serverKey: unknown,
   localFolder: string | undefined,
+  sharedBy: readonly string[] = [],
 ): { readonly ok: true; readonly path: string } | { readonly ok: false; readonly reason: string } {
   const key = checkServerKey(serverKey);
   if (!key.ok) return key;
+  if (sharedBy.length > 1) return { ok: false, reason: sharedKeyPullReason(key.key, sharedBy) };
   if (localFolder === undefined) return actionFolderForServerKey(applicationFolder, key.key);
   const name = localFolder.split('/').pop() ?? '';
   return directChildPath(applicationFolder, name) === localFolder

@@ -31,6 +31,11 @@ export function sharedKeys<T extends { readonly key: string }>(actions: readonly
   return shared;
 }
 
+/** Why a pull of a key that several folders declare (their action.yaml files) writes nowhere, the same in every face. */
+export function sharedKeyPullReason(key: string, files: readonly string[]): string {
+  return `the key "${key}" is declared in ${files.length} folders here (${[...files].sort().join(', ')}): which of them to pull into would be a guess, so give each a key of its own first`;
+}
+
 /** What is said at one folder of a key that `others` (their action.yaml files) declare too, the same in every face. */
 export function sharedKeyMessage(key: string, others: readonly string[]): string {
   return `the key "${key}" is also declared in ${others.join(', ')}: the server keeps one action per key, so no folder with this key is deployed until each has a key of its own`;

@@ -29,6 +29,8 @@ export interface ActionEntry {
   readonly change?: string;
   /** The server's version changed since this workspace last pulled or pushed it (someone else deployed). */
   readonly outOfStep?: boolean;
+  /** A server's action whose key several folders declare (their rows are `shared`): pulled nowhere. */
+  readonly sharedBy?: readonly LocalAction[];
 }
 
 /** The workspace's folders and the server's list, matched by key, or by the folder's linked id when its key changed here. */
@@ -68,7 +70,9 @@ export function mergeActions(
     entries.push({ app, key: l.key, local: l, remote: r, state: r ? (change ? 'changed' : 'synced') : 'local', change });
   }
   for (const r of remote) {
-    if (!claimed.has(r.id)) entries.push({ app, key: r.key, local: undefined, remote: r, state: 'remote' });
+    if (claimed.has(r.id)) continue;
+    const sharedBy = [...shared.keys()].filter((l) => l.key.toLowerCase() === r.key.toLowerCase());
+    entries.push({ app, key: r.key, local: undefined, remote: r, state: 'remote', ...(sharedBy.length > 0 ? { sharedBy } : {}) });
   }
   for (const { remote: r, reason } of invalid) entries.push({ app, key: r.key, local: undefined, remote: r, state: 'invalid', change: reason });
   return entries.sort((a, b) => a.key.localeCompare(b.key));

@@ -11,7 +11,8 @@ export type PullTarget = { readonly ok: true; readonly folder: vscode.Uri } | { 
 export function pullTarget(action: ActionEntry): PullTarget {
   const app = action.app;
   if (action.state === 'invalid') return { ok: false, reason: action.change ?? 'the key is not valid' };
-  const folder = pullFolder(app.folderUri.path, action.remote?.key, action.local?.folder.path);
+  const sharedBy = (action.sharedBy ?? []).map((l) => vscode.workspace.asRelativePath(l.file, false));
+  const folder = pullFolder(app.folderUri.path, action.remote?.key, action.local?.folder.path, sharedBy);
   return folder.ok ? { ok: true, folder: action.local?.folder ?? app.folderUri.with({ path: folder.path }) } : folder;
 }
 

@@ -141,7 +141,8 @@ function actionItem(node: ActionNode): vscode.TreeItem {
     invalid: ['error', `cannot be pulled: ${node.change ?? 'the key is not valid'}`],
     shared: ['warning', `${node.change ?? 'key also declared in another folder'}: not deployed`],
   };
-  const [stateIcon, stateHint] = hints[node.state];
+  const [stateIcon, stateHint] =
+    node.sharedBy && node.sharedBy.length > 0 ? ['cloud', `its key is declared in ${node.sharedBy.length} folders here: not matched`] : hints[node.state];
   const hint = node.outOfStep ? [stateHint, 'changed on the server since your last pull or push'].filter(Boolean).join(' · ') : stateHint;
   const icon = node.outOfStep ? 'cloud-download' : stateIcon;
   const problems = node.local && node.local.problemCount > 0 ? `${node.local.problemCount} problem(s) in action.yaml` : '';

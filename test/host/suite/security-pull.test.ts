@@ -100,6 +100,31 @@ describe('Security: Pull writes only inside the workspace and never over local w
     assert.equal(local?.state, 'local', 'the local action is shown as it is: not on the server under that key');
   });
 
+  it('a key two folders declare: both rows marked, and Pull of the server’s action writes into neither, naming both', async () => {
+    const [one, two] = ['shared-a', 'shared-a-copy'].map((name) => vscode.Uri.joinPath(project.appFolder, name)) as [vscode.Uri, vscode.Uri];
+    for (const folder of [one, two]) {
+      await write(vscode.Uri.joinPath(folder, 'action.yaml'), actionYaml('shared-a'));
+      await write(vscode.Uri.joinPath(folder, 'main.ts'), LOCAL_CODE);
+    }
+    project.server.actions = [{ id: 'h-shared', key: 'shared-a', metadata: metadata('shared-a'), code: SERVER_CODE }];
+    const node = await nodeOf('h-shared');
+    assert.equal(node.state, 'remote');
+    assert.deepEqual(
+      (await actionNodes()).filter((n) => n.key === 'shared-a' && n.local).map((n) => [n.state, n.local?.folder.path.split('/').pop()]),
+      [
+        ['shared', 'shared-a'],
+        ['shared', 'shared-a-copy'],
+      ],
+    );
+    const shown = await pull(node, () => 'Replace');
+    assert.ok(
+      shown.some((m) => m.severity === 'error' && /cannot be pulled: the key "shared-a" is declared in 2 folders here/.test(m.message)),
+      JSON.stringify(shown.map((m) => m.message)),
+    );
+    for (const folder of [one, two]) assert.equal(await read(vscode.Uri.joinPath(folder, 'main.ts')), LOCAL_CODE, `${folder.path} is untouched`);
+    for (const folder of [one, two]) await vscode.workspace.fs.delete(folder, { recursive: true });
+  });
+
   it('a folder that exists without action.yaml: Pull asks before replacing its main.ts, and replaces only when told', async () => {
     const folder = vscode.Uri.joinPath(project.appFolder, 'fresh');
     await write(vscode.Uri.joinPath(folder, 'main.ts'), LOCAL_CODE);
