@@ -159,7 +159,11 @@ export async function enterKey(connections: Connections, keys: KeyStore, app: Ap
  * The key typed in a password box, once `check` (a list call with it) passed; undefined when the box
  * was dismissed or the server refused it (said in a notification). Storing it is the caller's.
  */
-export async function askCheckedKey(ask: { readonly title: string; readonly label: string; readonly check: (key: string) => Promise<void> }): Promise<string | undefined> {
+export async function askCheckedKey(ask: {
+  readonly title: string;
+  readonly label: string;
+  readonly check: (key: string) => Promise<void>;
+}): Promise<string | undefined> {
   const key = await vscode.window.showInputBox({
     title: ask.title,
     prompt: 'The key of the actions interface, sent as "Authorization: Bearer <key>". It is kept in VS Code\'s secret storage.',

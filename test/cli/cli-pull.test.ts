@@ -29,7 +29,13 @@ describe('custom-actions pull', function () {
   });
   const file = (dir: string, key: string, name: string) => path.join(dir, 'app-a', key, name);
   const lockId = (dir: string, key: string) =>
-    Object.values((JSON.parse(readFileSync(path.join(dir, 'customactions.lock.json'), 'utf8')) as { servers: Record<string, Record<string, Record<string, { id: string }>>> }).servers)[0]!['app-a']![key]!.id;
+    Object.values(
+      (
+        JSON.parse(readFileSync(path.join(dir, 'customactions.lock.json'), 'utf8')) as {
+          servers: Record<string, Record<string, Record<string, { id: string }>>>;
+        }
+      ).servers,
+    )[0]!['app-a']![key]!.id;
   /** The top of a pull's --json document, and each action's result. */
   const pullJson = (stdout: string) => {
     const json = JSON.parse(stdout) as { ok: boolean; written: boolean; lockWritten: boolean; actions: { result: string }[] };
@@ -93,7 +99,10 @@ describe('custom-actions pull', function () {
     await putCode(sandbox, env.CUSTOM_ACTIONS_KEY!, lockId(dir, 'pl-a'), textMain('newer on the server'), 'colleague');
     const refused = await runCli(['pull', 'pl-a'], { cwd: dir, env });
     assert.notEqual(refused.code, 0, refused.output);
-    assert.match(refused.stdout, /^refused\s+app-a\/pl-a {2}the key "pl-a" is declared in 2 folders here \(app-a\/pl-a-copy\/action\.yaml, app-a\/pl-a\/action\.yaml\)/m);
+    assert.match(
+      refused.stdout,
+      /^refused\s+app-a\/pl-a {2}the key "pl-a" is declared in 2 folders here \(app-a\/pl-a-copy\/action\.yaml, app-a\/pl-a\/action\.yaml\)/m,
+    );
     assert.equal(readFileSync(file(dir, 'pl-a', 'main.ts'), 'utf8'), pulled);
     assert.equal(readFileSync(file(dir, 'pl-a-copy', 'main.ts'), 'utf8'), textMain('the copy'));
   });

@@ -94,12 +94,18 @@ describe('ActionsModel', () => {
     assert.equal(await model.sameKeyFolders(billing, folderOf('send-invoice'), 'send-invoice'), undefined);
     // The folder is taken to declare what its save pushes, whatever the last scan read there.
     const renamed = await model.sameKeyFolders(billing, folderOf('send-invoice'), 'Refund');
-    assert.deepEqual(renamed?.map((a) => a.folder.path), [folderOf('refund').path]);
+    assert.deepEqual(
+      renamed?.map((a) => a.folder.path),
+      [folderOf('refund').path],
+    );
     assert.deepEqual(scans, ['billing'], 'one scan for both saves');
     // A copy of a folder the watcher has not told of yet: the folder list differs, so it is scanned anew.
     folders.set('billing', [...folders.get('billing')!, local(billing, 'send-invoice-copy', 'send-invoice')]);
     const copied = await model.sameKeyFolders(billing, folderOf('send-invoice'), 'send-invoice');
-    assert.deepEqual(copied?.map((a) => a.folder.path), [folderOf('send-invoice-copy').path]);
+    assert.deepEqual(
+      copied?.map((a) => a.folder.path),
+      [folderOf('send-invoice-copy').path],
+    );
     assert.deepEqual(scans, ['billing', 'billing']);
     // A key changed in another folder's action.yaml is told by the watcher (localChanged).
     folders.set('billing', [local(billing, 'send-invoice'), local(billing, 'refund'), local(billing, 'send-invoice-copy', 'copy')]);

@@ -44,7 +44,10 @@ describe('workspace layout', () => {
       ],
     );
     assert.equal(found.has(c), false);
-    assert.match(sharedKeyMessage('a', ['app/a-copy/action.yaml']), /^the key "a" is also declared in app\/a-copy\/action\.yaml: the server keeps one action per key/);
+    assert.match(
+      sharedKeyMessage('a', ['app/a-copy/action.yaml']),
+      /^the key "a" is also declared in app\/a-copy\/action\.yaml: the server keeps one action per key/,
+    );
   });
 
   it('serializes metadata with every form so that it reads back equal', () => {

@@ -47,7 +47,10 @@ at file:line:column. Needs no server and no key.`,
     const results = selected.map(({ application, action }) => {
       const group = shared.get(action);
       const problems: FileProblem[] = group
-        ? sharedKeyRefusal(action.key, group.map((a) => a.metadataFile)).problems.filter((p) => p.file === action.metadataFile)
+        ? sharedKeyRefusal(
+            action.key,
+            group.map((a) => a.metadataFile),
+          ).problems.filter((p) => p.file === action.metadataFile)
         : action.metadata
           ? [...checks.problemsOf({ ...action, metadata: action.metadata })]
           : action.metadataProblems.map((p) => ({ ...p, file: action.metadataFile }));

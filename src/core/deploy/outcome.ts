@@ -40,14 +40,7 @@ export interface ServerVersionInfo {
  * is not valid metadata, a key another folder of the application declares too. Two are the editor's alone: a file that is not the code of an action folder
  * (or cannot be read), and an auto-save of a file whose merge or redeploy waits for a save by hand.
  */
-export type RefusedReason =
-  | 'problems'
-  | 'conflict-markers'
-  | 'no-main'
-  | 'invalid-metadata'
-  | 'shared-key'
-  | 'not-action-code'
-  | 'awaiting-save-by-hand';
+export type RefusedReason = 'problems' | 'conflict-markers' | 'no-main' | 'invalid-metadata' | 'shared-key' | 'not-action-code' | 'awaiting-save-by-hand';
 
 export type Outcome =
   /** Sent and accepted (in a dry run: would be sent). `checked`: the server checked it against the base. */

@@ -132,7 +132,14 @@ export function planAction(target: DeployTarget, options: PlanOptions): ActionPl
 
 /** The refusal of an action whose key other folders declare too: a problem at each of their action.yaml files, naming the others. */
 export function sharedKeyRefusal(key: string, files: readonly string[]): Extract<Outcome, { kind: 'refused' }> {
-  const problems = files.map((file) => ({ file, range: FILE_START, message: sharedKeyMessage(key, files.filter((other) => other !== file)) }));
+  const problems = files.map((file) => ({
+    file,
+    range: FILE_START,
+    message: sharedKeyMessage(
+      key,
+      files.filter((other) => other !== file),
+    ),
+  }));
   return { kind: 'refused', step: 'action', why: 'shared-key', problems };
 }
 

@@ -21,7 +21,6 @@ export type PromoteSourceClient = Pick<CustomActionsClient, 'getActionVersioned'
 /** The client operations a promote uses on either side. */
 export type PromoteClient = DeployClient & Pick<CustomActionsClient, 'listActions'>;
 
-
 /**
  * One action of the source as the destination's deploy takes it: its metadata checked as a pull checks
  * a server's (invalid metadata is refused, never sent), its code as the source holds it. `where` names

@@ -184,7 +184,10 @@ async function clientOn(s: PromoteParts, project: Project, target: ProjectTarget
     const key = await askCheckedKey({
       title: `Key for ${where}`,
       label: where,
-      check: (key) => createClient({ baseUrl: actual, getKey: () => Promise.resolve(key), timeoutMs, retries: 0 }).listActions(id).then(() => undefined),
+      check: (key) =>
+        createClient({ baseUrl: actual, getKey: () => Promise.resolve(key), timeoutMs, retries: 0 })
+          .listActions(id)
+          .then(() => undefined),
     });
     if (key === undefined) throw new ApiError({ kind: 'cancelled', operation: 'listActions' });
     await s.keys.set(logical, id, key);
