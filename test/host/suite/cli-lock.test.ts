@@ -178,10 +178,18 @@ describe('The command line and the editor deploy against one base (customactions
     await writeText(main(), server.code ?? '');
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(main()), { preview: false });
     // Brought up again (the window regains focus) until the emptied lock has reached the store: its watcher tells a moment later.
-    await eventually(async () => {
-      await regainWindowFocus();
-      return (await lockedAction(services, app, id!))?.implementation?.etag === server.etag ? true : undefined;
-    }, "the server's version taken as the base");
+    // Against the version the server holds at each look: a push by hand of the test before, still on its
+    // way under load, may land after `server` was read, with the same text under a newer version. Each
+    // look is a few requests to a sandbox that shares two cores with the other stages of CI.
+    await eventually(
+      async () => {
+        await regainWindowFocus();
+        const now = await onServer();
+        return now.code === server.code && (await lockedAction(services, app, id!))?.implementation?.etag === now.etag ? true : undefined;
+      },
+      "the server's version taken as the base",
+      60_000,
+    );
     const mine = codeWith('8', '7');
     await save(mine);
     await eventually(async () => ((await onServer()).code === mine ? true : undefined), 'the save on the server');
