@@ -3,6 +3,7 @@ import { type ActionMetadata } from '../core/schema';
 import { ACTION_FILE, folderAction } from '../core/workspace';
 import { type Application } from './project';
 import { readText } from './files';
+import { localFiles } from './localFiles';
 
 /** An action folder of the workspace: a sub-folder of the application's folder holding action.yaml. */
 export interface LocalAction {
@@ -19,12 +20,12 @@ export interface LocalAction {
 /** The names of the application folder's sub-folders (where actions may be), sorted, one per line. */
 export async function actionFolderNames(app: Application): Promise<string> {
   try {
-    const entries = await vscode.workspace.fs.readDirectory(app.folderUri);
-    return entries
-      .filter(([, type]) => type === vscode.FileType.Directory)
-      .map(([name]) => name)
-      .sort()
-      .join('\n');
+    // On the path of every save: read straight where the extension host has the file system (files.ts).
+    const names =
+      app.folderUri.scheme === 'file' && localFiles
+        ? await localFiles.subfolders(app.folderUri.fsPath)
+        : (await vscode.workspace.fs.readDirectory(app.folderUri)).filter(([, type]) => type === vscode.FileType.Directory).map(([name]) => name);
+    return names.sort().join('\n');
   } catch {
     return '';
   }

@@ -1,4 +1,4 @@
-import { lstat, readFile, realpath } from 'node:fs/promises';
+import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import type * as vscode from 'vscode';
 import { type PathFact } from '../core/workspace';
 
@@ -9,6 +9,8 @@ import { type PathFact } from '../core/workspace';
  */
 export interface LocalFiles {
   readText(fsPath: string): Promise<string>;
+  /** The names of the folders directly in a folder. */
+  subfolders(fsPath: string): Promise<string[]>;
   realpath(fsPath: string): Promise<string>;
   /** What is at `uri`: absent, a link to nothing (dangling), or present with its real path. */
   fact(uri: vscode.Uri): Promise<PathFact>;
@@ -17,6 +19,7 @@ export interface LocalFiles {
 
 export const localFiles: LocalFiles | undefined = {
   readText: (fsPath) => readFile(fsPath, 'utf8'),
+  subfolders: async (fsPath) => (await readdir(fsPath, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name),
   realpath: (fsPath) => realpath(fsPath),
   fact: localFact,
   isWindows: process.platform === 'win32',

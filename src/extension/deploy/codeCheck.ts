@@ -3,7 +3,7 @@ import { mightDefineMain } from '../../core/analysis/quickCheck';
 import { codeProblems, placeOf } from '../../core/deploy/checks';
 import { type ActionMetadata } from '../../core/schema';
 import { parseActionYaml, type ParsedAction } from '../../core/workspace';
-import { localActionFromText } from '../localActions';
+import { type LocalAction, localActionFromText } from '../localActions';
 import { type Parts } from '../parts';
 import { loadAnalysis } from './analysisLoader';
 import { toRange } from '../ranges';
@@ -19,6 +19,8 @@ export type CodeCheck =
       readonly file: ActionFile;
       /** The action's key, from action.yaml as saved: the action the server is asked about. */
       readonly key: string;
+      /** The other folders of the application that declare the key too (`model.sameKeyFolders`), begun with the check. */
+      readonly sharing: Promise<readonly LocalAction[] | undefined>;
       /**
        * The errors of the text, computed on first ask: where it disagrees with action.yaml as the
        * editor has it, what the parser refuses in it, and TypeScript's errors of it.
@@ -65,10 +67,14 @@ export class CodeChecks {
     const saved = await readActionYaml(file.folder, 'saved');
     const key = saved?.metadata?.key ?? localActionFromText(file.folder, saved?.text ?? '').key;
     let problems: Promise<readonly vscode.Diagnostic[]> | undefined;
+    const sharing = this.s.model.sameKeyFolders(file.app, file.folder, key);
+    // Awaited by the push that takes the check; begun ahead, nobody may ever ask.
+    sharing.catch(() => undefined);
     return {
       kind: 'code',
       file,
       key,
+      sharing,
       problems: () => (problems ??= this.problems(file, text, asTheEditorHasIt(file, saved)?.metadata)),
     };
   }

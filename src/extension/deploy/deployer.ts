@@ -8,7 +8,7 @@ import { PushQueue, type PushRequest, type Settled } from '../../core/deploy/pus
 import { pushSave, saveFailure } from '../../core/deploy/savePush';
 import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { Disposable } from '../lifecycle';
-import { localActionFromText } from '../localActions';
+import { type LocalAction, localActionFromText } from '../localActions';
 import { type Application } from '../project';
 import { replaceDocumentText } from '../files';
 import { type Parts } from '../parts';
@@ -150,7 +150,7 @@ export class Deployer extends Disposable {
         return this.feedback.refusedErrors(file, check.key, problems, options, () => this.pushAsItIs(file.uri, 'code', { ...options, anyway: true }));
       }
     }
-    return this.send(file, 'code', check.key, text, turn, options);
+    return this.send(file, 'code', check.key, text, turn, options, check.sharing);
   }
 
   private refusesErrors(options: PushOptions): boolean {
@@ -185,9 +185,18 @@ export class Deployer extends Disposable {
    * brought up to date with this push, then the queue (whose write is `write`). What the server made
    * of it is told by `settled`; here only what follows for the model and the notifications.
    */
-  private async send(file: ActionFile, kind: PushKind, key: string, content: string, turn: { current(): boolean }, options: PushOptions): Promise<PushResult> {
+  private async send(
+    file: ActionFile,
+    kind: PushKind,
+    key: string,
+    content: string,
+    turn: { current(): boolean },
+    options: PushOptions,
+    // Begun with the code's check, while the editor wrote the file.
+    sharingAhead?: Promise<readonly LocalAction[] | undefined>,
+  ): Promise<PushResult> {
     // A key another folder of the application declares too: which one the server's action is would be a guess.
-    const sharing = await this.s.model.sameKeyFolders(file.app, file.folder, key);
+    const sharing = await (sharingAhead ?? this.s.model.sameKeyFolders(file.app, file.folder, key));
     if (sharing) return this.feedback.refusedSharedKey(file, key, sharing, options);
     if (!turn.current()) return { kind: 'superseded', step: PART[kind] };
     const record = this.records.of(file.folder, kind, file.app, key);

@@ -84,7 +84,7 @@ export class ActionsModel extends Disposable {
   /** The application's actions: the folders as they are now, the server's list as cached (fetched on first need). */
   async actions(app: Application): Promise<ActionEntry[]> {
     const [local, remote] = await Promise.all([
-      this.sources.scanLocal(app),
+      this.scanned(app),
       this.list(app).catch((error: unknown) => {
         this.noteUnreachable(error);
         throw error;
@@ -177,17 +177,23 @@ export class ActionsModel extends Disposable {
    */
   async sameKeyFolders(app: Application, folder: vscode.Uri, key: string): Promise<LocalAction[] | undefined> {
     const names = await this.sources.folderNames(app);
-    let scan = this.scans.get(app.uid);
-    if (!scan || (await scan.catch(() => undefined))?.names !== names) {
-      const started = this.sources.scanLocal(app).then((actions) => ({ names, actions }));
-      this.scans.set(app.uid, started);
-      started.catch(() => this.scans.get(app.uid) === started && this.scans.delete(app.uid));
-      scan = started;
-    }
-    const others = (await scan).actions.filter((a) => a.folder.toString() !== folder.toString());
+    const kept = this.scans.get(app.uid);
+    const local = kept && (await kept.catch(() => undefined))?.names === names ? (await kept).actions : await this.scanned(app, names);
+    const others = local.filter((a) => a.folder.toString() !== folder.toString());
     const here = { key, folder };
     const group = sharedKeys([here, ...others]).get(here);
     return group ? others.filter((a) => group.includes(a)) : undefined;
+  }
+
+  /**
+   * The application's folders read now, kept for the saves that follow (`sameKeyFolders`) with the names
+   * of the sub-folders they were read among: a scan for the tree serves the next save too.
+   */
+  private scanned(app: Application, names?: string): Promise<LocalAction[]> {
+    const started = Promise.all([names ?? this.sources.folderNames(app), this.sources.scanLocal(app)]).then(([n, actions]) => ({ names: n, actions }));
+    this.scans.set(app.uid, started);
+    started.catch(() => this.scans.get(app.uid) === started && this.scans.delete(app.uid));
+    return started.then((s) => s.actions);
   }
 
   /** Everything anew (undefined), or one application's list. */
