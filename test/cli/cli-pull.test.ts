@@ -98,7 +98,7 @@ describe('custom-actions pull', function () {
     writeFileSync(file(dir, 'pl-a-copy', 'main.ts'), textMain('the copy'));
     await putCode(sandbox, env.CUSTOM_ACTIONS_KEY!, lockId(dir, 'pl-a'), textMain('newer on the server'), 'colleague');
     const refused = await runCli(['pull', 'pl-a'], { cwd: dir, env });
-    assert.notEqual(refused.code, 0, refused.output);
+    assert.equal(refused.code, 6, refused.output);
     assert.match(
       refused.stdout,
       /^refused\s+app-a\/pl-a {2}the key "pl-a" is declared in 2 folders here \(app-a\/pl-a-copy\/action\.yaml, app-a\/pl-a\/action\.yaml\)/m,

@@ -90,7 +90,8 @@ was pulled.`,
           const existing = local.find((a) => a.key === listedAction.key)?.folder;
           const sharedBy = sharedFolders.get(`${app.id}\0${listedAction.key.toLowerCase()}`) ?? [];
           const target = pullFolder(posix(app.folderPath), listedAction.key, existing === undefined ? undefined : posix(existing), sharedBy);
-          if (!target.ok) return refused(target.reason);
+          // A key several folders declare is the workspace's to mend (exit 6, as deploy refuses it); any other refusal is the server's key.
+          if (!target.ok) return refused(target.reason, sharedBy.length > 1 ? EXIT.refused : EXIT.failed);
           const folder = path.resolve(target.path);
           const [{ action, etag }, implementation] = await Promise.all([
             client.getActionVersioned(listedAction.id),
