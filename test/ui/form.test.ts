@@ -74,8 +74,19 @@ function input(form: FrameLocator, id: string): Locator {
 }
 
 async function choose(form: FrameLocator, id: string, option: string): Promise<void> {
-  await form.locator(`#${id}`).click();
-  await form.locator(`#${id}`).locator('li[role="option"]', { hasText: option }).first().click();
+  const select = form.locator(`#${id}`);
+  const item = select.locator('li[role="option"]', { hasText: option }).first();
+  // A card still settling (one just added) can lie over the open list for a moment, and the list
+  // closes before the click lands (once in a fresh-clone CI under load); a person opens it again.
+  for (let attempt = 1; ; attempt++) {
+    await select.click();
+    const clicked = await item.click({ timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (clicked) return;
+    if (attempt === 3) throw new Error(`"${option}" of #${id} could not be clicked in 3 openings of its list.`);
+  }
 }
 
 /** Ctrl+S from inside the form: the webview hands the keybinding to the workbench, as in a text editor. */
