@@ -113,6 +113,8 @@ describe('Testing view: input sets as tests of their action', function () {
         return current;
       },
       `the test item ${path.join(' › ')}`,
+      // A new folder is told by the file watcher, which lags under CI's load (two cores, other stages beside).
+      60_000,
     );
   }
 
