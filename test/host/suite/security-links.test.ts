@@ -71,6 +71,8 @@ describe('Security: no write follows a link out of the workspace', function () {
     await eventually(
       async () => (await readFile(generated.fsPath, 'utf8').catch(() => '')).includes('who') || undefined,
       'the generated types, with the parameter',
+      // Told by the file watcher, which lags under CI's load (two cores, other stages beside): up to 60 s.
+      60_000,
     );
   });
 
