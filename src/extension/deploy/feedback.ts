@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { type Outcome, type RefusedReason } from '../../core/deploy/outcome';
 import { LOCK_FILE } from '../../core/deploy/lock';
+import { serverText } from '../../core/text';
 import { ACTION_FILE, MAIN_FILE, sharedKeyMessage } from '../../core/workspace';
 import { type LocalAction } from '../localActions';
 import { errorMessage } from '../connections';
@@ -204,7 +205,8 @@ export class SaveFeedback {
    */
   refusedSharedKey(file: ActionFile, key: string, others: readonly LocalAction[], told: Told): PushResult {
     const files = others.map((o) => vscode.workspace.asRelativePath(o.file, false));
-    const reason = `${file.name} of ${key} was not pushed: ${sharedKeyMessage(key, files)}.`;
+    // Folder names and keys are the workspace's text: shown as text, never a link (serverText's rule).
+    const reason = serverText(`${file.name} of ${key} was not pushed: ${sharedKeyMessage(key, files)}.`, 1000);
     // Not "editing" even for an auto-save: typing on in this file does not end it.
     this.status.notPushed(key, reason);
     this.s.log.warn(reason);

@@ -38,7 +38,9 @@ export async function pullAction(s: PullParts, node?: unknown): Promise<void> {
   const app = action.app;
   const target = pullTarget(action);
   if (!target.ok) {
-    void vscode.window.showErrorMessage(`The action "${serverText(remote.key, 120)}" cannot be pulled: ${target.reason}. Nothing was written.`);
+    void vscode.window.showErrorMessage(
+      `The action "${serverText(remote.key, 120)}" cannot be pulled: ${serverText(target.reason, 600)}. Nothing was written.`,
+    );
     return;
   }
   const capabilities = await s.connections.call(app, (client) => client.capabilities());
