@@ -13,7 +13,7 @@ import { EventWatchers, registerEvents } from './events';
 import { registerMetadataEditor } from './form';
 import { KeyStore } from './keyStore';
 import { createLog } from './log';
-import { createActionsModel } from './model';
+import { ActionFileEvents, createActionsModel } from './model';
 import { ProjectModel } from './project';
 import { HeldTexts, PLAN_SCHEME, PULLED_SCHEME, RUN_SCHEME } from './heldTexts';
 import { SandboxManager } from './sandboxManager';
@@ -58,7 +58,8 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   const project = own(context, new ProjectModel(context.workspaceState));
   const sandbox = own(context, new SandboxManager(context.extensionUri, context.globalStorageUri, keys, log));
   const connections = own(context, new Connections(project, keys, sandbox, getConfig, trust));
-  const model = createActionsModel(context, project, connections, trust);
+  const actionFiles = own(context, new ActionFileEvents(project));
+  const model = createActionsModel(context, project, connections, trust, actionFiles);
   const events = own(context, new EventWatchers(connections, getConfig, context));
   // The History rows list deploy's history, read in the on-demand bundle with the services (below) when a
   // row is expanded, after activate has returned.
@@ -82,7 +83,10 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   );
   // Then the features. Local debugging is made on its first use: its code is in the on-demand bundle.
   const debug = once(() => own(context, onDemand<typeof OnDemandEntry>(context).localDebug({ context, trust, config: getConfig, runResults })));
-  const deploy = own(context, new DeployFeature({ config: getConfig, connections, context, events, log, model, project, serverVersions, tree, trust }));
+  const deploy = own(
+    context,
+    new DeployFeature({ actionFiles, config: getConfig, connections, context, events, log, model, project, serverVersions, tree, trust }),
+  );
   // The Testing view's runs are made by the first run, in the on-demand bundle, with the services (below).
   const testing = own(
     context,
@@ -99,6 +103,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     sandbox,
     connections,
     model,
+    actionFiles,
     tree,
     treeView,
     eventDocuments,

@@ -4,7 +4,7 @@ import { type Connections } from './connections';
 import { type EventDocuments } from './eventDocuments';
 import { type HeldTexts } from './heldTexts';
 import { type KeyStore } from './keyStore';
-import { type ActionsModel } from './model';
+import { type ActionFileEvents, type ActionsModel } from './model';
 import { type ProjectModel } from './project';
 import { type SandboxManager } from './sandboxManager';
 import { type TargetStatusBar } from './statusBar';
@@ -26,6 +26,8 @@ export interface Parts {
   readonly connections: Connections;
   /** Every application's actions: where an action is found, told of every change. */
   readonly model: ActionsModel;
+  /** action.yaml files created, changed or deleted on disk, new action folders included (model/actionFiles.ts). */
+  readonly actionFiles: ActionFileEvents;
   readonly eventDocuments: EventDocuments;
   readonly statusBar: TargetStatusBar;
   /** Whether the workspace is trusted; nothing contacts a server, runs or deploys until it is. */

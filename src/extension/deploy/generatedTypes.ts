@@ -27,7 +27,7 @@ export class GeneratedTypes extends Disposable {
   /** Fires with the action folder after its generated types were rewritten. */
   readonly onDidWrite = this.written.event;
 
-  constructor(private readonly s: Pick<Parts, 'log' | 'model'>) {
+  constructor(private readonly s: Pick<Parts, 'actionFiles' | 'log' | 'model'>) {
     super();
     this.register(
       vscode.workspace.onDidChangeTextDocument((e) => {
@@ -35,9 +35,8 @@ export class GeneratedTypes extends Disposable {
       }),
     );
     this.register(vscode.workspace.onDidSaveTextDocument((d) => d.uri.path.endsWith(`/${ACTION_FILE}`) && this.schedule(d.uri, 0)));
-    const watcher = this.register(vscode.workspace.createFileSystemWatcher(`**/${ACTION_FILE}`, false, false, true));
-    this.register(watcher.onDidChange((uri) => this.schedule(uri, TYPING_PAUSE_MS)));
-    this.register(watcher.onDidCreate((uri) => this.schedule(uri, TYPING_PAUSE_MS)));
+    this.register(s.actionFiles.onDidChange((uri) => this.schedule(uri, TYPING_PAUSE_MS)));
+    this.register(s.actionFiles.onDidCreate((uri) => this.schedule(uri, TYPING_PAUSE_MS)));
   }
 
   private failed(uri: vscode.Uri, error: unknown): void {

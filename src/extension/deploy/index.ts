@@ -31,7 +31,7 @@ import { SavedTexts } from './savedTexts';
 import { type DeployStatusItem } from './statusItem';
 
 /** The parts deploy is built from: activation has them before it builds the feature. */
-export type DeployParts = Pick<Parts, 'config' | 'connections' | 'context' | 'log' | 'model' | 'project' | 'serverVersions' | 'trust'> & {
+export type DeployParts = Pick<Parts, 'actionFiles' | 'config' | 'connections' | 'context' | 'log' | 'model' | 'project' | 'serverVersions' | 'trust'> & {
   readonly events: Events;
 } & { readonly tree: ActionsTreeProvider };
 

@@ -1,11 +1,13 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { type Connections } from '../connections';
 import { actionFolderNames, readLocalAction, scanLocalActions } from '../localActions';
 import { type ProjectModel } from '../project';
 import { type WorkspaceTrust } from '../trust';
+import { type ActionFileEvents } from './actionFiles';
 import { ActionsModel } from './actionsModel';
 import { ActionLinks } from './links';
 
+export { ActionFileEvents } from './actionFiles';
 export { ActionsModel, type ActionsChange, type ActionsRemoved } from './actionsModel';
 export { type ActionEntry, type ActionState, type RemoteAction } from './entries';
 export { type ActionFile } from './locate';
@@ -14,7 +16,13 @@ export { type ActionFile } from './locate';
  * The model over the real sources, told of what changes outside it: the project file, workspace
  * trust (what waited for it loads now), and action.yaml files on disk.
  */
-export function createActionsModel(context: vscode.ExtensionContext, project: ProjectModel, connections: Connections, trust: WorkspaceTrust): ActionsModel {
+export function createActionsModel(
+  context: vscode.ExtensionContext,
+  project: ProjectModel,
+  connections: Connections,
+  trust: WorkspaceTrust,
+  actionFiles: ActionFileEvents,
+): ActionsModel {
   const model = new ActionsModel(
     {
       // Every project's: a file is found in the applications of the project it belongs to (locate.ts).
@@ -28,11 +36,9 @@ export function createActionsModel(context: vscode.ExtensionContext, project: Pr
     },
     new ActionLinks(context.workspaceState),
   );
-  const actionFiles = vscode.workspace.createFileSystemWatcher('**/action.yaml');
   const onLocalChange = (uri: vscode.Uri) => void model.localChanged(uri);
   context.subscriptions.push(
     model,
-    actionFiles,
     actionFiles.onDidCreate(onLocalChange),
     actionFiles.onDidChange(onLocalChange),
     actionFiles.onDidDelete(onLocalChange),
