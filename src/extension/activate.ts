@@ -13,6 +13,7 @@ import { EventWatchers, registerEvents } from './events';
 import { registerMetadataEditor } from './form';
 import { KeyStore } from './keyStore';
 import { createLog } from './log';
+import { LockStore } from './lockStore';
 import { ActionFileEvents, createActionsModel } from './model';
 import { ProjectModel } from './project';
 import { HeldTexts, PLAN_SCHEME, PULLED_SCHEME, RUN_SCHEME } from './heldTexts';
@@ -59,7 +60,8 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   const sandbox = own(context, new SandboxManager(context.extensionUri, context.globalStorageUri, keys, log));
   const connections = own(context, new Connections(project, keys, sandbox, getConfig, trust));
   const actionFiles = own(context, new ActionFileEvents(project));
-  const model = createActionsModel(context, project, connections, trust, actionFiles);
+  const locks = own(context, new LockStore(project, trust, log));
+  const model = createActionsModel(context, project, connections, trust, actionFiles, (app) => locks.entries(app));
   const events = own(context, new EventWatchers(connections, getConfig, context));
   // The History rows list deploy's history, read in the on-demand bundle with the services (below) when a
   // row is expanded, after activate has returned.
@@ -85,7 +87,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
   const debug = once(() => own(context, onDemand<typeof OnDemandEntry>(context).localDebug({ context, trust, config: getConfig, runResults })));
   const deploy = own(
     context,
-    new DeployFeature({ actionFiles, config: getConfig, connections, context, events, log, model, project, serverVersions, tree, trust }),
+    new DeployFeature({ actionFiles, locks, config: getConfig, connections, context, events, log, model, project, serverVersions, tree, trust }),
   );
   // The Testing view's runs are made by the first run, in the on-demand bundle, with the services (below).
   const testing = own(
@@ -104,6 +106,7 @@ export function activateExtension(context: vscode.ExtensionContext): Services {
     connections,
     model,
     actionFiles,
+    locks,
     tree,
     treeView,
     eventDocuments,

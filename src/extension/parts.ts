@@ -3,6 +3,7 @@ import { type Config } from './config';
 import { type Connections } from './connections';
 import { type EventDocuments } from './eventDocuments';
 import { type HeldTexts } from './heldTexts';
+import { type LockStore } from './lockStore';
 import { type KeyStore } from './keyStore';
 import { type ActionFileEvents, type ActionsModel } from './model';
 import { type ProjectModel } from './project';
@@ -28,6 +29,8 @@ export interface Parts {
   readonly model: ActionsModel;
   /** action.yaml files created, changed or deleted on disk, new action folders included (model/actionFiles.ts). */
   readonly actionFiles: ActionFileEvents;
+  /** customactions.lock.json of each project: the base of every push, and the folder each action was deployed or pulled from. */
+  readonly locks: LockStore;
   readonly eventDocuments: EventDocuments;
   readonly statusBar: TargetStatusBar;
   /** Whether the workspace is trusted; nothing contacts a server, runs or deploys until it is. */

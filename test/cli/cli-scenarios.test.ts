@@ -17,6 +17,7 @@ import { parseActionYaml, sharedKeys } from '../../src/core/workspace';
 import { type Sandbox } from '../../src/sandbox';
 import { type FaultProxy, startFaultProxy } from '../support/faultProxy';
 import { actionMetadata } from '../support/metadata';
+import { renamedActions } from '../../src/core/deploy/renamed';
 import { DEPLOY_SCENARIOS, type ScenarioChange, scenarioTitle } from '../support/deployScenarios';
 import { cliSandbox, keyOf, putCode, runCli, Scratch, writeAction, writeProject } from './support';
 
@@ -52,8 +53,15 @@ describe('one decision, two faces: the scenario table of a save and a deploy', f
     return parsed.lock;
   };
 
+  /** The key the folder declares now (a row may change it), else the folder's name. */
+  const keyIn = (dir: string, folder: string) => {
+    const file = path.join(dir, 'app-a', folder, 'action.yaml');
+    return (existsSync(file) && parseActionYaml(readFileSync(file, 'utf8')).metadata?.key) || folder;
+  };
+
   /** The command line's face: `deploy` of the one action, its verdict from --json. */
-  async function deployFace(dir: string, key: string): Promise<Verdict> {
+  async function deployFace(dir: string, folder: string): Promise<Verdict> {
+    const key = keyIn(dir, folder);
     const run = await runCli(['deploy', `app-a/${key}`, '--json'], { cwd: dir, env: env() });
     const json = JSON.parse(run.stdout) as { actions?: { key: string; result: Verdict }[] };
     const found = json.actions?.find((a) => a.key === key);
@@ -62,8 +70,9 @@ describe('one decision, two faces: the scenario table of a save and a deploy', f
   }
 
   /** The editor's face: a save of `file`, decided by the core functions the Deployer calls, in its order. */
-  async function saveFace(dir: string, key: string, file: 'main.ts' | 'action.yaml'): Promise<Verdict | 'no save'> {
-    const folder = path.join(dir, 'app-a', key);
+  async function saveFace(dir: string, folderName: string, file: 'main.ts' | 'action.yaml'): Promise<Verdict | 'no save'> {
+    const folder = path.join(dir, 'app-a', folderName);
+    const key = keyIn(dir, folderName);
     let yaml: string;
     try {
       yaml = readFileSync(path.join(folder, 'action.yaml'), 'utf8');
@@ -78,16 +87,19 @@ describe('one decision, two faces: the scenario table of a save and a deploy', f
     // The application's folders, as the model scans them: a key another folder declares too is refused.
     const keys = readdirSync(path.join(dir, 'app-a')).flatMap((name) => {
       const other = parseActionYaml(readFileSync(path.join(dir, 'app-a', name, 'action.yaml'), 'utf8')).metadata;
-      return name !== key && other ? [{ key: other.key }] : [];
+      return name !== folderName && other ? [{ key: other.key, folderName: name }] : [];
     });
-    const here = { key };
+    const here = { key, folderName };
     if (sharedKeys([here, ...keys]).has(here)) return refused('shared-key');
     if (!parsed.metadata) return refused('invalid-metadata');
     if (file === 'main.ts' && codeProblems(analysis, text, parsed.metadata).length > 0) return refused('problems');
     const c = client();
     let id: string | undefined;
+    const locked = lockOf(dir).entries(proxy.url, 'app-a');
     try {
-      id = (await c.listActions('app-a')).find((a) => a.key === key)?.id;
+      // By key, else the lock's action of the folder when its key was changed in it (the model's idFor).
+      const listed = await c.listActions('app-a');
+      id = listed.find((a) => a.key === key)?.id ?? renamedActions([here, ...keys], listed, locked).get(here)?.id;
     } catch (error) {
       return verdictOf([{ kind: 'failed', step: 'action', error, message: String(error) }]);
     }
@@ -97,7 +109,7 @@ describe('one decision, two faces: the scenario table of a save and a deploy', f
       id,
       part,
       content: file === 'main.ts' ? text : JSON.stringify(parsed.metadata),
-      locked: lockOf(dir).get(proxy.url, 'app-a', key)?.[part],
+      locked: locked.find((e) => e.id === id)?.[part],
       replaced: undefined,
       resend: false,
       caps: await c.capabilities(),

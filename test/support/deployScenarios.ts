@@ -49,6 +49,12 @@ export const MARKERS = `${textMain('a')}<<<<<<< Local\nconst x = 1;\n=======\nco
 
 const write = (file: ScenarioFile, text: string): ScenarioChange => ({ kind: 'edit', file, edit: () => text });
 const renamed: ScenarioChange = { kind: 'edit', file: 'action.yaml', edit: (yaml) => yaml.replace(/^name: .*$/m, 'name: Renamed') };
+/** The key changed in the folder (and the name, so the server's copy tells the push apart): `<key>-renamed`. */
+const rekeyed: ScenarioChange = {
+  kind: 'edit',
+  file: 'action.yaml',
+  edit: (yaml) => yaml.replace(/^key: (.*)$/m, 'key: $1-renamed').replace(/^name: .*$/m, 'name: Renamed'),
+};
 
 export const DEPLOY_SCENARIOS: readonly DeployScenario[] = [
   {
@@ -95,6 +101,15 @@ export const DEPLOY_SCENARIOS: readonly DeployScenario[] = [
     save: { verdict: 'not-on-server', because: 'the editor forgets the base of an action its list no longer holds, and offers Create on Server' },
   },
   { name: 'metadata only', firstCode: textMain('a'), deployed: true, changes: [renamed], saves: 'action.yaml', verdict: 'updated' },
+  {
+    // The server keeps the action and its history under the new key: neither face makes a second one.
+    name: 'key changed in its folder',
+    firstCode: textMain('a'),
+    deployed: true,
+    changes: [rekeyed],
+    saves: 'action.yaml',
+    verdict: 'updated',
+  },
   {
     name: 'code that disagrees with its metadata',
     firstCode: textMain('a'),

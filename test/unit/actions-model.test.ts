@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { ApiError } from '../../src/core/client';
+import { type LockEntry } from '../../src/core/deploy/lock';
 import { ActionsModel, type ActionsChange, type ModelSources } from '../../src/extension/model/actionsModel';
 import { type RemoteAction } from '../../src/extension/model/entries';
-import { ActionLinks } from '../../src/extension/model/links';
 import { type LocalAction } from '../../src/extension/localActions';
 import { type Application } from '../../src/extension/project';
 
@@ -28,24 +28,13 @@ function local(app: Application, folderName: string, key = folderName, name?: st
   return { folder, file: uri(`${folder.path}/action.yaml`), key, name, metadata: undefined, problemCount: 0 };
 }
 
-class Memento {
-  private readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined;
-  get<T>(key: string, fallback: T): T;
-  get<T>(key: string, fallback?: T): T | undefined {
-    return (this.values.get(key) as T | undefined) ?? fallback;
-  }
-  update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, value);
-    return Promise.resolve();
-  }
-}
-
 /** A server and a workspace the test edits; counts the server's list calls. */
 function fixture() {
   const apps = [application('billing'), application('crm')];
   const server = new Map<string, RemoteAction[]>(apps.map((a) => [a.id, []]));
   const folders = new Map<string, LocalAction[]>(apps.map((a) => [a.id, []]));
+  // The lock's entries, by application.
+  const locks = new Map<string, LockEntry[]>();
   const calls: string[] = [];
   const scans: string[] = [];
   let failWith: unknown;
@@ -61,11 +50,12 @@ function fixture() {
     },
     readLocal: (folder) => Promise.resolve([...folders.values()].flat().find((a) => a.folder.path === folder.path)),
     folderNames: (app) => Promise.resolve((folders.get(app.id) ?? []).map((a) => a.folder.path).join('\n')),
+    locked: (app) => Promise.resolve([...(locks.get(app.id) ?? [])]),
   };
-  const model = new ActionsModel(sources, new ActionLinks(new Memento()));
+  const model = new ActionsModel(sources);
   const changes: ActionsChange[] = [];
   model.onDidChange((c) => changes.push(c));
-  return { apps, server, folders, calls, scans, model, changes, fail: (error: unknown) => (failWith = error) };
+  return { apps, server, folders, locks, calls, scans, model, changes, fail: (error: unknown) => (failWith = error) };
 }
 
 describe('ActionsModel', () => {
@@ -146,29 +136,37 @@ describe('ActionsModel', () => {
     assert.equal(await model.fileAt(uri('/ws/billing/send-invoice/inputs/a.json')), undefined, 'not directly in the action folder');
   });
 
-  it('a create links the folder, reads the list again and fires for that application only', async () => {
+  it('a create reads the list again and fires for that application only', async () => {
     const { apps, server, folders, calls, model, changes } = fixture();
     const [billing] = apps as [Application];
     folders.set('billing', [local(billing, 'draft')]);
     assert.equal((await model.actions(billing))[0]?.state, 'local');
     server.set('billing', [remote('9', 'draft')]);
-    model.created(billing, uri('/ws/billing/draft'), '9');
+    model.created(billing);
     assert.deepEqual(changes, [{ app: billing }]);
     assert.equal((await model.actions(billing))[0]?.state, 'synced');
     assert.deepEqual(calls, ['billing', 'billing']);
   });
 
-  it('keeps a folder matched to its action by id when its key changes locally', async () => {
-    const { apps, server, folders, model } = fixture();
+  it("matches a folder whose key was changed in it to the action the lock records for the folder, by the core's rule", async () => {
+    const { apps, server, folders, locks, model } = fixture();
     const [billing] = apps as [Application];
     server.set('billing', [remote('1', 'send-invoice')]);
-    folders.set('billing', [local(billing, 'send-invoice')]);
-    await model.actions(billing);
+    // Deployed from the folder send-invoice under its key (an entry without a folder is of the folder named by its key).
+    locks.set('billing', [{ key: 'send-invoice', id: '1' }]);
     folders.set('billing', [local(billing, 'send-invoice', 'send-bill')]);
     const [entry] = await model.actions(billing);
     assert.equal(entry?.state, 'changed');
-    assert.match(entry?.change ?? '', /key changed locally/);
+    assert.equal(entry?.change, 'key changed here (server: send-invoice)');
     assert.equal(await model.idFor(billing, uri('/ws/billing/send-invoice'), 'send-bill'), '1');
+    // Another folder that declares the server's key is that action's: the changed folder is a new one.
+    folders.set('billing', [local(billing, 'send-invoice', 'send-bill'), local(billing, 'copy', 'send-invoice')]);
+    assert.equal(await model.idFor(billing, uri('/ws/billing/send-invoice'), 'send-bill'), undefined);
+    // Without the lock's entry, nothing tells which action the folder was: none.
+    folders.set('billing', [local(billing, 'send-invoice', 'send-bill')]);
+    locks.set('billing', []);
+    assert.equal(await model.idFor(billing, uri('/ws/billing/send-invoice'), 'send-bill'), undefined);
+    assert.equal((await model.actions(billing)).find((e) => e.key === 'send-bill')?.state, 'local');
   });
 
   it('resolves an id by key, reading the list again once on a miss', async () => {
@@ -226,14 +224,14 @@ describe('ActionsModel', () => {
     assert.equal(back.find((e) => e.key === 'deleted-elsewhere')?.outOfStep, undefined, 'an id listed again starts in step');
   });
 
-  it('a code push links without reading the list; a metadata push reads it again', async () => {
+  it('a code push does not read the list again; a metadata push does', async () => {
     const { apps, model, calls, changes } = fixture();
     const [billing] = apps as [Application];
     await model.actions(billing);
-    model.pushed(billing, uri('/ws/billing/a'), '1', 'code');
+    model.pushed(billing, 'code');
     await model.actions(billing);
     assert.deepEqual(changes, []);
-    model.pushed(billing, uri('/ws/billing/a'), '1', 'metadata');
+    model.pushed(billing, 'metadata');
     await model.actions(billing);
     assert.deepEqual(changes, [{ app: billing }]);
     assert.deepEqual(calls, ['billing', 'billing']);
@@ -283,16 +281,14 @@ describe('ActionsModel', () => {
     const outer = application('tools');
     const inner = application('ops', '/ws/tools/admin');
     const twin = application('tools', '/ws/tools/admin', 'tools');
-    const model = new ActionsModel(
-      {
-        applications: () => Promise.resolve([outer, inner, twin]),
-        listRemote: () => Promise.resolve([]),
-        scanLocal: () => Promise.resolve([]),
-        readLocal: () => Promise.resolve(undefined),
-        folderNames: () => Promise.resolve(''),
-      },
-      new ActionLinks(new Memento()),
-    );
+    const model = new ActionsModel({
+      applications: () => Promise.resolve([outer, inner, twin]),
+      listRemote: () => Promise.resolve([]),
+      scanLocal: () => Promise.resolve([]),
+      readLocal: () => Promise.resolve(undefined),
+      folderNames: () => Promise.resolve(''),
+      locked: () => Promise.resolve([]),
+    });
     const inOps = await model.fileAt(uri('/ws/tools/admin/ops/refund/main.ts'));
     assert.equal(inOps?.app, inner, "the nested project's application, not the outer folder's");
     assert.equal(inOps?.folder.path, '/ws/tools/admin/ops/refund');
@@ -311,14 +307,15 @@ describe('ActionsModel', () => {
       scanLocal: () => Promise.resolve([]),
       readLocal: () => Promise.resolve(undefined),
       folderNames: () => Promise.resolve(''),
+      locked: () => Promise.resolve([]),
     };
     const broken = { root: uri('/ws/tools/admin') };
-    const model = new ActionsModel({ ...sources, projects: () => Promise.resolve([outer.project, broken]) }, new ActionLinks(new Memento()));
+    const model = new ActionsModel({ ...sources, projects: () => Promise.resolve([outer.project, broken]) });
     assert.equal(await model.fileAt(uri('/ws/tools/admin/main.ts')), undefined, "the outer project's application took the nested project's file");
     assert.equal(await model.applicationOf(uri('/ws/tools/admin/main.ts')), undefined);
     assert.equal((await model.fileAt(uri('/ws/tools/score/main.ts')))?.app, outer, 'the outer project keeps its own files');
     // Without the list of every project, the broken one is not known (what the guard above is for).
-    const blind = new ActionsModel(sources, new ActionLinks(new Memento()));
+    const blind = new ActionsModel(sources);
     assert.equal((await blind.fileAt(uri('/ws/tools/admin/main.ts')))?.app, outer);
   });
 

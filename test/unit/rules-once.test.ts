@@ -62,6 +62,14 @@ const RULES: readonly Rule[] = [
     tested: 'test/cli/cli-action-names.test.ts',
   },
   {
+    name: 'which server action a folder is when its key was changed in it',
+    core: 'src/core/deploy/renamed.ts',
+    fn: 'renamedActions',
+    faces: ['src/core/deploy/plan.ts', 'src/extension/model/actionsModel.ts', 'src/extension/model/entries.ts'],
+    onlyInCore: ['.folder ?? entry.key'],
+    tested: 'test/unit/deploy-renamed.test.ts',
+  },
+  {
     name: "what the list's version tag tells of a part unread",
     core: 'src/core/deploy/decide.ts',
     fn: 'listedAtBase',

@@ -2,6 +2,7 @@ import { type Command, Option } from 'commander';
 import { type PartStatus } from '../../core/deploy/decide';
 import { mapLimited } from '../../core/deploy/pipeline';
 import { actionStatus, type ActionStatus, inStep } from '../../core/deploy/status';
+import { keyChangedNote } from '../../core/deploy/renamed';
 import { count, serverText } from '../../core/text';
 import { type CommandContext } from '../context';
 import { EXIT, type ExitCode, worstExit } from '../exitCodes';
@@ -108,6 +109,7 @@ function describe(s: ActionStatus, reset: boolean): string {
   const parts: string[] = [];
   if (s.presence === 'deleted-on-server' && reset) parts.push('not on the server, which looks new or reset');
   else if (s.presence !== 'both') parts.push(PRESENCE_WORDS[s.presence]);
+  if (s.renamedFrom !== undefined) parts.push(keyChangedNote(serverText(s.renamedFrom, 120)));
   // The local file is what is wrong: its metadata is not compared, which is no fault of the server's.
   if (s.sharedBy) parts.push(`its key is declared in ${s.sharedBy.length} folders: not compared`);
   else if (s.problems)

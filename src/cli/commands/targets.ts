@@ -91,7 +91,7 @@ export async function collectTargets(
         throw named;
       }
       const { listed } = answer;
-      const targets = deployTargets(app.id, local, listed, baseOf);
+      const targets = deployTargets(app.id, local, listed, baseOf, lock.entries(project.baseUrl, app.id));
       return { app, client, targets, reset: looksReset(targets, new Set(listed.map((l) => l.id))) };
     }),
   );

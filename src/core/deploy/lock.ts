@@ -3,8 +3,8 @@
  * kept in `customactions.lock.json` beside customactions.yaml, written by every deploy and pull and
  * committed by the team. It is the base a pipeline has: a fresh CI checkout, shallow or not, holds it.
  *
- * Per server (its identity, `serverIdentity`: every spelling of one server is one entry), application and action key: the action's id there, and for its metadata and
- * code the content hash of the version this repository deployed or pulled, and the server's version
+ * Per server (its identity, `serverIdentity`: every spelling of one server is one entry), application and action key: the action's id there, its
+ * folder when it is not named by the key, and for its metadata and code the content hash of the version this repository deployed or pulled, and the server's version
  * tag of it when the server sent one. The server holding exactly that version is safe to replace;
  * holding anything else, the action changed on the server since (docs/cli.md, *The base*).
  *
@@ -21,6 +21,17 @@ const LOCK_VERSION = 1;
 /** One action's base on one server. */
 export interface LockedAction extends DeployBase {
   readonly id: string;
+  /**
+   * The name of the action's folder in its application's folder, when it differs from the key or the
+   * key was changed in it (`renamedActions`): an entry without one is of the folder named by its key,
+   * as New Action and Pull name folders. A name to match, never a path to write to.
+   */
+  readonly folder?: string;
+}
+
+/** A lock entry with its key, as `entries` lists them. */
+export interface LockEntry extends LockedAction {
+  readonly key: string;
 }
 
 type Servers = Record<string, Record<string, Record<string, LockedAction>>>;
@@ -121,6 +132,11 @@ export class DeployLock {
     return this.servers[serverKey(server)]?.[applicationId]?.[key];
   }
 
+  /** The entries this lock holds for an application on a server, with their keys. */
+  entries(server: string, applicationId: string): LockEntry[] {
+    return Object.entries(this.servers[serverKey(server)]?.[applicationId] ?? {}).map(([key, entry]) => ({ ...entry, key }));
+  }
+
   /** The keys this lock holds for an application on a server. */
   keys(server: string, applicationId: string): string[] {
     return Object.keys(this.servers[serverKey(server)]?.[applicationId] ?? {});
@@ -147,7 +163,16 @@ export class DeployLock {
       changed.add(where);
       if (entry === null) {
         if (apps[applicationId]) delete apps[applicationId][key];
-      } else (apps[applicationId] ??= {})[key] = old?.id === entry.id ? { ...old, ...entry } : entry;
+        continue;
+      }
+      const actions = (apps[applicationId] ??= {});
+      // One entry per action: the entry of the same id under an older key (the key was changed here)
+      // goes, and its folder stays with the action unless the change names one.
+      const renamed = Object.keys(actions).find((k) => k !== key && actions[k]!.id === entry.id);
+      const folder = entry.folder ?? (renamed === undefined ? undefined : (actions[renamed]!.folder ?? renamed));
+      if (renamed !== undefined) delete actions[renamed];
+      const merged = old?.id === entry.id ? { ...old, ...entry } : entry;
+      actions[key] = folder === undefined || folder === key ? withoutFolder(merged) : { ...merged, folder };
     }
     // An application or server left without entries goes, so the file holds no empty objects.
     for (const [app, actions] of Object.entries(next[at] ?? {})) if (Object.keys(actions).length === 0) delete next[at]![app];
@@ -161,20 +186,22 @@ export class DeployLock {
   }
 
   /**
-   * A copy with `version` as the base of one part of the action `id`, now of key `key`: one entry per
-   * action, so an entry of the same id under an older key (the key was changed here) goes.
+   * A copy with `version` as the base of one part of the action `id`, now of key `key` in `folder`
+   * (when told): one entry per action, so an entry of the same id under an older key (the key was
+   * changed here) goes, its other part and its folder kept.
    */
   recorded(
     server: string,
     applicationId: string,
-    action: { readonly id: string; readonly key: string },
+    action: { readonly id: string; readonly key: string; readonly folder?: string },
     part: 'metadata' | 'implementation',
     version: BaseVersion,
   ): DeployLock {
     const old = this.keyOf(server, applicationId, action.id);
-    const next = old !== undefined && old !== action.key ? this.without(server, applicationId, old) : this;
+    const kept = old === undefined ? undefined : this.get(server, applicationId, old);
     const clean: BaseVersion = { etag: version.etag, hash: version.hash, ...(version.absent ? { absent: true } : {}) };
-    return next.with(server, applicationId, action.key, { id: action.id, [part]: clean });
+    const entry: LockedAction = { ...kept, id: action.id, ...(action.folder !== undefined ? { folder: action.folder } : {}), [part]: clean };
+    return this.with(server, applicationId, action.key, entry);
   }
 
   /** A copy without the entry of action `id`. */
@@ -216,14 +243,27 @@ function mergeSpellings(a: LockedAction, b: LockedAction): LockedAction | undefi
           : undefined;
   const metadata = part(a.metadata, b.metadata);
   const implementation = part(a.implementation, b.implementation);
-  return { id: a.id, ...(metadata ? { metadata } : {}), ...(implementation ? { implementation } : {}) };
+  const folder = a.folder === b.folder ? a.folder : undefined;
+  return { id: a.id, ...(folder !== undefined ? { folder } : {}), ...(metadata ? { metadata } : {}), ...(implementation ? { implementation } : {}) };
+}
+
+function withoutFolder(entry: LockedAction): LockedAction {
+  if (entry.folder === undefined) return entry;
+  const { folder: _folder, ...rest } = entry;
+  return rest;
+}
+
+/** A folder's name as the lock may hold one: one path segment, never a way out of its application's folder. */
+function isFolderName(value: unknown): value is string {
+  return typeof value === 'string' && value !== '' && value !== '.' && value !== '..' && value.length <= 255 && !/[/\\\0]/.test(value);
 }
 
 function readLocked(value: unknown): LockedAction | undefined {
   if (!isRecord(value) || typeof value.id !== 'string' || value.id === '') return undefined;
   const metadata = readPart(value.metadata);
   const implementation = readPart(value.implementation);
-  return { id: value.id, ...(metadata ? { metadata } : {}), ...(implementation ? { implementation } : {}) };
+  const folder = isFolderName(value.folder) ? value.folder : undefined;
+  return { id: value.id, ...(folder !== undefined ? { folder } : {}), ...(metadata ? { metadata } : {}), ...(implementation ? { implementation } : {}) };
 }
 
 function readPart(value: unknown): BaseVersion | undefined {

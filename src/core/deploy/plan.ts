@@ -11,7 +11,8 @@ import { type ListedAction } from '../client';
 import { type ActionMetadata } from '../schema/metadata';
 import { type BaseVersion, codeHash, metadataHash } from './base';
 import { type Part } from './decide';
-import { type LockedAction } from './lock';
+import { type LockedAction, type LockEntry } from './lock';
+import { renamedActions } from './renamed';
 import { sharedKeyMessage, sharedKeys } from '../workspace/layout';
 import { conflictMarkerProblems } from './markers';
 import { type FileProblem, type Outcome } from './outcome';
@@ -42,6 +43,8 @@ export interface DeployTarget {
    * several (`sharedKeys`): none of them is deployed.
    */
   readonly sharedBy?: readonly string[];
+  /** The key the server lists the action under, when the key was changed in its folder (`renamedActions`). */
+  readonly renamedFrom?: string;
 }
 
 /** One part of an action in a plan: its content's hash, the base it goes against, and whether it differs from it. */
@@ -160,12 +163,16 @@ export function toCheck(plans: readonly ActionPlan[]): WorkspaceAction[] {
   return plans.flatMap((p) => (p.check && p.target.local ? [p.target.local] : []));
 }
 
-/** The targets of an application: its workspace actions and the server's list, matched by key, in key order. */
+/**
+ * The targets of an application: its workspace actions and the server's list, matched by key, or by
+ * the lock's folder where the key was changed in it (`renamedActions`), in key order.
+ */
 export function deployTargets(
   application: string,
   local: readonly WorkspaceAction[],
   listed: readonly ListedAction[],
   baseOf: (key: string) => LockedAction | undefined,
+  locked: readonly LockEntry[] = [],
 ): DeployTarget[] {
   // The first of each key, as a search from the start would find it; by map, so 5,000 actions cost no more than 5,000 lookups.
   const firstByKey = <T extends { readonly key: string }>(items: readonly T[]) => {
@@ -174,13 +181,30 @@ export function deployTargets(
     return byKey;
   };
   const locals = firstByKey(local);
-  const listeds = firstByKey(listed);
   const shared = sharedKeys(local);
+  const renamed = renamedActions(
+    local.map((l) => ({ key: l.key, folderName: actionFolderName(l), local: l })),
+    listed,
+    locked,
+  );
+  // A renamed action is the target of its folder's new key, with its base; its old key is no target of
+  // its own. A folder sharing its key with another is refused as such, renamed or not.
+  const renamedTo = new Map([...renamed].filter(([l]) => !shared.has(l.local)).map(([l, r]) => [l.key, r]));
+  const renamedFrom = new Set([...renamedTo.values()].map((r) => r.key));
+  const listeds = firstByKey(listed.filter((r) => !renamedFrom.has(r.key)));
   return [...new Set([...locals.keys(), ...listeds.keys()])].sort().map((key) => {
     const here = locals.get(key);
     const sharedBy = here && shared.get(here)?.map((a) => a.metadataFile);
+    const from = renamedTo.get(key);
+    if (from) return { application, key, local: here, listed: from, base: baseOf(from.key), renamedFrom: from.key };
     return { application, key, local: here, listed: listeds.get(key), base: baseOf(key), ...(sharedBy ? { sharedBy } : {}) };
   });
+}
+
+/** The name of an action's folder in its application's folder, from its action.yaml's path. */
+export function actionFolderName(action: Pick<WorkspaceAction, 'metadataFile'>): string {
+  const parts = action.metadataFile.split('/');
+  return parts[parts.length - 2] ?? '';
 }
 
 /** A plan as JSON, for `deploy --dry-run --json`: what goes, to which action, against which base. */

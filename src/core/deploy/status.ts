@@ -25,6 +25,8 @@ export interface ActionStatus {
   readonly problems?: readonly FileProblem[];
   /** The action.yaml files of every folder declaring this key, when there are several (`DeployTarget.sharedBy`). */
   readonly sharedBy?: readonly string[];
+  /** The key the server lists the action under, when the key was changed in its folder (`DeployTarget.renamedFrom`). */
+  readonly renamedFrom?: string;
   /**
    * Asked for (`diff: true`): per part that differs, the unified diff from the server's text to the
    * workspace's (contentDiff.ts), what a deploy would send over it.
@@ -45,7 +47,12 @@ export async function actionStatus(
 ): Promise<ActionStatus> {
   const { local, listed } = target;
   const base = target.base && listed && target.base.id === listed.id ? target.base : undefined;
-  const head = { application: target.application, key: target.key, id: listed?.id };
+  const head = {
+    application: target.application,
+    key: target.key,
+    id: listed?.id,
+    ...(target.renamedFrom !== undefined ? { renamedFrom: target.renamedFrom } : {}),
+  };
   const problems = target.sharedBy
     ? { problems: sharedKeyRefusal(target.key, target.sharedBy).problems, sharedBy: target.sharedBy }
     : local && !local.metadata

@@ -8,7 +8,7 @@ import { ACTION_FILE, MAIN_FILE } from '../../core/workspace';
 import { type Application } from '../project';
 import { assertInsideWorkspace, replaceDocumentText } from '../files';
 import { type Parts } from '../parts';
-import { type LockStore } from './lockStore';
+import { type LockStore } from '../lockStore';
 import { currentText } from './locate';
 import { type ServerCopy, localFileOf, readBaseCopy, readServerCopy } from './serverCopy';
 

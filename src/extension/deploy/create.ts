@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { actionFolderName } from '../model';
 import { type BaseVersion, createdBase } from '../../core/deploy/base';
 import { type ActionMetadata } from '../../core/schema';
 import { MAIN_FILE } from '../../core/workspace';
@@ -13,7 +14,7 @@ import { type PushResult } from './deployer';
 export interface CreateDeploy {
   recordBases(
     app: Application,
-    action: { readonly id: string; readonly key: string },
+    action: { readonly id: string; readonly key: string; readonly folder?: string },
     bases: { readonly metadata: BaseVersion; readonly implementation?: BaseVersion },
   ): void;
   pushByHand(file: vscode.Uri): Promise<PushResult | undefined>;
@@ -21,7 +22,7 @@ export interface CreateDeploy {
 
 /**
  * POSTs an action folder's metadata, then pushes its main.ts: the server holds no code for a new
- * action, and a run of it fails until it does. The server's id is remembered as a link, never as configuration.
+ * action, and a run of it fails until it does. The server's id and the folder are recorded in the lock, with its base.
  */
 export async function createOnServer(
   s: Pick<Parts, 'connections' | 'model'>,
@@ -38,7 +39,7 @@ export async function createOnServer(
     );
     id = created.id;
     // A new action has no code: its first push asks the server that it still has none.
-    deploy.recordBases(app, { id, key: metadata.key }, createdBase(created.etag, metadata));
+    deploy.recordBases(app, { id, key: metadata.key, folder: actionFolderName(folder) }, createdBase(created.etag, metadata));
   } catch (error) {
     s.model.createFailed(app);
     // The folder is kept either way; the offer to retry does not hold up the command.
@@ -47,7 +48,7 @@ export async function createOnServer(
       .then((retry) => retry && createOnServer(s, deploy, app, folder, metadata));
     return undefined;
   }
-  s.model.created(app, folder, id);
+  s.model.created(app);
   const pushed = await pushMain(deploy, folder);
   void vscode.window.showInformationMessage(`Created ${metadata.key} in ${app.label}${pushed ? ' with the code of its main.ts' : ''}.`);
   return id;

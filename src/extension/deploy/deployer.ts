@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { actionFolderName } from '../model';
 import { type ActionMetadata } from '../../core/schema';
 import { type VersionedResource } from '../../core/client';
 import { codeHash, metadataHash } from '../../core/deploy/base';
@@ -13,7 +14,7 @@ import { type Application } from '../project';
 import { replaceDocumentText } from '../files';
 import { type Parts } from '../parts';
 import { type Events } from '../events';
-import { type LockStore } from './lockStore';
+import { type LockStore } from '../lockStore';
 import { type DeployHistoryStore } from './historyStore';
 import { CodeChecks } from './codeCheck';
 import { COMPARE, type Conflict, Conflicts, MERGE, type MergeOutcome, OVERWRITE } from './conflicts';
@@ -228,7 +229,7 @@ export class Deployer extends Disposable {
       this.s.model.serverChanged(file.app, id, false);
     }
     if (outcome.kind === 'pushed') {
-      this.s.model.pushed(file.app, file.folder, id, kind);
+      this.s.model.pushed(file.app, kind);
       if (kind === 'code') this.s.events.poke(id);
     }
     return { ...outcome, durationMs };
@@ -252,7 +253,7 @@ export class Deployer extends Disposable {
       return await this.s.connections.call(app, async (client) => {
         const [caps, locked] = await Promise.all([client.capabilities({ signal }), this.bases.part(app, id, part)]);
         const result = await pushSave(client, { id, part, content, locked, replaced, resend: request.force === true, caps, signal });
-        if (result.base) this.bases.record(app, { id, key: record.label }, part, result.base);
+        if (result.base) this.bases.record(app, { id, key: record.label, folder: actionFolderName(record.folder) }, part, result.base);
         if (result.outcome.kind === 'pushed') void this.remember(record, id, content, result.base?.etag, result.outcome.checked);
         return result.outcome;
       });
@@ -343,7 +344,7 @@ export class Deployer extends Disposable {
       return { ...outcome, durationMs };
     }
     this.settle(record);
-    if (outcome.kind === 'pushed') this.s.model.pushed(app, folder, id, kind);
+    if (outcome.kind === 'pushed') this.s.model.pushed(app, kind);
     if (differs && record.hold === hold) this.feedback.redeployed(record, (choice) => this.heldChoice(record.file, choice));
     return { ...outcome, durationMs };
   }

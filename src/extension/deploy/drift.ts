@@ -6,7 +6,7 @@ import { baseAfter, codeHash, metadataHash } from '../../core/deploy/base';
 import { changedSinceBase, type Part } from '../../core/deploy/decide';
 import { type Application } from '../project';
 import { mainOf, readActionYaml, savedText } from './locate';
-import { type LockStore } from './lockStore';
+import { type LockStore } from '../lockStore';
 import { type DeployStatusItem } from './statusItem';
 
 /** An action's versions are asked again at most this often, however often its files are shown. */

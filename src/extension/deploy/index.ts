@@ -18,7 +18,7 @@ import { type ServerCopy } from './serverCopy';
 import { type ActionMetadata } from '../../core/schema';
 import { type createOnServer } from './create';
 import { type Application } from '../project';
-import { LockStore } from './lockStore';
+import { type LockStore } from '../lockStore';
 import { DeployHistoryStore } from './historyStore';
 import { DriftWatch } from './drift';
 import { CodeDiagnostics } from './diagnostics';
@@ -31,7 +31,10 @@ import { SavedTexts } from './savedTexts';
 import { type DeployStatusItem } from './statusItem';
 
 /** The parts deploy is built from: activation has them before it builds the feature. */
-export type DeployParts = Pick<Parts, 'actionFiles' | 'config' | 'connections' | 'context' | 'log' | 'model' | 'project' | 'serverVersions' | 'trust'> & {
+export type DeployParts = Pick<
+  Parts,
+  'actionFiles' | 'config' | 'locks' | 'connections' | 'context' | 'log' | 'model' | 'project' | 'serverVersions' | 'trust'
+> & {
   readonly events: Events;
 } & { readonly tree: ActionsTreeProvider };
 
@@ -77,7 +80,7 @@ export class DeployFeature extends Disposable {
     let quickFixes: MetadataQuickFixes | undefined;
     this.diagnostics = this.register(new CodeDiagnostics(s));
     const generated = (this.generated = this.register(new GeneratedTypes(s)));
-    this.bases = this.register(new LockStore(s.project, s.trust, s.log));
+    this.bases = s.locks;
     // Bases were kept in workspace state before they moved to the lock file; the command line never saw them.
     for (const old of OLD_BASES) if (s.context.workspaceState.get(old) !== undefined) void s.context.workspaceState.update(old, undefined);
     this.history = this.register(new DeployHistoryStore(s.context.globalStorageUri, s.log));
@@ -223,7 +226,7 @@ export class DeployFeature extends Disposable {
    */
   recordBases(
     app: Application,
-    action: { readonly id: string; readonly key: string },
+    action: { readonly id: string; readonly key: string; readonly folder?: string },
     bases: { readonly metadata: BaseVersion; readonly implementation?: BaseVersion },
   ): void {
     this.bases.record(app, action, 'metadata', bases.metadata);

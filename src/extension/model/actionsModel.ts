@@ -1,13 +1,14 @@
 import type * as vscode from 'vscode';
 import { ApiError } from '../../core/client';
+import { type LockEntry } from '../../core/deploy/lock';
+import { renamedActions } from '../../core/deploy/renamed';
 import { selectActions, sharedKeys } from '../../core/workspace';
 import { Disposable } from '../lifecycle';
 import { type LocalAction } from '../localActions';
 import { type Application } from '../project';
 import { Emitter } from './emitter';
 import { type ActionEntry, mergeActions, type RemoteAction } from './entries';
-import { type ActionLinks } from './links';
-import { type ActionFile, actionFileAt, actionFolderContaining, applicationContaining, inputSetFileAt, type ProjectRoots } from './locate';
+import { type ActionFile, actionFileAt, actionFolderName, actionFolderContaining, applicationContaining, inputSetFileAt, type ProjectRoots } from './locate';
 
 /** Where the model's data comes from: the project file, the server, the workspace's folders. Faked in the unit tests. */
 export interface ModelSources {
@@ -23,6 +24,11 @@ export interface ModelSources {
   readLocal(folder: vscode.Uri): Promise<LocalAction | undefined>;
   /** The names of the application folder's sub-folders, read now, as one string that changes when they do. */
   folderNames(app: Application): Promise<string>;
+  /**
+   * The lock's entries of the application on the server its project names now (customactions.lock.json):
+   * which folder each action was deployed or pulled from, so a key changed in it finds its action.
+   */
+  locked(app: Application): Promise<readonly LockEntry[]>;
 }
 
 /** What changed: one application's actions, or everything (`app` undefined: the project, trust, keys, a refresh). */
@@ -44,7 +50,7 @@ interface Listed {
 
 /**
  * Every application's actions, merged from the server's list, the workspace's action folders and
- * the id each folder was last seen with. It owns every cache and its invalidation: features tell it
+ * the lock (the folder each action was deployed or pulled from). It owns every cache and its invalidation: features tell it
  * what happened (`created`, `deleted`, `pulled`, `pushed`, `refresh`) and it fires a change for
  * exactly the application that changed. The tree is a view of it; commands, deploy and events find
  * actions here (a feature that knows the folder may read its action.yaml again from disk).
@@ -69,10 +75,7 @@ export class ActionsModel extends Disposable {
    */
   readonly onDidRemoveActions = this.removedEmitter.event;
 
-  constructor(
-    private readonly sources: ModelSources,
-    private readonly links: ActionLinks,
-  ) {
+  constructor(private readonly sources: ModelSources) {
     super();
   }
 
@@ -83,18 +86,17 @@ export class ActionsModel extends Disposable {
 
   /** The application's actions: the folders as they are now, the server's list as cached (fetched on first need). */
   async actions(app: Application): Promise<ActionEntry[]> {
-    const [local, remote] = await Promise.all([
+    const [local, remote, locked] = await Promise.all([
       this.scanned(app),
       this.list(app).catch((error: unknown) => {
         this.noteUnreachable(error);
         throw error;
       }),
+      this.sources.locked(app),
     ]);
-    const entries = mergeActions(app, local, remote.actions, this.links.all()).map((e) =>
+    return mergeActions(app, local, remote.actions, locked).map((e) =>
       e.remote && this.drifted.has(driftKey(app, e.remote.id)) ? { ...e, outOfStep: true } : e,
     );
-    this.links.link(entries.flatMap((e) => (e.local && e.remote ? [[e.local.folder.toString(), e.remote.id] as const] : [])));
-    return entries;
   }
 
   async applications(): Promise<readonly Application[]> {
@@ -158,13 +160,17 @@ export class ActionsModel extends Disposable {
 
   /**
    * The server's id of the action in `folder` with `key`: by key (the list is fetched again once on a
-   * miss), else by the id the folder was linked to when its key was changed here and the server still lists it.
+   * miss), else, when the key was changed in the folder, the action the lock records for the folder
+   * (the core's `renamedActions`, the command line's rule).
    */
   async idFor(app: Application, folder: vscode.Uri, key: string): Promise<string | undefined> {
     const found = this.listed.get(app.uid)?.byKey.get(key) ?? (await this.list(app, true)).byKey.get(key);
     if (found) return found.id;
-    const linked = this.links.all().get(folder.toString());
-    return linked !== undefined && (this.listed.get(app.uid)?.actions ?? []).some((a) => a.id === linked) ? linked : undefined;
+    const [listed, local, locked] = await Promise.all([this.list(app), this.sources.scanLocal(app), this.sources.locked(app)]);
+    // The folder as the save has it (its key may be newer than the disk's), beside every other folder.
+    const here = { key, folderName: actionFolderName(folder) };
+    const others = local.filter((a) => a.folder.toString() !== folder.toString()).map((a) => ({ key: a.key, folderName: actionFolderName(a.folder) }));
+    return renamedActions([here, ...others], listed.actions, locked).get(here)?.id;
   }
 
   /**
@@ -203,16 +209,15 @@ export class ActionsModel extends Disposable {
     this.changed.fire({ app });
   }
 
-  /** An action folder was created on the server as `id`. */
-  created(app: Application, folder: vscode.Uri, id: string): void {
-    this.links.link([[folder.toString(), id]]);
+  /** An action folder was created on the server. */
+  created(app: Application): void {
     this.refresh(app);
   }
 
-  /** The server's action `id` was pulled into `folder`. */
-  pulled(app: Application, folder: vscode.Uri, id: string): void {
+  /** The server's action `id` was pulled into a folder. */
+  pulled(app: Application, id: string): void {
     this.drifted.delete(driftKey(app, id));
-    this.created(app, folder, id);
+    this.created(app);
   }
 
   /** A delete was sent for the action (whatever came of it, the list is read again). */
@@ -221,8 +226,7 @@ export class ActionsModel extends Disposable {
   }
 
   /** The server accepted a push of a folder's code or metadata; metadata may rename the action. */
-  pushed(app: Application, folder: vscode.Uri, id: string, what: 'code' | 'metadata'): void {
-    this.links.link([[folder.toString(), id]]);
+  pushed(app: Application, what: 'code' | 'metadata'): void {
     if (what === 'metadata') this.refresh(app);
   }
 

@@ -1,7 +1,10 @@
 import { type CustomActionsClient } from '../../core/client';
+import { type LockEntry } from '../../core/deploy/lock';
+import { keyChangedNote, renamedActions } from '../../core/deploy/renamed';
 import { checkServerKey, sharedKeys } from '../../core/workspace';
 import { type LocalAction } from '../localActions';
 import { type Application } from '../project';
+import { actionFolderName } from './locate';
 
 export type RemoteAction = Awaited<ReturnType<CustomActionsClient['listActions']>>[number];
 
@@ -33,19 +36,22 @@ export interface ActionEntry {
   readonly sharedBy?: readonly LocalAction[];
 }
 
-/** The workspace's folders and the server's list, matched by key, or by the folder's linked id when its key changed here. */
-export function mergeActions(
-  app: Application,
-  local: readonly LocalAction[],
-  listed: readonly RemoteAction[],
-  knownIds: ReadonlyMap<string, string>,
-): ActionEntry[] {
+/**
+ * The workspace's folders and the server's list, matched by key, or by the lock's folder when the key
+ * was changed in it (the core's `renamedActions`, the command line's rule).
+ */
+export function mergeActions(app: Application, local: readonly LocalAction[], listed: readonly RemoteAction[], locked: readonly LockEntry[]): ActionEntry[] {
   const { remote, invalid } = screenListed(listed);
   const remoteByKey = new Map(remote.map((r) => [r.key, r]));
-  const remoteById = new Map(remote.map((r) => [r.id, r]));
   const claimed = new Set<string>();
   const entries: ActionEntry[] = [];
   const shared = sharedKeys(local);
+  const renamed = renamedActions(
+    local.map((l) => ({ key: l.key, folderName: actionFolderName(l.folder), local: l })),
+    remote,
+    locked,
+  );
+  const renamedOf = new Map([...renamed].map(([l, r]) => [l.local, r]));
   for (const l of local) {
     const group = shared.get(l);
     if (group) {
@@ -56,13 +62,9 @@ export function mergeActions(
     let r = remoteByKey.get(l.key);
     let change: string | undefined;
     if (!r) {
-      // The folder was linked to a server action whose key it no longer carries: the key changed here.
-      const id = knownIds.get(l.folder.toString());
-      const linked = id === undefined ? undefined : remoteById.get(id);
-      if (linked && !local.some((other) => other.key === linked.key)) {
-        r = linked;
-        change = `key changed locally (server: ${linked.key})`;
-      }
+      // The lock's action of this folder, whose key it no longer carries: the key changed here.
+      r = renamedOf.get(l);
+      if (r) change = keyChangedNote(r.key);
     } else if (l.name !== undefined && l.name !== r.name) {
       change = `name changed locally (server: ${r.name})`;
     }

@@ -84,3 +84,8 @@ export function inputSetFileAt(
   const parts = uri.path.split('/');
   return parts[parts.length - 2] === INPUTS_FOLDER ? { app: found.app, folder: found.folder } : undefined;
 }
+
+/** An action folder's name in its application's folder, as the lock records it (the core's `renamedActions`). */
+export function actionFolderName(folder: vscode.Uri): string {
+  return folder.path.split('/').pop() ?? '';
+}

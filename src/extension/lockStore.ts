@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import { type BaseVersion, type DeployBase } from '../../core/deploy/base';
-import { type Part } from '../../core/deploy/decide';
-import { DeployLock, LOCK_FILE, lockProblemAt, lockProblemFix } from '../../core/deploy/lock';
-import { errorMessage } from '../connections';
-import { writeInsideWorkspace } from '../files';
-import { Disposable } from '../lifecycle';
-import { type Application, type ProjectModel, serverOf } from '../project';
-import { type WorkspaceTrust } from '../trust';
+import { type BaseVersion, type DeployBase } from '../core/deploy/base';
+import { type Part } from '../core/deploy/decide';
+import { DeployLock, LOCK_FILE, type LockEntry, lockProblemAt, lockProblemFix } from '../core/deploy/lock';
+import { errorMessage } from './connections';
+import { writeInsideWorkspace } from './files';
+import { Disposable } from './lifecycle';
+import { type Application, type ProjectModel, serverOf } from './project';
+import { type WorkspaceTrust } from './trust';
 
 /** What the store knows of the lock file of one project folder. */
 interface Loaded {
@@ -52,12 +52,17 @@ export class LockStore extends Disposable {
     return this.fileOf(app).get(app, id);
   }
 
+  /** The lock's entries of `app` on the server its project names now, none while the lock is not one. */
+  entries(app: Application): Promise<LockEntry[]> {
+    return this.fileOf(app).entries(app);
+  }
+
   async part(app: Application, id: string, part: Part): Promise<BaseVersion | undefined> {
     return (await this.get(app, id))?.[part];
   }
 
   /** The server holds `version` of this part of action `id` (key `key`) now, and the local copy is derived from it. */
-  record(app: Application, action: { readonly id: string; readonly key: string }, part: Part, version: BaseVersion): void {
+  record(app: Application, action: { readonly id: string; readonly key: string; readonly folder?: string }, part: Part, version: BaseVersion): void {
     this.fileOf(app).record(app, action, part, version);
   }
 
@@ -117,7 +122,13 @@ class LockFile extends Disposable {
     return entry && { ...(entry.metadata ? { metadata: entry.metadata } : {}), ...(entry.implementation ? { implementation: entry.implementation } : {}) };
   }
 
-  record(app: Application, action: { readonly id: string; readonly key: string }, part: Part, version: BaseVersion): void {
+  async entries(app: Application): Promise<LockEntry[]> {
+    const loaded = await this.load();
+    const server = this.server();
+    return loaded && server !== undefined ? loaded.lock.entries(server, app.id) : [];
+  }
+
+  record(app: Application, action: { readonly id: string; readonly key: string; readonly folder?: string }, part: Part, version: BaseVersion): void {
     this.change((lock, server) => lock.recorded(server, app.id, action, part, version));
   }
 
