@@ -107,6 +107,28 @@ describe('custom-actions pull', function () {
     assert.equal(readFileSync(file(dir, 'pl-a-copy', 'main.ts'), 'utf8'), textMain('the copy'));
   });
 
+  it('pulls an action whose key was changed in its folder into that folder, which the lock names, never into a second one', async () => {
+    const dir = scratch.dir();
+    writeProject(dir, sandbox.url);
+    // A folder not named by its key, deployed from here: the lock names the folder.
+    const folder = path.join(dir, 'app-a', 'welcome-folder');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      path.join(folder, 'action.yaml'),
+      `key: pl-welcome\nname: Welcome\ndescription: d\ndeveloperEmail: dev@example.com\nparameters: []\nresult:\n  type: text\n`,
+    );
+    writeFileSync(path.join(folder, 'main.ts'), textMain('welcome'));
+    assert.equal((await runCli(['deploy', 'pl-welcome'], { cwd: dir, env })).code, 0);
+    writeFileSync(path.join(folder, 'action.yaml'), readFileSync(path.join(folder, 'action.yaml'), 'utf8').replace('key: pl-welcome', 'key: pl-salute'));
+    const refused = await runCli(['pull', 'pl-welcome'], { cwd: dir, env });
+    assert.equal(refused.code, 4, refused.output);
+    assert.match(refused.stdout, /^refused\s+app-a\/pl-welcome {2}action\.yaml changed here since the base; --force replaces it$/m);
+    const forced = await runCli(['pull', '--force', 'pl-welcome'], { cwd: dir, env });
+    assert.equal(forced.code, 0, forced.output);
+    assert.match(readFileSync(path.join(folder, 'action.yaml'), 'utf8'), /^key: pl-welcome$/m, "the server's key, back in the folder it was deployed from");
+    assert.equal(existsSync(path.join(dir, 'app-a', 'pl-welcome')), false, 'no second folder of the same action');
+  });
+
   it('never writes through a symbolic link that leaves the project', async () => {
     const dir = scratch.dir();
     const outside = scratch.dir();

@@ -65,7 +65,7 @@ const RULES: readonly Rule[] = [
     name: 'which server action a folder is when its key was changed in it',
     core: 'src/core/deploy/renamed.ts',
     fn: 'renamedActions',
-    faces: ['src/core/deploy/plan.ts', 'src/extension/model/actionsModel.ts', 'src/extension/model/entries.ts'],
+    faces: ['src/core/deploy/plan.ts', 'src/cli/commands/pull.ts', 'src/extension/model/actionsModel.ts', 'src/extension/model/entries.ts'],
     onlyInCore: ['.folder ?? entry.key'],
     tested: 'test/unit/deploy-renamed.test.ts',
   },

@@ -13,6 +13,7 @@ import { readLock, writeLock } from '../lockFile';
 import { type CliApplication, readOptional, scanApplication } from '../project';
 import { writeInProject, writeRefusal } from '../projectWrite';
 import { selectNamed } from '../workspace';
+import { renamedActions } from '../../core/deploy/renamed';
 import { type CommandDefinition } from './command';
 
 /** One action's pull as planned by the core (planPull), and whether this run may carry it out. */
@@ -73,6 +74,13 @@ was pulled.`,
       const client = clients[i]!;
       const [listed, local, caps] = read[i]!;
       const chosen = listed.filter((a) => named.has(a));
+      // A folder whose key was changed in it is still the folder of the server's action (the core's rule, the editor's Pull).
+      const renamed = renamedActions(
+        local.map((a) => ({ key: a.key, folderName: path.basename(a.folder), folder: a.folder })),
+        listed,
+        lock.entries(project.baseUrl, app.id),
+      );
+      const renamedFolder = new Map([...renamed].map(([a, r]) => [r.id, a.folder]));
       if (chosen.length > 0 && !caps.getAction)
         throw new CliError(
           EXIT.failed,
@@ -87,7 +95,7 @@ was pulled.`,
             plan: { kind: 'refused', reason },
             refusal: { exit, reason },
           });
-          const existing = local.find((a) => a.key === listedAction.key)?.folder;
+          const existing = local.find((a) => a.key === listedAction.key)?.folder ?? renamedFolder.get(listedAction.id);
           const sharedBy = sharedFolders.get(`${app.id}\0${listedAction.key.toLowerCase()}`) ?? [];
           const target = pullFolder(posix(app.folderPath), listedAction.key, existing === undefined ? undefined : posix(existing), sharedBy);
           // A key several folders declare is the workspace's to mend (exit 6, as deploy refuses it); any other refusal is the server's key.
