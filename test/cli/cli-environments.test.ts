@@ -187,4 +187,25 @@ describe('custom-actions targets, branches and promote', function () {
     assert.match(held.stderr, /Promote held, nothing written/);
     assert.equal(await productionCode(), textMain('hotfix'), 'the held promote wrote');
   });
+  it("a key changed in its folder and deployed to staging renames production's action when promoted, as the deploy renamed staging's", async () => {
+    writeAction(dir, 'billing', actionMetadata({ key: 'wave' }), textMain('wave'));
+    assert.equal((await cli(['deploy', 'wave'])).code, 0);
+    const first = await cli(['promote', '--from', 'staging', '--to', 'production', 'wave', '--yes']);
+    assert.equal(first.code, 0, first.output);
+    const id = await idOn(production!, 'prod-billing', 'wave');
+    const yaml = path.join(dir, 'billing', 'wave', 'action.yaml');
+    writeFileSync(yaml, readFileSync(yaml, 'utf8').replace(/^key: wave$/m, 'key: wave-hello'));
+    const deployed = await cli(['deploy', 'wave-hello']);
+    assert.equal(deployed.code, 0, deployed.output);
+    assert.match(deployed.stdout, /^updated\s+stg-billing\/wave-hello/m);
+    const promoted = await cli(['promote', '--from', 'staging', '--to', 'production', 'wave-hello', '--yes']);
+    assert.equal(promoted.code, 0, promoted.output);
+    assert.match(promoted.stdout, /^updated\s+prod-billing\/wave-hello/m);
+    const listed = await clientOf(production!).listActions('prod-billing');
+    assert.equal(listed.find((a) => a.key === 'wave-hello')?.id, id, "production's action, renamed, not a second one");
+    assert.equal(
+      listed.find((a) => a.key === 'wave'),
+      undefined,
+    );
+  });
 });

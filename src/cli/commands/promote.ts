@@ -91,6 +91,7 @@ Examples:
         return listings.map(({ listed }) => listed.filter((l) => named.has(l)));
       },
       baseOf: (appId, key) => lock.get(to.baseUrl, appId, key),
+      lockedOf: (side, appId) => lock.entries(side === 'source' ? from.baseUrl : to.baseUrl, appId),
       concurrency,
       checkCode: checks.problemsOf,
     });

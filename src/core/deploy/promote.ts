@@ -9,11 +9,12 @@
 import { type CustomActionsClient, type ListedAction, sameServer } from '../client';
 import { count, serverText } from '../text';
 import { type PartDiff, partDiffs, readServerTexts, workspaceTexts } from './contentDiff';
-import { type LockedAction } from './lock';
+import { type LockedAction, type LockEntry } from './lock';
 import { type ActionOutcome, settled, verdictOf, type Verdict } from './outcome';
 import { deployAction, deployTargets, type DeployClient, type DeployOptions, type DeployTarget, mapLimited, type WorkspaceAction } from './pipeline';
 import { FILE_START, planAction } from './plan';
 import { serverMetadata } from './pull';
+import { lockedFolder } from './renamed';
 
 /** The client operations reading one action of the source. */
 export type PromoteSourceClient = Pick<CustomActionsClient, 'getActionVersioned' | 'getImplementationVersioned'>;
@@ -24,16 +25,24 @@ export type PromoteClient = DeployClient & Pick<CustomActionsClient, 'listAction
 /**
  * One action of the source as the destination's deploy takes it: its metadata checked as a pull checks
  * a server's (invalid metadata is refused, never sent), its code as the source holds it. `where` names
- * the source in the files a problem is told against (`staging:billing/greet/action.yaml`).
+ * the source in the files a problem is told against (`staging:billing/greet/action.yaml`), in the
+ * folder the source's lock entry names (`folder`, else its key): a key changed in its folder and
+ * deployed to the source goes to the destination's action of that folder (./renamed.ts).
  */
-export async function sourceAction(client: PromoteSourceClient, listed: ListedAction, where: string, signal?: AbortSignal): Promise<WorkspaceAction> {
+export async function sourceAction(
+  client: PromoteSourceClient,
+  listed: ListedAction,
+  where: string,
+  signal?: AbortSignal,
+  folder: string = listed.key,
+): Promise<WorkspaceAction> {
   const o = signal ? { signal } : {};
   const [{ action }, { code }] = await Promise.all([client.getActionVersioned(listed.id, o), client.getImplementationVersioned(listed.id, o)]);
   const checked = serverMetadata(action, listed.key);
   return {
     key: listed.key,
-    metadataFile: `${where}/${listed.key}/action.yaml`,
-    codeFile: `${where}/${listed.key}/main.ts`,
+    metadataFile: `${where}/${folder}/action.yaml`,
+    codeFile: `${where}/${folder}/main.ts`,
     metadata: checked.ok ? checked.metadata : undefined,
     metadataProblems: checked.ok ? [] : [{ range: FILE_START, message: serverText(checked.reason, 400) }],
     code,
@@ -67,6 +76,11 @@ export interface PromoteRequest {
   ) => readonly (readonly ListedAction[])[] | Promise<readonly (readonly ListedAction[])[]>;
   /** The destination's base of an action in the lock, by its application id there and key. */
   readonly baseOf: (destinationId: string, key: string) => LockedAction | undefined;
+  /**
+   * The lock's entries of an application on either side, by its id there: the folder each action was
+   * deployed from, so a key changed in its folder renames the destination's action as a deploy would.
+   */
+  readonly lockedOf?: (side: 'source' | 'destination', applicationId: string) => readonly LockEntry[];
   readonly concurrency: number;
   /** The code checks of a deploy (`CodeChecks` of ./checks): what a deploy refuses, a promote refuses. */
   readonly checkCode: DeployOptions['checkCode'];
@@ -140,8 +154,17 @@ export async function planPromote(request: PromoteRequest): Promise<PromotePlan>
   const work: { target: DeployTarget; client: PromoteClient }[] = [];
   for (const [i, { pair, atDestination }] of listings.entries()) {
     const { source, destination } = pair;
-    const actions = await mapLimited(selected[i] ?? [], concurrency, (l) => sourceAction(source.client, l, `${from.name}:${source.id}`, signal));
-    const targets = deployTargets(destination.id, actions, atDestination, (key) => request.baseOf(destination.id, key)).filter((t) => t.local !== undefined);
+    const folders = new Map((request.lockedOf?.('source', source.id) ?? []).map((e) => [e.id, lockedFolder(e)]));
+    const actions = await mapLimited(selected[i] ?? [], concurrency, (l) =>
+      sourceAction(source.client, l, `${from.name}:${source.id}`, signal, folders.get(l.id)),
+    );
+    const targets = deployTargets(
+      destination.id,
+      actions,
+      atDestination,
+      (key) => request.baseOf(destination.id, key),
+      request.lockedOf?.('destination', destination.id),
+    ).filter((t) => t.local !== undefined);
     work.push(...targets.map((target) => ({ target, client: destination.client })));
   }
   const planned = await mapLimited(work, concurrency, ({ client, target }) => deployAction(client, planOf(target), options(request, true)));

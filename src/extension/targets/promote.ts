@@ -89,6 +89,7 @@ export async function promote(s: PromoteParts, arg?: unknown): Promise<PromoteRe
     pairs,
     select: (listings: readonly { readonly pair: PromotePair; readonly listed: readonly ListedAction[] }[]) => selectActions(listings, given.actions, from),
     baseOf: (appId: string, key: string) => lock.get(to.baseUrl, appId, key),
+    lockedOf: (side: 'source' | 'destination', appId: string) => lock.entries(side === 'source' ? from.baseUrl : to.baseUrl, appId),
     concurrency: 8,
     checkCode: deployCodeChecks(s).problemsOf,
   };

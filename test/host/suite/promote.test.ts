@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { DeployLock } from '../../../src/core/deploy/lock';
 import { LOCAL_SANDBOX } from '../../../src/core/schema';
 import { type Application } from '../../../src/extension/project';
 import { type Services } from '../../../src/extension/services';
@@ -127,6 +128,30 @@ describe('Promote in the editor', function () {
       'the held action named',
     );
     assert.equal(await codeOf(production, 'promo-held'), code('hotfix'), 'production keeps its change');
+  });
+
+  it("a key changed in its folder and deployed to staging renames production's action, as the command line's promote does", async () => {
+    await onStaging('promo-wave', code('one'));
+    assert.equal((await run({ from: 'staging', to: 'production', actions: ['promo-wave'] }, 'Promote to production')).result?.verdict, 'ready');
+    const id = await idOf(production, 'promo-wave');
+    assert.ok(id, 'the first promote created it');
+    made.push({ app: production, id });
+    // The folder promo-wave now declares promo-wave-hello, deployed to staging: staging's action renamed, its lock entry naming the folder.
+    const stagingId = (await idOf(staging, 'promo-wave'))!;
+    await services.connections.call(staging, (c) => c.updateAction(stagingId, actionMetadata({ key: 'promo-wave-hello' })));
+    const { actual } = await services.connections.baseUrl();
+    const parsed = DeployLock.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(lockUri())));
+    assert.ok('lock' in parsed);
+    const lock = parsed.lock.withAll(actual, [{ applicationId: 'test-app', key: 'promo-wave-hello', entry: { id: stagingId, folder: 'promo-wave' } }]);
+    await write(lockUri(), lock.serialize());
+    const { result } = await run({ from: 'staging', to: 'production', actions: ['promo-wave-hello'] }, 'Promote to production');
+    assert.equal(result.verdict, 'ready');
+    const listed = await services.connections.call(production, (c) => c.listActions(production.id));
+    assert.equal(listed.find((a) => a.key === 'promo-wave-hello')?.id, id, "production's action, renamed, not a second one");
+    assert.equal(
+      listed.find((a) => a.key === 'promo-wave'),
+      undefined,
+    );
   });
 
   it('asks for a missing key of the destination in a password box, keeps it only once the server accepts it', async () => {
