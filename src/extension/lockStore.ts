@@ -8,6 +8,10 @@ import { Disposable } from './lifecycle';
 import { type Application, type ProjectModel, serverOf } from './project';
 import { type WorkspaceTrust } from './trust';
 
+/** How many times, and how long apart, a lock that does not parse is read again before it is taken as broken. */
+const SETTLE_READS = 5;
+const SETTLE_MS = 300;
+
 /** What the store knows of the lock file of one project folder. */
 interface Loaded {
   readonly uri: vscode.Uri;
@@ -179,8 +183,12 @@ class LockFile extends Disposable {
     this.register(watcher.onDidDelete(changed));
   }
 
-  /** Reads the file into `loaded`: its text wins over what is in memory (a checkout, another deploy), unless it is what was written here. */
-  private async reread(loaded: Loaded): Promise<void> {
+  /**
+   * Reads the file into `loaded`: its text wins over what is in memory (a checkout, another deploy),
+   * unless it is what was written here. `settle`: how many more times a text that is no lock is read
+   * again, a moment later, before it is taken as broken.
+   */
+  private async reread(loaded: Loaded, settle = SETTLE_READS): Promise<void> {
     const changesBefore = this.changes;
     let text: string | undefined;
     try {
@@ -195,13 +203,22 @@ class LockFile extends Disposable {
     // A record made here while the file was read is newer than what was read (the late event of an
     // earlier write here, read before the record's write landed): the record is kept and written.
     if (this.changes !== changesBefore) return;
+    const parsed = text === undefined ? undefined : DeployLock.parse(text);
+    // Read in the middle of its write (git, a script or an editor empties the file, then writes it, and
+    // the watcher may tell of both at once): read again a moment later before calling it broken, which
+    // would stop every write of it until the next change on disk.
+    if (parsed && 'problem' in parsed && settle > 0) {
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      if (this.changes === changesBefore) return this.reread(loaded, settle - 1);
+    }
+    if (this.changes !== changesBefore) return;
     loaded.text = text;
     if (text === undefined) {
       loaded.lock = DeployLock.empty();
       loaded.problem = undefined;
       return;
     }
-    const parsed = DeployLock.parse(text);
+    if (parsed === undefined) return;
     if ('lock' in parsed) {
       loaded.lock = parsed.lock;
       loaded.problem = undefined;
