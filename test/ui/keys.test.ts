@@ -68,7 +68,17 @@ describe('Keys in SecretStorage across a restart (browser)', function () {
     const second = await openWorkbench({ resume: state });
     try {
       await openCustomActionsView(second.page);
-      await treeRow(second.page, 'UI App').waitFor({ timeout: 60_000 });
+      await treeRow(second.page, 'UI App')
+        .waitFor({ timeout: 30_000 })
+        .catch(async () => {
+          // Once in a fresh-clone CI the restored window showed no row in 60 s, and left no picture: one
+          // is kept, and the view is brought up again by its icon, as a person would, before waiting on.
+          await screenshot(second.page, 'keys-restart-no-tree');
+          const icon = second.page.locator('.activitybar .action-item a[aria-label^="Custom Actions"]');
+          await icon.click();
+          await openCustomActionsView(second.page);
+          await treeRow(second.page, 'UI App').waitFor({ timeout: 30_000 });
+        });
       assert.equal(await second.page.getByText('No key is stored').count(), 0);
       await treeRow(second.page, 'UI App').click();
       await second.page.keyboard.press('ArrowRight');
