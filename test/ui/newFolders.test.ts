@@ -5,44 +5,32 @@
  * are written, with no Refresh.
  */
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { eventually } from '../support/eventually';
-import { greetWorkspace, signInToUiApp, type StandIn, standInServer } from './support/standIn';
-import { openCustomActionsView, openWorkbench, screenshot, treeRow, type Workbench } from './support/workbench';
+import { expandUiApp, type GreetWorkbench, openGreetWorkbench } from './support/standIn';
+import { screenshot, treeRow } from './support/workbench';
 
 const NEW = ['welcome', 'farewell', 'remind', 'thank', 'invite'];
 
 describe('Action folders a git pull brings (browser)', function () {
-  let server: StandIn;
-  let fixture: string;
-  let wb: Workbench | undefined;
-  let page: Page;
+  let greet: GreetWorkbench | undefined;
 
   before(async () => {
-    server = await standInServer(() => false);
-    fixture = greetWorkspace('new-folders', server.port);
-    wb = await openWorkbench({ fixture });
-    page = wb.page;
-    await signInToUiApp(page, 'new-folders');
+    greet = await openGreetWorkbench('new-folders');
   });
 
   after(async () => {
-    await wb?.close();
-    server.close();
-    rmSync(fixture, { recursive: true, force: true });
+    await greet?.close();
   });
 
   it('shows each new action in the tree and writes its generated types, with no Refresh', async () => {
-    await openCustomActionsView(page);
-    const app = treeRow(page, 'UI App').first();
-    await app.waitFor({ timeout: 60_000 });
-    if ((await app.getAttribute('aria-expanded')) !== 'true') await app.click();
+    const { page, wb } = greet!;
+    await expandUiApp(page);
     await treeRow(page, 'Greet').first().waitFor({ timeout: 60_000 });
 
     // Into the folder the workbench opened (a copy of the fixture).
-    const appFolder = path.join(wb!.workspace, 'ui-app');
+    const appFolder = path.join(wb.workspace, 'ui-app');
     for (const key of NEW) {
       const folder = path.join(appFolder, key);
       mkdirSync(folder);

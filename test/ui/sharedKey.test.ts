@@ -4,47 +4,36 @@
  * typing in the copy pushes nothing, saying why in the status bar.
  */
 import * as assert from 'node:assert/strict';
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { staysTrue } from '../support/eventually';
 import { statusItem } from './support/gestures';
-import { greetWorkspace, signInToUiApp, type StandIn, standInServer } from './support/standIn';
-import { openCustomActionsView, openWorkbench, quickOpen, screenshot, treeRow, type Workbench } from './support/workbench';
+import { expandUiApp, type GreetWorkbench, openGreetWorkbench } from './support/standIn';
+import { quickOpen, screenshot, treeRow } from './support/workbench';
 
 describe('A key two folders declare (browser)', function () {
-  let server: StandIn;
-  let pushes: number;
-  let fixture: string;
-  let wb: Workbench | undefined;
-  let page: Page;
+  let pushes = 0;
+  let greet: GreetWorkbench | undefined;
 
   before(async () => {
-    pushes = 0;
-    server = await standInServer((req, url, reply) => {
-      if (req.method !== 'PUT') return false;
-      pushes++;
-      reply.empty(204);
-      return true;
+    greet = await openGreetWorkbench('shared-key', {
+      route: (req, _url, reply) => {
+        if (req.method !== 'PUT') return false;
+        pushes++;
+        reply.empty(204);
+        return true;
+      },
+      prepare: (fixture) => cpSync(path.join(fixture, 'ui-app', 'greet'), path.join(fixture, 'ui-app', 'greet-copy'), { recursive: true }),
     });
-    fixture = greetWorkspace('shared-key', server.port);
-    cpSync(path.join(fixture, 'ui-app', 'greet'), path.join(fixture, 'ui-app', 'greet-copy'), { recursive: true });
-    wb = await openWorkbench({ fixture });
-    page = wb.page;
-    await signInToUiApp(page, 'shared-key');
   });
 
   after(async () => {
-    await wb?.close();
-    server.close();
-    rmSync(fixture, { recursive: true, force: true });
+    await greet?.close();
   });
 
   it('shows both folders marked in the tree, and a save of the copy pushes nothing and says why', async () => {
-    await openCustomActionsView(page);
-    const app = treeRow(page, 'UI App').first();
-    await app.waitFor({ timeout: 60_000 });
-    if ((await app.getAttribute('aria-expanded')) !== 'true') await app.click();
+    const { page } = greet!;
+    await expandUiApp(page);
     await treeRow(page, 'key also declared in greet-copy').waitFor({ timeout: 60_000 });
     await treeRow(page, 'key also declared in greet: not deployed').waitFor({ timeout: 30_000 });
     await screenshot(page, 'shared-key-tree');

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { runCommand } from './workbench';
+import { openCustomActionsView, openWorkbench, runCommand, treeRow, type Workbench } from './workbench';
 
 /** The one action the stand-in servers list, and its events URL in Test. */
 export const ACTION_ID = 'act-1';
@@ -82,4 +82,43 @@ export async function signInToUiApp(page: Page, key: string): Promise<void> {
   await input.fill(key);
   await input.press('Enter');
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
+}
+
+/** A workbench on `greetWorkspace` against a stand-in server, signed in to UI App; `prepare` edits the fixture before it opens. */
+export interface GreetWorkbench {
+  readonly server: StandIn;
+  readonly wb: Workbench;
+  readonly page: Page;
+  close(): Promise<void>;
+}
+
+export async function openGreetWorkbench(
+  name: string,
+  options: { route?: Parameters<typeof standInServer>[0]; prepare?: (fixture: string, server: StandIn) => void } = {},
+): Promise<GreetWorkbench> {
+  const server = await standInServer(options.route ?? (() => false));
+  const fixture = greetWorkspace(name, server.port);
+  let wb: Workbench | undefined;
+  const close = async () => {
+    await wb?.close();
+    server.close();
+    rmSync(fixture, { recursive: true, force: true });
+  };
+  try {
+    options.prepare?.(fixture, server);
+    wb = await openWorkbench({ fixture });
+    await signInToUiApp(wb.page, name);
+    return { server, wb, page: wb.page, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** The Custom Actions view open, with UI App's row expanded. */
+export async function expandUiApp(page: Page): Promise<void> {
+  await openCustomActionsView(page);
+  const app = treeRow(page, 'UI App').first();
+  await app.waitFor({ timeout: 60_000 });
+  if ((await app.getAttribute('aria-expanded')) !== 'true') await app.click();
 }
