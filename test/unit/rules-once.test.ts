@@ -66,7 +66,7 @@ const RULES: readonly Rule[] = [
     core: 'src/core/deploy/renamed.ts',
     fn: 'renamedActions',
     faces: ['src/core/deploy/plan.ts', 'src/cli/commands/pull.ts', 'src/extension/model/actionsModel.ts', 'src/extension/model/entries.ts'],
-    onlyInCore: ['.folder ?? entry.key'],
+    onlyInCore: ['.folder ?? entry.key', '.folder ?? actionFolderName('],
     tested: 'test/unit/deploy-renamed.test.ts',
   },
   {

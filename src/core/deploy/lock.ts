@@ -13,6 +13,7 @@
  * shows in a review as the lines of the actions it touched.
  */
 import { serverIdentity } from '../client/serverIdentity';
+import { actionFolderName } from '../workspace/layout';
 import { type BaseVersion, type DeployBase } from './base';
 
 export const LOCK_FILE = 'customactions.lock.json';
@@ -169,10 +170,11 @@ export class DeployLock {
       // One entry per action: the entry of the same id under an older key (the key was changed here)
       // goes, and its folder stays with the action unless the change names one.
       const renamed = Object.keys(actions).find((k) => k !== key && actions[k]!.id === entry.id);
-      const folder = entry.folder ?? (renamed === undefined ? undefined : (actions[renamed]!.folder ?? renamed));
+      const folder = entry.folder ?? (renamed === undefined ? undefined : (actions[renamed]!.folder ?? actionFolderName(renamed)));
       if (renamed !== undefined) delete actions[renamed];
       const merged = old?.id === entry.id ? { ...old, ...entry } : entry;
-      actions[key] = folder === undefined || folder === key ? withoutFolder(merged) : { ...merged, folder };
+      // Kept only where the folder is not the one its key names (`lockedFolder` reads it back so).
+      actions[key] = folder === undefined || folder === actionFolderName(key) ? withoutFolder(merged) : { ...merged, folder };
     }
     // An application or server left without entries goes, so the file holds no empty objects.
     for (const [app, actions] of Object.entries(next[at] ?? {})) if (Object.keys(actions).length === 0) delete next[at]![app];

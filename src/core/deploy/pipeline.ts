@@ -11,7 +11,7 @@ import { createdBase } from './base';
 import { type Part } from './decide';
 import { type LockedAction } from './lock';
 import { type ActionOutcome, failedOutcome, type FileProblem, type Outcome, type Step } from './outcome';
-import { type ActionPlan, actionFolderName, type PartPlan, type WorkspaceAction } from './plan';
+import { type ActionPlan, folderOfAction, type PartPlan, type WorkspaceAction } from './plan';
 import { type PartResult, pushPart } from './pushPart';
 
 export { type DeployTarget, deployTargets, type WorkspaceAction } from './plan';
@@ -194,7 +194,7 @@ class ActionRun {
   outcome(): ActionOutcome {
     const { target } = this.plan;
     // The lock names the folder, so a key changed in it later still finds this action (./renamed.ts).
-    const folder = target.local && actionFolderName(target.local);
+    const folder = target.local && folderOfAction(target.local);
     const base = this.baseChanged && this.base ? { ...this.base, ...(folder ? { folder } : {}) } : undefined;
     return {
       application: target.application,

@@ -183,7 +183,7 @@ export function deployTargets(
   const locals = firstByKey(local);
   const shared = sharedKeys(local);
   const renamed = renamedActions(
-    local.map((l) => ({ key: l.key, folderName: actionFolderName(l), local: l })),
+    local.map((l) => ({ key: l.key, folderName: folderOfAction(l), local: l })),
     listed,
     locked,
   );
@@ -202,7 +202,7 @@ export function deployTargets(
 }
 
 /** The name of an action's folder in its application's folder, from its action.yaml's path. */
-export function actionFolderName(action: Pick<WorkspaceAction, 'metadataFile'>): string {
+export function folderOfAction(action: Pick<WorkspaceAction, 'metadataFile'>): string {
   const parts = action.metadataFile.split('/');
   return parts[parts.length - 2] ?? '';
 }

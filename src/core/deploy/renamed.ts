@@ -6,6 +6,7 @@
  * server still lists that id under a key no folder declares: the key was changed here, and the next
  * deploy renames the action rather than making a second one beside it.
  */
+import { actionFolderName } from '../workspace/layout';
 import { type LockEntry } from './lock';
 
 /** A workspace action as the rule reads it: its key and its folder's name in its application's folder. */
@@ -14,9 +15,9 @@ export interface FolderKey {
   readonly folderName: string;
 }
 
-/** The folder an entry of the lock is of: its own, else the one named by its key (as New Action and Pull name folders). */
+/** The folder an entry of the lock is of: its own, else the one named by its key (`actionFolderName`, as New Action and Pull name folders). */
 export function lockedFolder(entry: LockEntry): string {
-  return entry.folder ?? entry.key;
+  return entry.folder ?? actionFolderName(entry.key);
 }
 
 /**

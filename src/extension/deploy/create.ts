@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { actionFolderName } from '../model';
+import { folderNameOf } from '../model';
 import { type BaseVersion, createdBase } from '../../core/deploy/base';
 import { type ActionMetadata } from '../../core/schema';
 import { MAIN_FILE } from '../../core/workspace';
@@ -39,7 +39,7 @@ export async function createOnServer(
     );
     id = created.id;
     // A new action has no code: its first push asks the server that it still has none.
-    deploy.recordBases(app, { id, key: metadata.key, folder: actionFolderName(folder) }, createdBase(created.etag, metadata));
+    deploy.recordBases(app, { id, key: metadata.key, folder: folderNameOf(folder) }, createdBase(created.etag, metadata));
   } catch (error) {
     s.model.createFailed(app);
     // The folder is kept either way; the offer to retry does not hold up the command.

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { actionFolderName } from '../model';
+import { folderNameOf } from '../model';
 import { type ActionMetadata } from '../../core/schema';
 import { type VersionedResource } from '../../core/client';
 import { codeHash, metadataHash } from '../../core/deploy/base';
@@ -253,7 +253,7 @@ export class Deployer extends Disposable {
       return await this.s.connections.call(app, async (client) => {
         const [caps, locked] = await Promise.all([client.capabilities({ signal }), this.bases.part(app, id, part)]);
         const result = await pushSave(client, { id, part, content, locked, replaced, resend: request.force === true, caps, signal });
-        if (result.base) this.bases.record(app, { id, key: record.label, folder: actionFolderName(record.folder) }, part, result.base);
+        if (result.base) this.bases.record(app, { id, key: record.label, folder: folderNameOf(record.folder) }, part, result.base);
         if (result.outcome.kind === 'pushed') void this.remember(record, id, content, result.base?.etag, result.outcome.checked);
         return result.outcome;
       });

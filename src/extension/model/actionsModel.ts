@@ -8,7 +8,7 @@ import { type LocalAction } from '../localActions';
 import { type Application } from '../project';
 import { Emitter } from './emitter';
 import { type ActionEntry, mergeActions, type RemoteAction } from './entries';
-import { type ActionFile, actionFileAt, actionFolderName, actionFolderContaining, applicationContaining, inputSetFileAt, type ProjectRoots } from './locate';
+import { type ActionFile, actionFileAt, folderNameOf, actionFolderContaining, applicationContaining, inputSetFileAt, type ProjectRoots } from './locate';
 
 /** Where the model's data comes from: the project file, the server, the workspace's folders. Faked in the unit tests. */
 export interface ModelSources {
@@ -168,8 +168,8 @@ export class ActionsModel extends Disposable {
     if (found) return found.id;
     const [listed, local, locked] = await Promise.all([this.list(app), this.sources.scanLocal(app), this.sources.locked(app)]);
     // The folder as the save has it (its key may be newer than the disk's), beside every other folder.
-    const here = { key, folderName: actionFolderName(folder) };
-    const others = local.filter((a) => a.folder.toString() !== folder.toString()).map((a) => ({ key: a.key, folderName: actionFolderName(a.folder) }));
+    const here = { key, folderName: folderNameOf(folder) };
+    const others = local.filter((a) => a.folder.toString() !== folder.toString()).map((a) => ({ key: a.key, folderName: folderNameOf(a.folder) }));
     return renamedActions([here, ...others], listed.actions, locked).get(here)?.id;
   }
 

@@ -4,7 +4,7 @@ import { keyChangedNote, renamedActions } from '../../core/deploy/renamed';
 import { checkServerKey, sharedKeys } from '../../core/workspace';
 import { type LocalAction } from '../localActions';
 import { type Application } from '../project';
-import { actionFolderName } from './locate';
+import { folderNameOf } from './locate';
 
 export type RemoteAction = Awaited<ReturnType<CustomActionsClient['listActions']>>[number];
 
@@ -47,7 +47,7 @@ export function mergeActions(app: Application, local: readonly LocalAction[], li
   const entries: ActionEntry[] = [];
   const shared = sharedKeys(local);
   const renamed = renamedActions(
-    local.map((l) => ({ key: l.key, folderName: actionFolderName(l.folder), local: l })),
+    local.map((l) => ({ key: l.key, folderName: folderNameOf(l.folder), local: l })),
     remote,
     locked,
   );

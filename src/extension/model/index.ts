@@ -9,7 +9,7 @@ import { ActionsModel, type ModelSources } from './actionsModel';
 export { ActionFileEvents } from './actionFiles';
 export { ActionsModel, type ActionsChange, type ActionsRemoved } from './actionsModel';
 export { type ActionEntry, type ActionState, type RemoteAction } from './entries';
-export { type ActionFile, actionFolderName } from './locate';
+export { type ActionFile, folderNameOf } from './locate';
 
 const OLD_LINKS = 'customActions.actionLinks';
 

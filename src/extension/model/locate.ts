@@ -86,6 +86,6 @@ export function inputSetFileAt(
 }
 
 /** An action folder's name in its application's folder, as the lock records it (the core's `renamedActions`). */
-export function actionFolderName(folder: vscode.Uri): string {
+export function folderNameOf(folder: vscode.Uri): string {
   return folder.path.split('/').pop() ?? '';
 }

@@ -7,7 +7,7 @@ import { abortOn } from '../cancellation';
 import { pickAction } from '../commands/commands';
 import { assertInsideWorkspace, createFolderInsideWorkspace, readText, showFile, writeInsideWorkspace } from '../files';
 import { type Parts } from '../parts';
-import { type ActionEntry, actionFolderName } from '../model';
+import { type ActionEntry, folderNameOf } from '../model';
 import { type Application } from '../project';
 import { confirmReplace, type PlannedFile, readLocalFiles, unchangedSince } from './localFiles';
 import { pullTarget } from './target';
@@ -102,7 +102,7 @@ export async function pullAction(s: PullParts, node?: unknown): Promise<void> {
     if (local.onDisk.get(file.uri.toString()) !== file.text) await writeInsideWorkspace(file.uri, file.text);
   }
   // The folder holds the server's versions now: the next pushes are checked against them.
-  s.deploy.recordBases(app, { id: remote.id, key: remote.key, folder: actionFolderName(folder) }, plan.base);
+  s.deploy.recordBases(app, { id: remote.id, key: remote.key, folder: folderNameOf(folder) }, plan.base);
   s.model.pulled(app, remote.id);
   await showFile(vscode.Uri.joinPath(folder, MAIN_FILE));
 }
